@@ -1,1 +1,51 @@
-public struct Trip {}
+import Foundation
+
+/// One trip: plain data, as the lesson's Trips app keeps it.
+public struct Trip: Identifiable, Sendable, Hashable {
+    public let id: Int
+    public var city: String
+    public var country: String
+    public var nights: Int
+    public var isFavorite: Bool
+    public var imageName: String
+    public var price: Decimal
+    public var start: Date
+    public var notes: String
+
+    public init(
+        id: Int, city: String, country: String, nights: Int, isFavorite: Bool = false,
+        imageName: String = "", price: Decimal, start: Date, notes: String = ""
+    ) {
+        self.id = id
+        self.city = city
+        self.country = country
+        self.nights = nights
+        self.isFavorite = isFavorite
+        self.imageName = imageName
+        self.price = price
+        self.start = start
+        self.notes = notes
+    }
+
+    /// The trip a draft describes, under the id the list issued for it.
+    public init(id: Int, draft: TripDraft) {
+        self.init(
+            id: id, city: draft.city, country: draft.country, nights: draft.nights,
+            isFavorite: draft.isFavorite, imageName: draft.imageName, price: draft.price,
+            start: draft.start, notes: draft.notes
+        )
+    }
+
+    /// Everything but the id: what a client may send and change.
+    public var draft: TripDraft {
+        TripDraft(
+            city: city, country: country, nights: nights, isFavorite: isFavorite,
+            imageName: imageName, price: price, start: start, notes: notes
+        )
+    }
+
+    /// The nine JSON member names, in the order responses write them.
+    public enum Field: String, CaseIterable, Sendable, CodingKey {
+        case id, city, country, nights, isFavorite, imageName, price, start, notes
+    }
+}

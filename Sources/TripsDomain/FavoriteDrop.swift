@@ -1,0 +1,46 @@
+import Foundation
+
+/// The trips dropped on the Favorites chip, as the drag carried them: by id (from JSON)
+/// or by name (from text, one trip per line: its city or its sentence).
+public struct FavoriteDrop: Sendable, Hashable {
+    /// One dropped trip, before the list resolves it.
+    public enum Item: Sendable, Hashable {
+        case id(Trip.ID)
+        /// A line of text: a city name or a trip's sentence.
+        case name(String)
+    }
+
+    public var items: [Item]
+
+    public init(items: [Item]) {
+        self.items = items
+    }
+
+    /// Reads a JSON array of trip objects (only their `id` counts) or of ids.
+    public init(json: JSONValue) throws(TripsError) {
+        guard case .array(let elements) = json else {
+            throw .invalidBody("a favorite drop must be a JSON array of trips or of trip ids, not \(json.kindName)")
+        }
+        items = try elements.map { (element) throws(TripsError) -> Item in
+            switch element {
+            case .number:
+                return .id(try JSONMembers.read(element, as: Int.self, member: "id"))
+            case .object(let members):
+                guard let id = members[Trip.Field.id.rawValue] else {
+                    throw .invalidMember("id", "each dropped trip needs its id")
+                }
+                return .id(try JSONMembers.read(id, as: Int.self, member: "id"))
+            default:
+                throw .invalidBody("a dropped item must be a trip or a trip id, not \(element.kindName)")
+            }
+        }
+    }
+
+    /// Reads text with one trip per line; blank lines are skipped.
+    public init(text: String) {
+        items = text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .map(Item.name)
+    }
+}

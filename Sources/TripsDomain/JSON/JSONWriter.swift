@@ -1,0 +1,46 @@
+/// Appends JSON text to a byte buffer, for responses written without `JSONEncoder`'s overhead.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Raw JSON text that is already valid, e.g. a cached encoding or punctuation.
+    public mutating func appendRaw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    public mutating func appendRaw(_ json: [UInt8]) {
+        bytes.append(contentsOf: json)
+    }
+
+    /// A string literal with RFC 8259 §7 escaping.
+    public mutating func appendString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func appendInteger<I: BinaryInteger>(_ value: I) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    public mutating func appendBool(_ value: Bool) {
+        appendRaw(value ? "true" : "false")
+    }
+}

@@ -1,0 +1,108 @@
+/// A type that lists the forms it travels in, most preferred first, like SwiftUI's
+/// `Transferable`: the server answers in the first form a client accepts.
+public protocol Transferable: Sendable {
+    static var transferRepresentations: [TransferRepresentation<Self>] { get }
+}
+
+/// One form a value can be written in (an export), as `CodableRepresentation` or
+/// `ProxyRepresentation(exporting:)` declare one.
+public struct TransferRepresentation<Value>: Sendable {
+    public let mediaType: MediaType
+    public let export: @Sendable (Value) -> [UInt8]
+
+    public init(_ mediaType: MediaType, export: @escaping @Sendable (Value) -> [UInt8]) {
+        self.mediaType = mediaType
+        self.export = export
+    }
+}
+
+/// A type that can be read from a request body in several forms, most preferred first,
+/// like `ProxyRepresentation(importing:)`.
+public protocol Importable: Sendable {
+    static var importRepresentations: [ImportRepresentation<Self>] { get }
+}
+
+/// One form a value can be read from.
+public struct ImportRepresentation<Value>: Sendable {
+    public let mediaType: MediaType
+    public let decode: @Sendable ([UInt8]) throws(TripsError) -> Value
+
+    public init(_ mediaType: MediaType, decode: @escaping @Sendable ([UInt8]) throws(TripsError) -> Value) {
+        self.mediaType = mediaType
+        self.decode = decode
+    }
+}
+
+extension ImportRepresentation {
+    /// Reads a JSON document, then the value from it.
+    static func json(_ read: @escaping @Sendable (JSONValue) throws(TripsError) -> Value) -> Self {
+        ImportRepresentation(.json) { (bytes) throws(TripsError) in
+            let document: JSONValue
+            do throws(JSONSyntaxError) { document = try JSONValue(parsing: bytes) } catch { throw .malformedJSON(error) }
+            return try read(document)
+        }
+    }
+
+    /// Reads UTF-8 text, then the value from it.
+    static func text(_ read: @escaping @Sendable (String) throws(TripsError) -> Value) -> Self {
+        ImportRepresentation(.plainText) { (bytes) throws(TripsError) in
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformedText }
+            return try read(text)
+        }
+    }
+}
+
+extension Trip: Transferable {
+    /// Inside Trips a trip travels whole, as JSON; anywhere else, as a sentence of text.
+    public static let transferRepresentations: [TransferRepresentation<Trip>] = [
+        TransferRepresentation(.json) { trip in
+            var writer = JSONWriter()
+            trip.writeJSON(to: &writer)
+            return writer.bytes
+        },
+        TransferRepresentation(.plainText) { trip in Array((trip.sentence + "\n").utf8) },
+    ]
+}
+
+extension Array: Transferable where Element == Trip {
+    /// A list travels as a JSON array, or as one sentence per line.
+    public static var transferRepresentations: [TransferRepresentation<[Trip]>] {
+        [
+            TransferRepresentation(.json) { trips in
+                var writer = JSONWriter(reservingCapacity: 256 * trips.count + 2)
+                writer.appendRaw("[")
+                for (offset, trip) in trips.enumerated() {
+                    if offset > 0 { writer.appendRaw(",") }
+                    trip.writeJSON(to: &writer)
+                }
+                writer.appendRaw("]")
+                return writer.bytes
+            },
+            TransferRepresentation(.plainText) { trips in
+                [UInt8](trips.map { $0.sentence + "\n" }.joined().utf8)
+            },
+        ]
+    }
+}
+
+extension TripDraft: Importable {
+    /// A new trip arrives as a JSON draft, or as a sentence.
+    public static let importRepresentations: [ImportRepresentation<TripDraft>] = [
+        .json { (json) throws(TripsError) in try TripDraft(json: json) },
+        .text { (text) throws(TripsError) in try TripDraft(sentence: text) },
+    ]
+}
+
+extension FavoriteDrop: Importable {
+    /// Dropped trips arrive as JSON (trips or ids), or as text with one trip per line.
+    public static let importRepresentations: [ImportRepresentation<FavoriteDrop>] = [
+        .json { (json) throws(TripsError) in try FavoriteDrop(json: json) },
+        .text { text in FavoriteDrop(text: text) },
+    ]
+}
+
+extension ReorderDifference: Importable {
+    public static let importRepresentations: [ImportRepresentation<ReorderDifference>] = [
+        .json { (json) throws(TripsError) in try ReorderDifference(json: json) }
+    ]
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// RFC 3339 timestamps, the way trips carry `start` in JSON.
+///
+/// Writes `2027-03-05T00:00:00Z` (with `.sss` only when there are milliseconds);
+/// reads that, fractional seconds, any offset, and a bare date as midnight UTC.
+public enum TripDate {
+    /// The UTC timestamp for `date`.
+    public static func rfc3339(_ date: Date) -> String {
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
+        let msOfDay = ((milliseconds % 86_400_000) + 86_400_000) % 86_400_000
+        let day = CivilDate(daysSinceEpoch: (milliseconds - msOfDay) / 86_400_000)
+        var text = pad(day.year, 4) + "-" + pad(day.month, 2) + "-" + pad(day.day, 2)
+        text += "T" + pad(msOfDay / 3_600_000, 2) + ":" + pad(msOfDay / 60_000 % 60, 2) + ":" + pad(msOfDay / 1000 % 60, 2)
+        if msOfDay % 1000 != 0 { text += "." + pad(msOfDay % 1000, 3) }
+        return text + "Z"
+    }
+
+    /// The instant an RFC 3339 timestamp or a bare `YYYY-MM-DD` names, or nil.
+    public static func parse(_ text: String) -> Date? {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
+            let dayOfMonth = scanner.digits(2), let day = CivilDate(year: year, month: month, day: dayOfMonth)
+        else { return nil }
+        if scanner.isAtEnd { return day.midnight }
+        guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
+            let hour = scanner.digits(2), hour < 24, scanner.skip(":"),
+            let minute = scanner.digits(2), minute < 60, scanner.skip(":"),
+            let second = scanner.digits(2), second < 61
+        else { return nil }
+        var fraction = 0.0
+        if scanner.skip(".") {
+            let (value, count) = scanner.fraction()
+            guard count > 0 else { return nil }
+            fraction = value
+        }
+        var offsetSeconds = 0
+        if scanner.skip("Z") || scanner.skip("z") {
+            // UTC
+        } else {
+            let sign: Int
+            if scanner.skip("+") { sign = 1 } else if scanner.skip("-") { sign = -1 } else { return nil }
+            guard let offsetHours = scanner.digits(2), offsetHours < 24, scanner.skip(":"),
+                let offsetMinutes = scanner.digits(2), offsetMinutes < 60
+            else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        }
+        guard scanner.isAtEnd else { return nil }
+        let seconds = day.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+/// Reads fixed-width digits and punctuation from ASCII bytes.
+private struct DigitScanner {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func digits(_ count: Int) -> Int? {
+        guard bytes.count - index >= count else { return nil }
+        var value = 0
+        for byte in bytes[index..<index + count] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        index += count
+        return value
+    }
+
+    /// The digits after a decimal point as a fraction of a second, and how many there were.
+    mutating func fraction() -> (Double, Int) {
+        var value = 0.0
+        var scale = 0.1
+        var count = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            value += Double(bytes[index] - UInt8(ascii: "0")) * scale
+            scale /= 10
+            count += 1
+            index += 1
+        }
+        return (value, count)
+    }
+}

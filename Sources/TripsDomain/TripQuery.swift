@@ -1,0 +1,103 @@
+import Foundation
+
+/// A view of the list: which trips, in which order. Views never change the stored order.
+public struct TripQuery: Sendable, Hashable {
+    /// The app's filter chips.
+    public enum Filter: String, Sendable, CaseIterable {
+        case all, favorites
+    }
+
+    public var filter: Filter
+    /// Only trips in this country (case- and diacritic-insensitive).
+    public var country: String?
+    /// Only trips whose city, country or notes contain this (case- and diacritic-insensitive).
+    public var search: String?
+    /// A sorted view; nil keeps the stored order.
+    public var order: TripOrder?
+
+    public init(filter: Filter = .all, country: String? = nil, search: String? = nil, order: TripOrder? = nil) {
+        self.filter = filter
+        self.country = country
+        self.search = search
+        self.order = order
+    }
+
+    /// Whether the query shows every trip in stored order.
+    public var isEverything: Bool {
+        self == TripQuery()
+    }
+}
+
+/// What a list can be sorted by, in the store (the app's Sort menu) or in a view.
+public enum TripSortKey: String, Sendable, CaseIterable {
+    case start, price
+
+    /// Whether `a` comes before `b`, ascending.
+    func areInIncreasingOrder(_ a: Trip, _ b: Trip) -> Bool {
+        switch self {
+        case .start: a.start < b.start
+        case .price: a.price < b.price
+        }
+    }
+
+    /// Whether `a` and `b` tie on this key.
+    func areEqual(_ a: Trip, _ b: Trip) -> Bool {
+        switch self {
+        case .start: a.start == b.start
+        case .price: a.price == b.price
+        }
+    }
+}
+
+/// A sort key and a direction, written `start`, `-start`, `price` or `-price`.
+public struct TripOrder: Sendable, Hashable {
+    public var key: TripSortKey
+    public var isDescending: Bool
+
+    public init(key: TripSortKey, isDescending: Bool = false) {
+        self.key = key
+        self.isDescending = isDescending
+    }
+
+    /// Reads `start`, `-start`, `price` or `-price`.
+    public init?(_ text: String) {
+        let isDescending = text.hasPrefix("-")
+        guard let key = TripSortKey(rawValue: isDescending ? String(text.dropFirst()) : text) else { return nil }
+        self.init(key: key, isDescending: isDescending)
+    }
+}
+
+extension String {
+    /// The form searches compare: `Zürich` and `zurich` fold to the same text.
+    var searchFolded: String {
+        folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}
+
+extension Array where Element == Trip {
+    /// The trips stably sorted: trips that tie keep their relative order, in either direction.
+    func stablySorted(by order: TripOrder) -> [Trip] {
+        enumerated().sorted { lhs, rhs in
+            if order.key.areEqual(lhs.element, rhs.element) { return lhs.offset < rhs.offset }
+            let ascending = order.key.areInIncreasingOrder(lhs.element, rhs.element)
+            return order.isDescending ? !ascending : ascending
+        }.map(\.element)
+    }
+
+    /// The trips that `query` shows, in the order it asks for.
+    public func matching(_ query: TripQuery) -> [Trip] {
+        let country = query.country?.searchFolded
+        let search = query.search?.searchFolded
+        let shown = filter { trip in
+            if query.filter == .favorites && !trip.isFavorite { return false }
+            if let country, trip.country.searchFolded != country { return false }
+            if let search, !search.isEmpty {
+                return trip.city.searchFolded.contains(search) || trip.country.searchFolded.contains(search)
+                    || trip.notes.searchFolded.contains(search)
+            }
+            return true
+        }
+        guard let order = query.order else { return shown }
+        return shown.stablySorted(by: order)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TripsDomain
+
+@Suite struct FavoriteDropTests {
+    @Test func aDropSaysWhichTripsNewlyBecameFavoritesInListOrder() throws {
+        var list = TripList.samples  // 1 and 5 are favorites
+        let added = try list.makeFavorites(FavoriteDrop(items: [.id(4), .id(2), .id(1)]))
+        #expect(added == [2, 4])
+        #expect(list.trips.filter(\.isFavorite).map(\.id) == [1, 2, 4, 5])
+    }
+
+    @Test func aDropOfFavoritesChangesNothingAndSaysSo() throws {
+        var list = TripList.samples
+        let added = try list.makeFavorites(FavoriteDrop(items: [.id(1), .id(5)]))
+        #expect(added.isEmpty)
+        #expect(list.revision == TripList.samples.revision)
+    }
+
+    @Test func unknownIdsFailTheWholeDrop() {
+        var list = TripList.samples
+        #expect(throws: TripsError.unknownTrips([99])) { try list.makeFavorites(FavoriteDrop(items: [.id(2), .id(99)])) }
+        #expect(list == TripList.samples)
+    }
+
+    @Test func textLinesNameTripsByCityOrSentence() throws {
+        var list = TripList.samples
+        let drop = FavoriteDrop(text: "vancouver\r\n\nAtacama, Chile: 6 nights from April 20, 2027\n  ZURICH  \n")
+        #expect(drop.items == [.name("vancouver"), .name("Atacama, Chile: 6 nights from April 20, 2027"), .name("ZURICH")])
+        let added = try list.makeFavorites(drop)
+        #expect(added == [2, 3, 6])
+    }
+
+    @Test func aNameThatMatchesNoTripOrSeveralIsAnError() throws {
+        var list = TripList.samples
+        try list.add(TripDraft(city: "Vancouver", country: "United States", nights: 2, price: 10, start: Trip.samples[0].start))
+        let before = list
+        #expect(throws: TripsError.noTripNamed("Paris")) { try list.makeFavorites(FavoriteDrop(text: "Seattle\nParis")) }
+        #expect(throws: TripsError.ambiguousName("Vancouver", candidates: [2, 7])) {
+            try list.makeFavorites(FavoriteDrop(text: "Vancouver"))
+        }
+        #expect(list == before)
+        // The exact sentence still tells the two apart.
+        let added = try list.makeFavorites(FavoriteDrop(text: "Vancouver, Canada: 3 nights from March 5, 2027"))
+        #expect(added == [2])
+    }
+
+    @Test func dropsReadFromJSONTripsOrIds() throws {
+        let trips = try FavoriteDrop(json: JSONValue(parsing: Array(#"[{"id": 2, "city": "Vancouver"}, 3]"#.utf8)))
+        #expect(trips.items == [.id(2), .id(3)])
+        #expect(throws: TripsError.invalidMember("id", "each dropped trip needs its id")) {
+            try FavoriteDrop(json: JSONValue(parsing: Array(#"[{"city": "Vancouver"}]"#.utf8)))
+        }
+        #expect(throws: TripsError.self) { try FavoriteDrop(json: JSONValue(parsing: Array(#"{"id": 2}"#.utf8))) }
+        #expect(throws: TripsError.self) { try FavoriteDrop(json: JSONValue(parsing: Array(#"["2"]"#.utf8))) }
+    }
+}

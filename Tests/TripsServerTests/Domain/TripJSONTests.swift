@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TripsDomain
+
+private func json(_ text: String) throws -> JSONValue {
+    try JSONValue(parsing: Array(text.utf8))
+}
+
+private func exportJSON(_ trip: Trip) -> String {
+    String(decoding: Trip.transferRepresentations[0].export(trip), as: UTF8.self)
+}
+
+@Suite struct TripJSONTests {
+    @Test func aTripIsWrittenWithExactlyItsNineFields() throws {
+        let text = exportJSON(TripList.samples[2]!)
+        #expect(text == #"{"id":2,"city":"Vancouver","country":"Canada","nights":3,"isFavorite":false,"imageName":"vancouver","price":1299.99,"start":"2027-03-05T00:00:00Z","notes":"Stanley Park by bike."}"#)
+        guard case .object(let members) = try json(text) else { Issue.record("not an object"); return }
+        #expect(Set(members.keys) == Set(Trip.Field.allCases.map(\.rawValue)))
+    }
+
+    @Test(arguments: ["1299.99", "0.1", "0", "12345678901234567890.123456789", "0.000001"])
+    func pricesRoundTripExactly(price: String) throws {
+        let draft = try TripDraft(json: json(#"{"city":"A","country":"B","nights":1,"price":\#(price),"start":"2027-01-01"}"#))
+        var list = TripList()
+        let trip = try list.add(draft)
+        #expect(exportJSON(trip).contains(#""price":\#(price),"#))
+    }
+
+    @Test(arguments: [
+        ("2027-03-05T00:00:00Z", "2027-03-05T00:00:00Z"),
+        ("2027-03-05", "2027-03-05T00:00:00Z"),
+        ("2027-03-05T10:30:00.250Z", "2027-03-05T10:30:00.250Z"),
+        ("2027-03-05T10:30:00+02:00", "2027-03-05T08:30:00Z"),
+        ("2027-03-05T01:00:00-05:30", "2027-03-05T06:30:00Z"),
+        ("2028-02-29t23:59:59z", "2028-02-29T23:59:59Z"),
+    ])
+    func startsAreReadInRFC3339FormsAndWrittenInUTC(input: String, written: String) throws {
+        let date = try #require(TripDate.parse(input))
+        #expect(TripDate.rfc3339(date) == written)
+    }
+
+    @Test(arguments: ["2027-02-29", "2027-13-01", "2027-3-5", "March 5, 2027", "2027-03-05T25:00:00Z", "2027-03-05T10:00:00", "2027-03-05T10:00:00.Z", ""])
+    func malformedStartsAreRefused(input: String) {
+        #expect(TripDate.parse(input) == nil)
+    }
+
+    @Test func aDraftMayLeaveOutTheOptionalFields() throws {
+        let draft = try TripDraft(json: json(#"{"city":"Lisbon","country":"Portugal","nights":4,"price":899.9,"start":"2027-05-01"}"#))
+        #expect(draft == lisbonDraft())
+    }
+
+    @Test(arguments: [
+        (#"{"country":"P","nights":4,"price":1,"start":"2027-05-01"}"#, "city: is required"),
+        (#"{"city":"  ","country":"P","nights":4,"price":1,"start":"2027-05-01"}"#, "city: must not be blank"),
+        (#"{"city":"\#(String(repeating: "x", count: 201))","country":"P","nights":4,"price":1,"start":"2027-05-01"}"#, "city: must be at most 200 characters"),
+        (#"{"city":"L","country":"","nights":4,"price":1,"start":"2027-05-01"}"#, "country: must not be blank"),
+        (#"{"city":"L","country":"P","nights":366,"price":1,"start":"2027-05-01"}"#, "nights: must be between 1 and 365"),
+        (#"{"city":"L","country":"P","nights":2.5,"price":1,"start":"2027-05-01"}"#, "nights: must be a whole number, not 2.5"),
+        (#"{"city":"L","country":"P","nights":"2","price":1,"start":"2027-05-01"}"#, "nights: must be a whole number, not a string"),
+        (#"{"city":"L","country":"P","nights":2,"price":-0.01,"start":"2027-05-01"}"#, "price: must be zero or more"),
+        (#"{"city":"L","country":"P","nights":2,"price":1,"start":"soon"}"#, #"start: must be an RFC 3339 timestamp like 2027-03-05T00:00:00Z or a date like 2027-03-05, not "soon""#),
+        (#"{"city":"L","country":"P","nights":2,"price":1,"start":"2027-05-01","notes":"\#(String(repeating: "n", count: 10_001))"}"#, "notes: must be at most 10000 characters"),
+        (#"{"city":"L","country":"P","nights":2,"price":1,"start":"2027-05-01","isFavourite":true}"#, "isFavourite: is not a member this request accepts"),
+        (#"{"id":3,"city":"L","country":"P","nights":2,"price":1,"start":"2027-05-01"}"#, "id: is issued by the server; leave it out"),
+        (#"[]"#, "a trip must be a JSON object, not an array"),
+    ])
+    func invalidDraftsNameTheField(body: String, message: String) throws {
+        let error = #expect(throws: TripsError.self) { try TripDraft(json: json(body)) }
+        #expect(error?.description == message)
+    }
+
+    @Test func notesOfExactlyTheLimitAreAccepted() throws {
+        let body = #"{"city":"L","country":"P","nights":365,"price":0,"start":"2027-05-01","notes":"\#(String(repeating: "n", count: 10_000))"}"#
+        #expect(try TripDraft(json: json(body)).notes.count == 10_000)
+    }
+
+    @Test func codableUsesTheSameKeysAndFormats() throws {
+        let trip = TripList.samples[2]!
+        let data = try JSONEncoder().encode(trip)
+        let decoded = try JSONDecoder().decode(Trip.self, from: data)
+        #expect(decoded == trip)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == Set(Trip.Field.allCases.map(\.rawValue)))
+        #expect(object["start"] as? String == "2027-03-05T00:00:00Z")
+    }
+}
+
+@Suite struct JSONParserTests {
+    @Test func documentsParseIntoValues() throws {
+        let value = try json(#" {"a": [1, -2.5e3, true, false, null, "x\"\u00e9\ud83d\ude00"], "b": {}} "#)
+        #expect(value == .object([
+            "a": .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null, .string("x\"é😀")]),
+            "b": .object([:]),
+        ]))
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", #"{"a":1,}"#, "01", "1.", "-", ".5", "+1", "1e", #"{"a" 1}"#, "nul", "tru",
+        #""\x""#, "\"a\u{01}\"", #""\ud83d""#, #"{"a":1,"a":2}"#, "[1] [2]", "'a'", "NaN",
+    ])
+    func malformedDocumentsAreRefused(text: String) {
+        #expect(throws: JSONSyntaxError.self) { try json(text) }
+    }
+
+    @Test func invalidUTF8IsRefused() {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: [0x22, 0xFF, 0x22]) }
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONSyntaxError.self) { try json(deep) }
+        #expect(throws: Never.self) { try json(String(repeating: "[", count: 64) + String(repeating: "]", count: 64)) }
+    }
+
+    @Test func stringsAreWrittenWithEscapes() throws {
+        var writer = JSONWriter()
+        writer.appendString("a\"b\\c\nd\u{01}é")
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text == #""a\"b\\c\nd\u0001é""#)
+        #expect(try json(text) == .string("a\"b\\c\nd\u{01}é"))
+    }
+}

@@ -1,5 +1,0 @@
-import Testing
-@testable import TripsServer
-import TripsDomain
-
-@Test func packageBuilds() { #expect(Bool(true)) }
