@@ -53,12 +53,16 @@ public struct TripList: Sendable, Hashable {
     }
 
     /// Removes these trips, whatever order they are named in. Unknown ids fail the whole call.
-    public mutating func delete(_ ids: [Trip.ID]) throws(TripsError) {
+    /// Returns whether anything was removed (false only for an empty list of ids).
+    @discardableResult
+    public mutating func delete(_ ids: [Trip.ID]) throws(TripsError) -> Bool {
         let doomed = try existing(ids)
+        guard !doomed.isEmpty else { return false }
         trips.removeAll { doomed.contains($0.id) }
         for id in doomed { versions[id] = nil }
         reindex()
         recordChange(of: [])
+        return true
     }
 
     /// Replaces every field but the id.

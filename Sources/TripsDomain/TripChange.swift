@@ -1,0 +1,40 @@
+/// One change to the list, resolved to the form that replays the same way every time.
+///
+/// The server turns each request into a change (a merge patch becomes `replace`, a toggle
+/// becomes `setFavorite`, dropped names become ids), applies it, and the journal records
+/// it; recovery applies the same changes again, in order, and gets the same list.
+public enum TripChange: Sendable, Hashable {
+    case add(TripDraft)
+    case delete([Trip.ID])
+    case replace(Trip.ID, TripDraft)
+    case setFavorite(Trip.ID, Bool)
+    case move(ReorderDifference)
+    case makeFavorites([Trip.ID])
+    case sort(TripSortKey)
+}
+
+/// What applying a change did, for the response.
+public enum TripChangeOutcome: Sendable, Hashable {
+    /// The trip as it now is (add, replace, setFavorite).
+    case trip(Trip)
+    /// The trips that newly became favorites; empty when none did.
+    case addedFavorites([Trip.ID])
+    /// Whether the order changed (move, sort), or trips were deleted.
+    case listChanged(Bool)
+}
+
+extension TripList {
+    /// Applies one change, all or nothing.
+    @discardableResult
+    public mutating func apply(_ change: TripChange) throws(TripsError) -> TripChangeOutcome {
+        switch change {
+        case .add(let draft): .trip(try add(draft))
+        case .delete(let ids): .listChanged(try delete(ids))
+        case .replace(let id, let draft): .trip(try replace(id, with: draft))
+        case .setFavorite(let id, let isFavorite): .trip(try setFavorite(id, isFavorite))
+        case .move(let difference): .listChanged(try move(difference))
+        case .makeFavorites(let ids): .addedFavorites(try makeFavorites(FavoriteDrop(items: ids.map(FavoriteDrop.Item.id))))
+        case .sort(let key): .listChanged(sort(by: key))
+        }
+    }
+}
