@@ -30,6 +30,13 @@ public struct TripList: Sendable, Hashable {
         reindex()
     }
 
+    /// A list exactly as it was saved: trips in order, each with the revision at which it
+    /// last changed, so ETags survive a restart.
+    public init(restoring entries: [(trip: Trip, version: UInt64)], revision: UInt64, lastIssuedID: Int) {
+        self.init(trips: entries.map(\.trip), revision: revision, lastIssuedID: lastIssuedID)
+        for entry in entries { versions[entry.trip.id] = entry.version }
+    }
+
     /// The trip with this id, if the list has it.
     public subscript(id: Trip.ID) -> Trip? {
         positions[id].map { trips[$0] }

@@ -151,3 +151,17 @@ func lisbonDraft() -> TripDraft {
         #expect(throws: TripsError.unknownTrips([42])) { try list.patch(42, with: .object([:])) }
     }
 }
+
+@Suite struct TripListRestoreTests {
+    @Test func aRestoredListKeepsRevisionVersionsAndIssuedIds() throws {
+        var list = TripList.samples
+        try list.setFavorite(3, true)
+        try list.add(lisbonDraft())
+        try list.delete([7])
+        let restored = TripList(
+            restoring: list.trips.map { ($0, list.version(of: $0.id)!) }, revision: list.revision,
+            lastIssuedID: list.lastIssuedID)
+        #expect(restored == list)
+        #expect(restored.version(of: 3) == 1)
+    }
+}
