@@ -1,0 +1,243 @@
+/// The HTTP/1.1 side of one connection, without its socket: fed bytes and the time, it appends
+/// what to write to an output buffer and says, through `state` and `deadline()`, what to do next.
+///
+/// The event loop owns the socket: it reads into its shared buffer, calls `receive`, writes the
+/// output in one `send`, keeps any unsent rest in `pendingOutput`, and stops reading while
+/// `isReadable` is false (a deferred response is pending, output is backed up, or it is closing).
+///
+/// Confined to its loop.
+final class HTTPConnection {
+    enum State: Equatable {
+        /// Reading and answering requests.
+        case open
+        /// A handler answered `.later`; no further request is read until it responds.
+        case awaitingResponse
+        /// The last response is written (or being written); then the write side is shut.
+        case closing
+        /// The write side is shut; reads are drained and dropped until EOF or the deadline, so
+        /// that unread request bytes do not turn the close into a reset that loses the response.
+        case lingering(until: MonotonicInstant)
+        /// Close the socket now.
+        case closed
+    }
+
+    let id: ConnectionID
+    private let environment: ConnectionEnvironment
+    private var parser: RequestParser
+    private(set) var state: State = .open
+    /// Unconsumed bytes of an incomplete request (or requests pipelined behind a deferred one).
+    private var leftover: [UInt8] = []
+    /// Bytes the socket did not take yet; the loop owns writing them.
+    var pendingOutput: [UInt8] = []
+    /// What the deferred response needs to be written like the immediate ones.
+    private var deferred: (omitContent: Bool, connection: HTTPResponse.ConnectionField)?
+    private var peerClosed = false
+
+    private let openedAt: MonotonicInstant
+    private var requestStartedAt: MonotonicInstant?
+    private var idleSince: MonotonicInstant?
+    private var lastReadAt: MonotonicInstant
+    private var lastWriteAt: MonotonicInstant
+
+    init(id: ConnectionID, environment: ConnectionEnvironment, now: MonotonicInstant) {
+        self.id = id
+        self.environment = environment
+        parser = RequestParser(limits: environment.configuration.limits)
+        openedAt = now
+        lastReadAt = now
+        lastWriteAt = now
+    }
+
+    /// Whether the loop should read from the socket now.
+    var isReadable: Bool {
+        switch state {
+        case .open: pendingOutput.isEmpty
+        case .lingering: true
+        case .awaitingResponse, .closing, .closed: false
+        }
+    }
+
+    /// True when no request is in progress: nothing buffered, nothing pending, nothing to write.
+    var isIdle: Bool {
+        state == .open && parser.isBetweenRequests && leftover.isEmpty && pendingOutput.isEmpty
+    }
+
+    // MARK: - Input
+
+    /// Takes bytes read from the socket and appends any responses to `output`.
+    func receive(_ bytes: UnsafeRawBufferPointer, now: MonotonicInstant, output: inout [UInt8]) {
+        switch state {
+        case .lingering, .closed:
+            return
+        case .awaitingResponse, .closing:
+            leftover.append(contentsOf: bytes)
+            return
+        case .open:
+            break
+        }
+        lastReadAt = now
+        if leftover.isEmpty {
+            let consumed = process(bytes, now: now, output: &output)
+            if consumed < bytes.count, state != .closing {
+                leftover.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
+            }
+        } else {
+            leftover.append(contentsOf: bytes)
+            processLeftover(now: now, output: &output)
+        }
+        noteRequestProgress(now)
+    }
+
+    /// The peer shut its write side (read returned 0).
+    func peerDidClose() {
+        switch state {
+        case .awaitingResponse, .closing:
+            peerClosed = true
+        case .open where !pendingOutput.isEmpty:
+            peerClosed = true
+            state = .closing
+        case .open, .lingering, .closed:
+            state = .closed
+        }
+    }
+
+    private func processLeftover(now: MonotonicInstant, output: inout [UInt8]) {
+        let consumed = leftover.withUnsafeBytes { process($0, now: now, output: &output) }
+        if state == .closing {
+            leftover = []
+        } else {
+            leftover.removeFirst(consumed)
+        }
+    }
+
+    /// Parses and answers as many requests as `buffer` holds; returns the bytes consumed.
+    private func process(_ buffer: UnsafeRawBufferPointer, now: MonotonicInstant, output: inout [UInt8]) -> Int {
+        var offset = 0
+        while state == .open {
+            let step = parser.parse(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+            offset += step.consumed
+            switch step.event {
+            case .needMoreBytes:
+                return offset
+            case .sendContinue:
+                output.append(contentsOf: HTTPResponse.continueBytes)
+            case .request(let request):
+                dispatch(request, now: now, output: &output)
+            case .failure(let error):
+                write(error.response, omitContent: false, connection: .close, now: now, output: &output)
+                return offset
+            }
+        }
+        return offset
+    }
+
+    private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
+        requestStartedAt = nil
+        let omitContent = request.method == .head
+        let connection: HTTPResponse.ConnectionField =
+            !request.keepAlive || environment.isShuttingDown
+            ? .close : (request.version == .http1_0 ? .keepAlive : .none)
+        switch environment.handler.handle(request) {
+        case .now(let response):
+            write(response, omitContent: omitContent, connection: connection, now: now, output: &output)
+        case .later(let start):
+            state = .awaitingResponse
+            deferred = (omitContent, connection)
+            start(HTTPResponder(sink: environment.sink, connection: id))
+        }
+    }
+
+    /// The response to a request whose handler answered `.later`.
+    func complete(_ response: HTTPResponse, now: MonotonicInstant, output: inout [UInt8]) {
+        guard state == .awaitingResponse, let deferred else { return }
+        self.deferred = nil
+        state = .open
+        var connection = deferred.connection
+        if peerClosed || environment.isShuttingDown { connection = .close }
+        write(response, omitContent: deferred.omitContent, connection: connection, now: now, output: &output)
+        if state == .open && !leftover.isEmpty {
+            processLeftover(now: now, output: &output)
+            noteRequestProgress(now)
+        }
+    }
+
+    private func write(
+        _ response: HTTPResponse, omitContent: Bool, connection: HTTPResponse.ConnectionField,
+        now: MonotonicInstant, output: inout [UInt8]
+    ) {
+        var connection = connection
+        if connection != .close && response.asksToClose { connection = .close }
+        response.serialize(
+            into: &output, omitContent: omitContent, connection: connection,
+            dateFields: environment.dates.fieldLines)
+        idleSince = now
+        lastWriteAt = now
+        if connection == .close { state = .closing }
+    }
+
+    private func noteRequestProgress(_ now: MonotonicInstant) {
+        guard state == .open else { return }
+        if parser.isBetweenRequests && leftover.isEmpty {
+            requestStartedAt = nil
+        } else if requestStartedAt == nil {
+            requestStartedAt = now
+        }
+    }
+
+    // MARK: - Output
+
+    /// The socket took some output: the write timer restarts.
+    func noteWriteProgress(now: MonotonicInstant) {
+        lastWriteAt = now
+    }
+
+    /// The final response is out and the write side shut: drain what the client still sends.
+    func beginLingering(now: MonotonicInstant) {
+        state = peerClosed ? .closed : .lingering(until: now + environment.configuration.timeouts.lingeringClose)
+    }
+
+    /// At shutdown: close if nothing is in progress; otherwise the next response closes.
+    func closeIfIdle() {
+        if isIdle { state = .closed }
+    }
+
+    // MARK: - Time
+
+    /// When this connection next needs attention, or nil if it waits on nothing that can time out.
+    func deadline() -> MonotonicInstant? {
+        let timeouts = environment.configuration.timeouts
+        switch state {
+        case .closed:
+            return nil
+        case .lingering(let until):
+            return until
+        case .awaitingResponse:
+            return pendingOutput.isEmpty ? nil : lastWriteAt + timeouts.writeStall
+        case .closing:
+            return lastWriteAt + timeouts.writeStall
+        case .open:
+            if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
+            if parser.isReadingBody { return lastReadAt + timeouts.bodyStall }
+            if let requestStartedAt { return requestStartedAt + timeouts.header }
+            if let idleSince { return idleSince + timeouts.idle }
+            return openedAt + timeouts.header
+        }
+    }
+
+    /// Acts on a passed deadline: 408 for a request begun but not complete, otherwise a silent close.
+    func expire(now: MonotonicInstant, output: inout [UInt8]) {
+        guard let deadline = deadline(), deadline <= now else { return }
+        if state == .open && pendingOutput.isEmpty && (parser.isReadingBody || requestStartedAt != nil) {
+            let detail =
+                parser.isReadingBody
+                ? "The request content stalled." : "The request header section did not arrive in time."
+            write(.problem(.requestTimeout, detail: detail), omitContent: false, connection: .close, now: now, output: &output)
+            leftover = []
+        } else {
+            state = .closed
+        }
+    }
+}
+
+@available(*, unavailable)
+extension HTTPConnection: Sendable {}

@@ -1,0 +1,111 @@
+/// One header or trailer field line: a name and its value.
+///
+/// https://www.rfc-editor.org/rfc/rfc9110#name-fields
+struct HTTPField: Sendable, Hashable {
+    var name: Name
+    var value: String
+
+    init(name: Name, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// A field name, compared case-insensitively.
+    ///
+    /// `rawName` keeps the spelling that is written out; `canonicalName` is lowercased
+    /// and is what equality and hashing use.
+    struct Name: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// The name as given, written on the wire.
+        let rawName: String
+        /// The lowercased name, used for comparison.
+        let canonicalName: String
+
+        /// Validates `name` as a token; returns nil for anything else.
+        init?(_ name: String) {
+            guard HTTPField.isValidToken(name) else { return nil }
+            self.init(unchecked: name)
+        }
+
+        /// For literals in our own code; an invalid literal is a programming error.
+        init(stringLiteral name: String) {
+            precondition(HTTPField.isValidToken(name), "\(name) is not a field name token")
+            self.init(unchecked: name)
+        }
+
+        private init(unchecked name: String) {
+            rawName = name
+            canonicalName = name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+                ? name.lowercased() : name
+        }
+
+        /// Builds a name from bytes the parser has already checked to be token characters.
+        init(validatedBytes bytes: UnsafeRawBufferPointer) {
+            let raw = String(decoding: bytes, as: UTF8.self)
+            rawName = raw
+            if bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+                canonicalName = String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                    for (index, byte) in bytes.enumerated() { buffer[index] = asciiLowercased(byte) }
+                    return bytes.count
+                }
+            } else {
+                canonicalName = raw
+            }
+        }
+
+        var description: String { rawName }
+
+        static func == (lhs: Name, rhs: Name) -> Bool { lhs.canonicalName == rhs.canonicalName }
+        func hash(into hasher: inout Hasher) { hasher.combine(canonicalName) }
+
+        static let accept: Name = "Accept"
+        static let acceptPatch: Name = "Accept-Patch"
+        static let acceptPost: Name = "Accept-Post"
+        static let allow: Name = "Allow"
+        static let cacheControl: Name = "Cache-Control"
+        static let connection: Name = "Connection"
+        static let contentLength: Name = "Content-Length"
+        static let contentLocation: Name = "Content-Location"
+        static let contentType: Name = "Content-Type"
+        static let date: Name = "Date"
+        static let etag: Name = "ETag"
+        static let expect: Name = "Expect"
+        static let host: Name = "Host"
+        static let ifMatch: Name = "If-Match"
+        static let ifNoneMatch: Name = "If-None-Match"
+        static let lastModified: Name = "Last-Modified"
+        static let location: Name = "Location"
+        static let retryAfter: Name = "Retry-After"
+        static let server: Name = "Server"
+        static let transferEncoding: Name = "Transfer-Encoding"
+        static let vary: Name = "Vary"
+        static let xRequestID: Name = "X-Request-ID"
+    }
+
+    /// Whether `string` is a non-empty token (RFC 9110 §5.6.2).
+    static func isValidToken(_ string: String) -> Bool {
+        !string.isEmpty && string.utf8.allSatisfy(isTokenByte)
+    }
+}
+
+/// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA
+///
+/// https://www.rfc-editor.org/rfc/rfc9110#name-tokens
+@inline(__always)
+func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        return true
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+        UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+        return true
+    default:
+        return false
+    }
+}
+
+@inline(__always)
+func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+}

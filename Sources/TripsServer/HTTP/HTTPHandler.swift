@@ -1,0 +1,30 @@
+/// What the server calls with each request.
+///
+/// `handle` runs on an event loop thread and must not block. Answer at once with `.now`: that
+/// path costs no allocation and no thread hop. To answer later (after a disk sync, say) return
+/// `.later` with a closure that receives an `HTTPResponder`; the closure runs right away on the
+/// loop, should hand the responder to other work, and that work calls `respond` from any thread:
+///
+///     struct Hello: HTTPHandler {
+///         func handle(_ request: HTTPRequest) -> HTTPReply {
+///             if request.path == "/slow" {
+///                 return .later { responder in
+///                     DispatchQueue.global().async { responder.respond(HTTPResponse(status: .accepted)) }
+///                 }
+///             }
+///             return .now(HTTPResponse(status: .ok, body: Array("hello".utf8)))
+///         }
+///     }
+///
+/// Responses go out in request order: while a `.later` is pending, the connection reads no
+/// further request (pipelined bytes wait in its buffer, as in swift-nio's pipelining handler).
+protocol HTTPHandler: Sendable {
+    func handle(_ request: HTTPRequest) -> HTTPReply
+}
+
+/// A handler's answer: a response now, or a promise of one.
+enum HTTPReply {
+    case now(HTTPResponse)
+    /// Called at once, on the loop, with the responder to complete from any thread.
+    case later((HTTPResponder) -> Void)
+}

@@ -1,0 +1,55 @@
+/// A request method, a validated token.
+///
+/// https://www.rfc-editor.org/rfc/rfc9110#name-methods
+struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
+    /// The method token exactly as sent; methods are case-sensitive.
+    let rawValue: String
+
+    /// Validates `rawValue` as a token; returns nil for anything else.
+    init?(_ rawValue: String) {
+        guard HTTPField.isValidToken(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(known rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    var description: String { rawValue }
+
+    static let get = HTTPMethod(known: "GET")
+    static let head = HTTPMethod(known: "HEAD")
+    static let post = HTTPMethod(known: "POST")
+    static let put = HTTPMethod(known: "PUT")
+    static let patch = HTTPMethod(known: "PATCH")
+    static let delete = HTTPMethod(known: "DELETE")
+    static let options = HTTPMethod(known: "OPTIONS")
+    static let trace = HTTPMethod(known: "TRACE")
+    static let connect = HTTPMethod(known: "CONNECT")
+
+    /// The methods this server implements; a request with any other token gets 501.
+    static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect]
+
+    /// Matches the bytes of a method token against the known set without allocating.
+    static func known(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod? {
+        switch bytes.count {
+        case 3:
+            if bytes.elementsEqual("GET".utf8) { return .get }
+            if bytes.elementsEqual("PUT".utf8) { return .put }
+        case 4:
+            if bytes.elementsEqual("POST".utf8) { return .post }
+            if bytes.elementsEqual("HEAD".utf8) { return .head }
+        case 5:
+            if bytes.elementsEqual("PATCH".utf8) { return .patch }
+            if bytes.elementsEqual("TRACE".utf8) { return .trace }
+        case 6:
+            if bytes.elementsEqual("DELETE".utf8) { return .delete }
+        case 7:
+            if bytes.elementsEqual("OPTIONS".utf8) { return .options }
+            if bytes.elementsEqual("CONNECT".utf8) { return .connect }
+        default:
+            break
+        }
+        return nil
+    }
+}

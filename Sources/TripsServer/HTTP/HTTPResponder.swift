@@ -1,0 +1,41 @@
+import Synchronization
+
+/// Identifies a connection on its loop: its descriptor and a serial number that is never reused,
+/// so a late response for a closed connection is not delivered to a new one on the same descriptor.
+struct ConnectionID: Sendable, Hashable {
+    var descriptor: Int32
+    var serial: UInt64
+}
+
+/// Where a deferred response goes: the event loop's mailbox (or a test's).
+protocol HTTPResponseSink: Sendable {
+    func deliver(_ response: HTTPResponse, to connection: ConnectionID)
+}
+
+/// Completes one deferred request, once, from any thread.
+///
+/// A responder dropped without answering sends 500, so a request is never left hanging.
+final class HTTPResponder: Sendable {
+    private let sink: any HTTPResponseSink
+    private let connection: ConnectionID
+    private let answered = Atomic<Bool>(false)
+
+    init(sink: any HTTPResponseSink, connection: ConnectionID) {
+        self.sink = sink
+        self.connection = connection
+    }
+
+    /// Sends `response`; later calls are ignored.
+    func respond(_ response: HTTPResponse) {
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        sink.deliver(response, to: connection)
+    }
+
+    deinit {
+        if !answered.load(ordering: .acquiring) {
+            sink.deliver(
+                .problem(.internalServerError, detail: "The request was dropped without a response."),
+                to: connection)
+        }
+    }
+}

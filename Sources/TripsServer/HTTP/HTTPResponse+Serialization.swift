@@ -1,0 +1,97 @@
+extension HTTPResponse {
+    /// Which Connection field the connection adds.
+    enum ConnectionField: Sendable {
+        /// HTTP/1.1 keep-alive: nothing to say.
+        case none
+        case close
+        /// HTTP/1.0 keep-alive must be said.
+        case keepAlive
+    }
+
+    static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// Appends the whole response (status line, fields, content) to `output`.
+    ///
+    /// The `dateFields` lines (Date and Server, cached per loop) come first; handler fields named
+    /// Date, Server, Content-Length, Transfer-Encoding or Connection are not written, since the
+    /// connection owns the framing. CR, LF and NUL in values become spaces, so a value cannot
+    /// inject a field. `omitContent` is for HEAD: same fields, including Content-Length, no content.
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9112#name-message-format
+    func serialize(
+        into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dateFields: [UInt8]
+    ) {
+        output.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.appendDecimal(status.code, to: &output)
+        output.append(ASCII.space)
+        Self.appendString(status.reasonPhrase, to: &output)
+        output.append(contentsOf: "\r\n".utf8)
+        output.append(contentsOf: dateFields)
+        for field in headerFields where !Self.isConnectionOwned(field.name) {
+            Self.appendString(field.name.rawName, to: &output)
+            output.append(contentsOf: ": ".utf8)
+            let start = output.count
+            Self.appendString(field.value, to: &output)
+            for index in start..<output.count {
+                let byte = output[index]
+                if byte == ASCII.cr || byte == ASCII.lf || byte == 0 { output[index] = ASCII.space }
+            }
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        let hasContent = status.allowsContent
+        if hasContent {
+            output.append(contentsOf: "Content-Length: ".utf8)
+            Self.appendDecimal(body.count, to: &output)
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        switch connection {
+        case .none: break
+        case .close: output.append(contentsOf: "Connection: close\r\n".utf8)
+        case .keepAlive: output.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        output.append(contentsOf: "\r\n".utf8)
+        if hasContent && !omitContent { output.append(contentsOf: body) }
+    }
+
+    /// Whether the handler asked to close the connection with `Connection: close`.
+    var asksToClose: Bool {
+        headerFields.contains(.connection) && headerFields.listContains(.connection, token: "close")
+    }
+
+    private static func isConnectionOwned(_ name: HTTPField.Name) -> Bool {
+        let canonical = name.canonicalName
+        switch canonical.utf8.count {
+        case 4: return canonical == "date"
+        case 6: return canonical == "server"
+        case 10: return canonical == "connection"
+        case 14: return canonical == "content-length"
+        case 17: return canonical == "transfer-encoding"
+        default: return false
+        }
+    }
+
+    @inline(__always)
+    private static func appendString(_ string: String, to output: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { output.append(contentsOf: $0) }
+    }
+
+    /// Appends a non-negative integer in decimal without building a String.
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        guard value > 0 else {
+            output.append(UInt8(ascii: "0"))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var remaining = value
+            var index = buffer.count
+            while remaining > 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(remaining % 10)
+                remaining /= 10
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+}

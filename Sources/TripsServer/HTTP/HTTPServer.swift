@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// The HTTP/1.1 server: a fixed set of event loop threads, each with its own listener on the
+/// same port (SO_REUSEPORT, so the kernel spreads connections), none per connection.
+///
+///     let server = HTTPServer(configuration: .init(), handler: MyHandler())
+///     try server.start()
+///     server.shutdownOnSignals()
+///     server.waitUntilStopped()
+final class HTTPServer: Sendable {
+    let configuration: HTTPServerConfiguration
+    private let handler: any HTTPHandler
+    private let clock: any ServerClock
+    private let loopsRunning = DispatchGroup()
+
+    private struct State {
+        var started = false
+        var port = 0
+        var mailboxes: [LoopMailbox] = []
+        var signalSources: [any DispatchSourceSignal] = []
+    }
+
+    private let state = Mutex(State())
+
+    init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, clock: any ServerClock = SystemClock()) {
+        self.configuration = configuration
+        self.handler = handler
+        self.clock = clock
+    }
+
+    /// The bound port (the chosen one when the configuration says 0); 0 before `start()`.
+    var port: Int { state.withLock { $0.port } }
+
+    /// Binds, then starts the loop threads. Throws if the address cannot be bound.
+    func start() throws(SystemError) {
+        Socket.ignoreSIGPIPE()
+        Socket.raiseOpenFileLimit()
+        var opened: [Int32] = []
+        var mailboxes: [LoopMailbox] = []
+        var setups: [EventLoopSetup] = []
+        do throws(SystemError) {
+            var port = configuration.port
+            for index in 0..<max(1, configuration.eventLoopCount) {
+                let (listener, bound) = try Socket.listen(
+                    host: configuration.host, port: port, backlog: configuration.backlog)
+                opened.append(listener)
+                port = bound
+                let epoll = try blockingSystemCall("epoll_create1") { Linux.calls.epollCreate1(Linux.closeOnExec) }
+                opened.append(epoll)
+                let mailbox = try LoopMailbox()
+                mailboxes.append(mailbox)
+                try Linux.epollAdd(epoll, listener, events: Linux.epollIn, data: EventLoop.listenerTag)
+                try Linux.epollAdd(epoll, mailbox.eventDescriptor, events: Linux.epollIn, data: EventLoop.mailboxTag)
+                setups.append(
+                    EventLoopSetup(
+                        index: index, listener: listener, epoll: epoll, mailbox: mailbox, handler: handler,
+                        clock: clock, configuration: configuration))
+            }
+            try state.withLock { state throws(SystemError) in
+                guard !state.started else { throw SystemError(call: "HTTPServer.start", errno: EALREADY) }
+                state.started = true
+                state.port = port
+                state.mailboxes = mailboxes
+            }
+        } catch {
+            for descriptor in opened { close(descriptor) }
+            for mailbox in mailboxes { mailbox.close() }
+            throw error
+        }
+        for setup in setups {
+            loopsRunning.enter()
+            let group = loopsRunning
+            let thread = Thread {
+                EventLoop(setup).run()
+                group.leave()
+            }
+            thread.name = "trips-loop-\(setup.index)"
+            thread.start()
+        }
+    }
+
+    /// Starts a graceful shutdown and returns at once: the loops stop accepting, close idle
+    /// connections, finish requests in flight (deferred ones too), then stop.
+    func beginShutdown() {
+        let mailboxes = state.withLock { $0.mailboxes }
+        for mailbox in mailboxes { mailbox.requestShutdown() }
+    }
+
+    /// Shuts down gracefully and returns when every loop has stopped.
+    func shutdown() async {
+        beginShutdown()
+        await stopped()
+    }
+
+    /// Returns when every loop has stopped.
+    func stopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loopsRunning.notify(queue: .global()) { continuation.resume() }
+        }
+    }
+
+    /// Blocks the calling thread until every loop has stopped. For `main`, not for tasks.
+    func waitUntilStopped() {
+        loopsRunning.wait()
+    }
+
+    /// Begins a graceful shutdown on any of `signals` (default SIGTERM and SIGINT).
+    func shutdownOnSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) {
+        state.withLock { state in
+            for number in signals {
+                signal(number, SIG_IGN)  // let the dispatch source, not the default action, see it
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [weak self] in
+                    self?.beginShutdown() }
+                source.resume()
+                state.signalSources.append(source)
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Glibc
+
+/// Everything the server can be tuned with, as a value.
+struct HTTPServerConfiguration: Sendable, Hashable {
+    /// The address to listen on, numeric or a name (`127.0.0.1`, `::1`, `0.0.0.0`, `localhost`).
+    /// Default: 127.0.0.1.
+    var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (read it from `HTTPServer.port` after `start()`). Default: 8080.
+    var port: Int = 8080
+    /// Event loop threads. Default: the number of online cores.
+    var eventLoopCount: Int = HTTPServerConfiguration.onlineCores
+    /// The listen backlog of each loop's socket. Default: 1024.
+    var backlog: Int32 = 1024
+    var limits = Limits()
+    var timeouts = Timeouts()
+
+    /// Size limits on requests, each enforced before the excess is buffered.
+    struct Limits: Sendable, Hashable {
+        /// Longest request line, without CRLF. Past it: 414. Default: 8,192 (8 KiB).
+        var maxRequestLineLength: Int = 8 * 1024
+        /// Longest field section (field lines with their CRLFs and the empty line; trailers count
+        /// too). Past it: 431. Default: 16,384 (16 KiB).
+        var maxHeaderSectionLength: Int = 16 * 1024
+        /// Most field lines in a request. Past it: 431. Default: 100.
+        var maxHeaderFieldCount: Int = 100
+        /// Longest content, declared by Content-Length or summed over chunks. Past it: 413.
+        /// Default: 1,048,576 (1 MiB).
+        var maxBodyLength: Int = 1024 * 1024
+        /// Longest chunk size line, extensions included. Past it: 400. Default: 1,024.
+        var maxChunkLineLength: Int = 1024
+    }
+
+    /// How long the server waits for a client.
+    struct Timeouts: Sendable, Hashable {
+        /// From the first byte of a request (or the connection's opening) to the end of its
+        /// header section. Then 408 and close. Default: 10 s.
+        var header: Duration = .seconds(10)
+        /// Longest wait for the next bytes of a request's content. Then 408 and close. Default: 30 s.
+        var bodyStall: Duration = .seconds(30)
+        /// Longest wait for the next request on a kept-alive connection. Then a silent close.
+        /// Default: 60 s.
+        var idle: Duration = .seconds(60)
+        /// Longest wait for a client to take any of a response it does not read. Then a silent
+        /// close. Default: 30 s.
+        var writeStall: Duration = .seconds(30)
+        /// After an error response, how long the connection drains what the client still sends
+        /// so that the response is not lost to a reset. Default: 2 s.
+        var lingeringClose: Duration = .seconds(2)
+    }
+
+    static var onlineCores: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}

@@ -1,0 +1,49 @@
+import Glibc
+
+/// A system call failed with `errno`.
+struct SystemError: Error, Hashable, CustomStringConvertible {
+    /// The call that failed, such as `bind`.
+    let call: String
+    let errno: Int32
+
+    init(call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
+
+    var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
+}
+
+/// The outcome of a non-blocking call that did not fail.
+enum IOResult<Value> {
+    case done(Value)
+    /// EAGAIN / EWOULDBLOCK: try again when epoll says so.
+    case wouldBlock
+}
+
+/// The one wrapper for system calls: retries EINTR, reports EAGAIN as `.wouldBlock`, throws
+/// `SystemError` for any other failure (a negative return).
+@inline(__always)
+func systemCall<Result: BinaryInteger>(
+    _ name: StaticString, _ call: () -> Result
+) throws(SystemError) -> IOResult<Result> {
+    while true {
+        let result = call()
+        if result >= 0 { return .done(result) }
+        let code = errno
+        if code == EINTR { continue }
+        if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+        throw SystemError(call: "\(name)", errno: code)
+    }
+}
+
+/// For calls that never return EAGAIN: the result, or the error.
+@inline(__always)
+func blockingSystemCall<Result: BinaryInteger>(
+    _ name: StaticString, _ call: () -> Result
+) throws(SystemError) -> Result {
+    switch try systemCall(name, call) {
+    case .done(let result): return result
+    case .wouldBlock: throw SystemError(call: "\(name)", errno: EAGAIN)
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Glibc
+import Testing
+@testable import TripsServer
+
+/// The server over real sockets on an ephemeral port.
+@Suite struct HTTPServerTests {
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
+        try await withServer { _, port in
+            let statuses = try await onOwnThread {
+                let client = try TestClient(port: port)
+                var result: [String] = []
+                for path in ["/a", "/b", "/c"] {
+                    try client.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+                    let response = try client.readResponse()
+                    result.append("\(response.status) \(response.text) \(response.field("Connection") ?? "-")")
+                    #expect(response.field("Date")?.hasSuffix(" GMT") == true)
+                    #expect(response.field("Server") == "trips")
+                }
+                return result
+            }
+            #expect(statuses == ["200 hello /a -", "200 hello /b -", "200 hello /c -"])
+        }
+    }
+
+    @Test func pipelinedRequestsInOneWriteAreAnsweredInOrder() async throws {
+        try await withServer { _, port in
+            let bodies = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send(
+                    "GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /defer?2 HTTP/1.1\r\nHost: x\r\n\r\n"
+                        + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nthirdGET /fourth HTTP/1.1\r\nHost: x\r\n\r\n")
+                return try (0..<4).map { _ in try client.readResponse().text }
+            }
+            #expect(bodies == ["hello /first", "deferred 2", "third", "hello /fourth"])
+        }
+    }
+
+    @Test func expectContinueGetsAnInterimResponseBeforeTheBodyIsSent() async throws {
+        try await withServer { _, port in
+            let (interim, final) = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+                let interim = try client.readResponse()
+                try client.send("body")
+                return (interim.status, try client.readResponse())
+            }
+            #expect(interim == 100)
+            #expect(final.status == 200)
+            #expect(final.text == "body")
+        }
+    }
+
+    @Test func anUnknownExpectationGets417AndTheConnectionCloses() async throws {
+        try await withServer { _, port in
+            let (status, closed) = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: gifts\r\nContent-Length: 4\r\n\r\n")
+                return (try client.readResponse().status, try client.readsEOF())
+            }
+            #expect(status == 417)
+            #expect(closed)
+        }
+    }
+
+    @Test func headHasGetsFieldsAndNoContent() async throws {
+        try await withServer { _, port in
+            let (head, next) = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("HEAD /abc HTTP/1.1\r\nHost: x\r\n\r\n")
+                let head = try client.readResponse(head: true)
+                try client.send("GET /abc HTTP/1.1\r\nHost: x\r\n\r\n")
+                return (head, try client.readResponse())
+            }
+            #expect(head.status == 200)
+            #expect(head.field("Content-Length") == "10")
+            #expect(head.body.isEmpty)
+            #expect(next.text == "hello /abc")  // no stray content came before it
+        }
+    }
+
+    @Test(arguments: [
+        ("GET / HTTP/1.0\r\n\r\n", "close", true),
+        ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "keep-alive", false),
+        ("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "close", true),
+        ("GET / HTTP/1.1\r\nHost: x\r\n\r\n", nil, false),
+    ] as [(String, String?, Bool)])
+    func connectionsCloseByVersionAndConnectionField(request: String, field: String?, closes: Bool) async throws {
+        try await withServer { _, port in
+            let (response, followUp) = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send(request)
+                let response = try client.readResponse()
+                if closes { return (response, try client.readsEOF() ? "closed" : "open") }
+                try client.send("GET /again HTTP/1.1\r\nHost: x\r\n\r\n")
+                return (response, try client.readResponse().text)
+            }
+            #expect(response.field("Connection") == field)
+            #expect(followUp == (closes ? "closed" : "hello /again"))
+        }
+    }
+
+    @Test func aTooLargeBodyIsRefusedBeforeItIsSent() async throws {
+        try await withServer { _, port in
+            let (status, closed) = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1048577\r\n\r\n")
+                return (try client.readResponse().status, try client.readsEOF())
+            }
+            #expect(status == 413)
+            #expect(closed)
+        }
+    }
+
+    @Test func aBodyAtTheLimitIsEchoed() async throws {
+        try await withServer { _, port in
+            let body = [UInt8](repeating: UInt8(ascii: "z"), count: 1_048_576)
+            let response = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send(Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n".utf8) + body)
+                return try client.readResponse()
+            }
+            #expect(response.status == 200)
+            #expect(response.body == body)
+        }
+    }
+
+    @Test(arguments: [
+        ("GET /" + String(repeating: "a", count: 8200) + " HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        ("GET / HTTP/1.1\r\nHost: x\r\nX: " + String(repeating: "a", count: 16400) + "\r\n\r\n", 431),
+        ("GET / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X: 1\r\n", count: 100) + "\r\n", 431),
+        ("GET / HTTP/1.1\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400),
+        ("GET / HTTP/1.1\nHost: x\n\n", 400),
+        ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+        ("BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
+        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400),
+        ("\u{16}\u{03}\u{01}\u{00}", 400),
+    ])
+    func malformedBytesGetAProblemThenCloseAndTheServerGoesOn(raw: String, code: Int) async throws {
+        try await withServer { _, port in
+            let (response, closed, next) = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send(raw)
+                let response = try client.readResponse()
+                let closed = try client.readsEOF()
+                let another = try TestClient(port: port)
+                try another.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                return (response, closed, try another.readResponse().text)
+            }
+            #expect(response.status == code)
+            #expect(response.field("Content-Type") == "application/problem+json")
+            #expect(response.field("Connection") == "close")
+            #expect(response.text.contains("\"status\":\(code)"))
+            #expect(closed)
+            #expect(next == "hello /ok")
+        }
+    }
+
+    @Test func aRequestIsServedPromptlyWhile200SlowClientsHoldHalfSentRequests() async throws {
+        try await withServer { _, port in
+            let (text, elapsed) = try await onOwnThread {
+                let slow = try (0..<200).map { index in
+                    let client = try TestClient(port: port)
+                    try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nslow \(index)")
+                    return client
+                }
+                let started = ContinuousClock.now
+                let client = try TestClient(port: port)
+                try client.send("GET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
+                let text = try client.readResponse().text
+                let elapsed = ContinuousClock.now - started
+                withExtendedLifetime(slow) {}
+                return (text, elapsed)
+            }
+            #expect(text == "hello /fast")
+            #expect(elapsed < .seconds(1))
+        }
+    }
+
+    @Test func ipv6LoopbackWorks() async throws {
+        try await withServer(configure: { $0.host = "::1" }) { _, port in
+            let text = try await onOwnThread {
+                let client = try TestClient(port: port, host: "::1")
+                try client.send("GET /six HTTP/1.1\r\nHost: x\r\n\r\n")
+                return try client.readResponse().text
+            }
+            #expect(text == "hello /six")
+        }
+    }
+
+    @Test func gracefulShutdownFinishesADeferredRequestThenStops() async throws {
+        let handler = TestHandler()
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 2
+        let server = HTTPServer(configuration: configuration, handler: handler)
+        try server.start()
+        let port = server.port
+        let idle = try await onOwnThread {
+            let idle = try TestClient(port: port)
+            try idle.send("GET /idle HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try idle.readResponse()
+            return UncheckedBox(idle)
+        }
+        let inFlight = Task {
+            try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("GET /gate HTTP/1.1\r\nHost: x\r\n\r\n")
+                let response = try client.readResponse()
+                return (response.text, response.field("Connection"), try client.readsEOF())
+            }
+        }
+        await handler.waitForGate()
+        server.beginShutdown()
+        let idleClosed = try await onOwnThread { try idle.value.readsEOF() }
+        #expect(idleClosed)
+        handler.release()
+        let (text, connection, closed) = try await inFlight.value
+        #expect(text == "released")
+        #expect(connection == "close")
+        #expect(closed)
+        await server.stopped()
+        let refused = try await onOwnThread { (try? TestClient(port: port)) == nil }
+        #expect(refused)
+    }
+}
+
+/// Moves a test client to another thread; it is used by one thread at a time.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Timeouts end to end, with a manual clock the test moves.
+@Suite struct HTTPServerTimeoutTests {
+    @Test func anIdleKeptAliveConnectionIsClosedWhenTheClockPassesTheIdleTimeout() async throws {
+        let clock = ManualClock()
+        try await withServer(clock: clock) { _, port in
+            let client = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try client.readResponse()
+                return UncheckedBox(client)
+            }
+            clock.advance(by: .seconds(59))
+            clock.advance(by: .seconds(2))
+            let closed = try await onOwnThread { try client.value.readsEOF() }
+            #expect(closed)
+        }
+    }
+
+    @Test func aStalledBodyGets408() async throws {
+        let clock = ManualClock()
+        try await withServer(clock: clock) { _, port in
+            // The 100 Continue proves the server has read the head before the clock moves.
+            let client = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n")
+                #expect(try client.readResponse().status == 100)
+                return UncheckedBox(client)
+            }
+            clock.advance(by: .seconds(31))
+            let (status, closed) = try await onOwnThread {
+                (try client.value.readResponse().status, try client.value.readsEOF())
+            }
+            #expect(status == 408)
+            #expect(closed)
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Glibc
+import Synchronization
+@testable import TripsServer
+
+/// Runs blocking socket work on a thread of its own, never on Swift's shared pool.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A response as the test client read it.
+struct TestResponse: Sendable {
+    var status: Int
+    var reason: String
+    var fields: [(name: String, value: String)]
+    var body: [UInt8]
+
+    func field(_ name: String) -> String? {
+        fields.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A small blocking HTTP client over a Glibc socket, with a receive timeout so no test hangs.
+final class TestClient {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+        let isV6 = host.contains(":")
+        descriptor = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket failed") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var result: Int32
+        if isV6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = UInt16(port).bigEndian
+            inet_pton(AF_INET6, host, &address.sin6_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            inet_pton(AF_INET, host, &address.sin_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        guard result == 0 else {
+            close(descriptor)
+            throw TestFailure("connect failed: errno \(errno)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestFailure("send failed: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    /// Reads more bytes; false on EOF or reset, throws on timeout.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+        if count == 0 || errno == ECONNRESET { return false }
+        throw TestFailure("recv failed (timeout?): errno \(errno)")
+    }
+
+    /// Reads one response; `head` says the request was HEAD (no content follows).
+    func readResponse(head: Bool = false) throws -> TestResponse {
+        var end: Int?
+        while true {
+            end = Self.find([13, 10, 13, 10], in: buffer)
+            if end != nil { break }
+            guard try fill() else { throw TestFailure("closed before a response: \(String(decoding: buffer, as: UTF8.self))") }
+        }
+        let headEnd = end! + 4
+        let headText = String(decoding: buffer[0..<end!], as: UTF8.self)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2).map(String.init)
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestFailure("bad status line") }
+        let fields = lines.map { line -> (name: String, value: String) in
+            let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+            return (parts[0], parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+        var response = TestResponse(status: status, reason: statusLine.count > 2 ? statusLine[2] : "", fields: fields, body: [])
+        buffer.removeFirst(headEnd)
+        let length = head || status < 200 || status == 204 || status == 304
+            ? 0 : Int(response.field("Content-Length") ?? "0") ?? 0
+        while buffer.count < length {
+            guard try fill() else { throw TestFailure("closed in the content") }
+        }
+        response.body = Array(buffer[0..<length])
+        buffer.removeFirst(length)
+        return response
+    }
+
+    /// True if the server closes the connection (EOF or reset) with nothing more sent.
+    func readsEOF() throws -> Bool {
+        if !buffer.isEmpty { return false }
+        return try !fill()
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for index in 0...(haystack.count - needle.count) where haystack[index..<(index + needle.count)].elementsEqual(needle) {
+            return index
+        }
+        return nil
+    }
+}
+
+/// The handler the HTTP tests plug in:
+/// `/echo` returns the body, `/defer` answers from another thread, `/gate` waits for `release`,
+/// anything else answers `hello <path>`.
+final class TestHandler: HTTPHandler {
+    private let gate = Mutex<(waiting: [HTTPResponder], arrived: [CheckedContinuation<Void, Never>])>(([], []))
+
+    func handle(_ request: HTTPRequest) -> HTTPReply {
+        switch request.path {
+        case "/echo":
+            return .now(HTTPResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"], body: request.body))
+        case "/defer":
+            let body = Array("deferred \(request.query ?? "")".utf8)
+            return .later { responder in
+                DispatchQueue.global().async { responder.respond(HTTPResponse(status: .ok, body: body)) }
+            }
+        case "/gate":
+            return .later { responder in
+                let arrived = self.gate.withLock { state in
+                    state.waiting.append(responder)
+                    defer { state.arrived = [] }
+                    return state.arrived
+                }
+                for continuation in arrived { continuation.resume() }
+            }
+        case "/nocontent":
+            return .now(HTTPResponse(status: .noContent))
+        default:
+            return .now(HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"], body: Array("hello \(request.path)".utf8)))
+        }
+    }
+
+    /// Returns once a request waits at the gate.
+    func waitForGate() async {
+        await withCheckedContinuation { continuation in
+            let ready = gate.withLock { state in
+                if state.waiting.isEmpty { state.arrived.append(continuation) }
+                return !state.waiting.isEmpty
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Answers every request waiting at the gate.
+    func release() {
+        let waiting = gate.withLock { state in
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for responder in waiting { responder.respond(HTTPResponse(status: .ok, body: Array("released".utf8))) }
+    }
+}
+
+/// Starts a server on an ephemeral port for one test and shuts it down after.
+func withServer<T: Sendable>(
+    handler: TestHandler = TestHandler(), clock: any ServerClock = SystemClock(),
+    configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+    _ body: (HTTPServer, Int) async throws -> T
+) async throws -> T {
+    var configuration = HTTPServerConfiguration()
+    configuration.port = 0
+    configuration.eventLoopCount = 2
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, handler: handler, clock: clock)
+    try server.start()
+    do {
+        let result = try await body(server, server.port)
+        await server.shutdown()
+        return result
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+}
