@@ -1,0 +1,51 @@
+/// An open file as the file layer hands it out: a plain descriptor number.
+///
+/// Storage keeps each one in exactly one place and closes it through the same
+/// `FileSystem` that opened it, so a test layer sees every operation.
+struct OpenFile: Sendable, Hashable {
+    let descriptor: Int32
+    /// The path it was opened with, for error messages.
+    let path: String
+}
+
+/// How `FileSystem.open` opens a file.
+enum OpenMode: Sendable, Hashable {
+    /// Appends to the file, creating it when missing (journals, the lock file).
+    case append
+    /// Creates the file or empties it, then appends (snapshot temp files, new journals).
+    ///
+    /// Both modes use `O_APPEND`, so a write after `truncate(_:to:)` lands at the new end,
+    /// never past a hole.
+    case truncateAndAppend
+}
+
+/// The file operations storage needs, so tests can count them and make any one fail.
+///
+/// Every call either does its whole job or throws `StorageError.io` naming the call, the
+/// path and `errno`. Paths are absolute or relative to the working directory.
+protocol FileSystem: Sendable {
+    /// Creates the folder and any missing parents; an existing folder is fine.
+    func createDirectory(_ path: String) throws(StorageError)
+    /// The names in a folder, without `.` and `..`.
+    func contentsOfDirectory(_ path: String) throws(StorageError) -> [String]
+    /// The whole file, or nil when it does not exist.
+    func readFile(_ path: String) throws(StorageError) -> [UInt8]?
+    func open(_ path: String, mode: OpenMode) throws(StorageError) -> OpenFile
+    /// Takes an exclusive `flock` without waiting; false when someone else holds it.
+    func tryLock(_ file: OpenFile) throws(StorageError) -> Bool
+    /// Writes all of `bytes` (looping over short writes).
+    func write(_ file: OpenFile, _ bytes: [UInt8]) throws(StorageError)
+    /// `fdatasync`: the data and the size are on disk.
+    func synchronizeData(_ file: OpenFile) throws(StorageError)
+    /// `fsync`: data and all metadata are on disk.
+    func synchronize(_ file: OpenFile) throws(StorageError)
+    /// Cuts the file to `length` bytes.
+    func truncate(_ file: OpenFile, to length: Int) throws(StorageError)
+    func close(_ file: OpenFile) throws(StorageError)
+    /// Atomically replaces `destination` with `source`.
+    func rename(_ source: String, to destination: String) throws(StorageError)
+    /// Removes a file; a missing file is fine.
+    func removeFile(_ path: String) throws(StorageError)
+    /// `fsync` on the folder itself, so names created, renamed or removed in it are durable.
+    func synchronizeDirectory(_ path: String) throws(StorageError)
+}

@@ -1,0 +1,65 @@
+import TripsDomain
+
+/// Rebuilds the list from a snapshot's list and the journal that follows it.
+struct JournalReplay {
+    /// The list after every whole record.
+    var list: TripList
+    /// The bytes the whole records take; anything after is a torn tail.
+    var validLength: Int
+    var recordCount: Int
+    /// Why the tail after `validLength` was dropped, when there was one.
+    var tornTail: String?
+
+    /// Replays `bytes` onto `list`.
+    ///
+    /// A last record that is incomplete, or fails its checksum with no valid record after
+    /// it, is a write the crash interrupted: it was never acknowledged, so it is dropped.
+    /// Anything else that is wrong is `.corrupt` with the record's offset.
+    /// - Complexity: O(n) in the journal's length, plus the cost of applying each change.
+    init(_ bytes: [UInt8], file: String, onto list: TripList) throws(StorageError) {
+        self.list = list
+        validLength = 0
+        recordCount = 0
+        tornTail = nil
+        while validLength < bytes.count {
+            let offset = validLength
+            let reading = bytes.withUnsafeBytes { RecordFrame.read($0, at: offset) }
+            let problem: String
+            switch reading {
+            case .record(let payload, let next):
+                try apply(Array(bytes[payload]), file: file, offset: offset)
+                validLength = next
+                recordCount += 1
+                continue
+            case .incomplete:
+                problem = "the last record is incomplete"
+            case .damaged(let reason):
+                problem = reason
+            }
+            if bytes.withUnsafeBytes({ RecordFrame.containsRecord($0, after: offset + 1) }) {
+                throw .corrupt(file: file, offset: offset, reason: problem + ", and valid records follow it")
+            }
+            tornTail = "\(problem) (\(bytes.count - offset) bytes from offset \(offset))"
+            return
+        }
+    }
+
+    private mutating func apply(_ payload: [UInt8], file: String, offset: Int) throws(StorageError) {
+        let record: JournalRecord
+        do {
+            record = try JournalRecord(payload: payload)
+        } catch {
+            throw .corrupt(file: file, offset: offset, reason: error.reason)
+        }
+        do {
+            try list.apply(record.change)
+        } catch {
+            throw .corrupt(file: file, offset: offset, reason: "replaying the record fails: \(error)")
+        }
+        guard list.revision == record.revision else {
+            throw .corrupt(
+                file: file, offset: offset,
+                reason: "replay reached revision \(list.revision), but the record says \(record.revision)")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import TripsDomain
+
+/// The whole list at one moment, and the generation of the journal that continues it.
+///
+/// On disk, a sequence of framed records (`RecordFrame`): a header, then one record per
+/// trip in stored order.
+///
+///     {"format":1,"journal":3,"revision":42,"lastIssuedID":9,"trips":2}
+///     {"version":40,"id":2,"city":"Vancouver",…,"price":1299.99,"start":"2027-03-05T00:00:00Z","notes":""}
+///     {"version":42,"id":9,…}
+///
+/// `journal` is what makes compaction safe to interrupt: the snapshot covers every change
+/// in journals before that generation, so an older journal left behind by a crash is
+/// never replayed on top of it.
+struct Snapshot: Sendable, Equatable {
+    static let format = 1
+
+    var list: TripList
+    /// The generation of the journal whose records come after this snapshot.
+    var journal: UInt64
+
+    /// The file's bytes.
+    var bytes: [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(64 + list.trips.count * 260)
+        var header = JSONWriter(reservingCapacity: 96)
+        header.appendRaw(#"{"format":"#)
+        header.appendInteger(Self.format)
+        header.appendRaw(#","journal":"#)
+        header.appendInteger(journal)
+        header.appendRaw(#","revision":"#)
+        header.appendInteger(list.revision)
+        header.appendRaw(#","lastIssuedID":"#)
+        header.appendInteger(list.lastIssuedID)
+        header.appendRaw(#","trips":"#)
+        header.appendInteger(list.trips.count)
+        header.appendRaw("}")
+        RecordFrame.append(payload: header.bytes, to: &buffer)
+        for trip in list.trips {
+            var writer = JSONWriter(reservingCapacity: 256)
+            writer.appendRaw(#"{"version":"#)
+            writer.appendInteger(list.version(of: trip.id) ?? list.revision)
+            writer.appendRaw(#","id":"#)
+            writer.appendInteger(trip.id)
+            writer.appendRaw(",")
+            writer.appendDraftMembers(trip.draft)
+            writer.appendRaw("}")
+            RecordFrame.append(payload: writer.bytes, to: &buffer)
+        }
+        return buffer
+    }
+
+    init(list: TripList, journal: UInt64) {
+        self.list = list
+        self.journal = journal
+    }
+
+    /// Reads a snapshot file; any flaw is `.corrupt` naming `file` and the record's offset.
+    init(bytes: [UInt8], file: String) throws(StorageError) {
+        var offset = 0
+        /// Reads the next record with `read`; any flaw is `.corrupt` at the record's offset.
+        func record<Value>(_ read: (inout StoredObject) throws(StoredJSONError) -> Value) throws(StorageError) -> Value {
+            let start = offset
+            guard start < bytes.count else { throw .corrupt(file: file, offset: start, reason: "the snapshot ends early") }
+            let payload: Range<Int>
+            switch bytes.withUnsafeBytes({ RecordFrame.read($0, at: start) }) {
+            case .record(let range, let next):
+                payload = range
+                offset = next
+            case .incomplete:
+                throw .corrupt(file: file, offset: start, reason: "the snapshot ends inside a record")
+            case .damaged(let reason):
+                throw .corrupt(file: file, offset: start, reason: reason)
+            }
+            do {
+                var object = try StoredObject(parsing: Array(bytes[payload]), describing: "the record")
+                let value = try read(&object)
+                try object.finish()
+                return value
+            } catch {
+                throw .corrupt(file: file, offset: start, reason: error.reason)
+            }
+        }
+
+        let (journal, revision, lastIssuedID, count) = try record { (header) throws(StoredJSONError) in
+            let format: Int = try header.integer("format")
+            guard format == Self.format else { throw StoredJSONError(reason: "unknown snapshot format \(format)") }
+            let counts: (UInt64, UInt64, Int, Int) = (
+                try header.integer("journal"), try header.integer("revision"), try header.integer("lastIssuedID"),
+                try header.integer("trips"))
+            guard counts.3 >= 0 else { throw StoredJSONError(reason: "a negative trip count") }
+            return counts
+        }
+        var entries: [(trip: Trip, version: UInt64)] = []
+        entries.reserveCapacity(min(count, bytes.count / 64))
+        var ids = Set<Trip.ID>(minimumCapacity: min(count, bytes.count / 64))
+        for _ in 0..<count {
+            let entry = try record { (object) throws(StoredJSONError) in
+                let version: UInt64 = try object.integer("version")
+                let id: Int = try object.integer("id")
+                guard ids.insert(id).inserted else { throw StoredJSONError(reason: "trip \(id) appears twice") }
+                guard id <= lastIssuedID, version <= revision else {
+                    throw StoredJSONError(reason: "trip \(id) is newer than the snapshot's header says")
+                }
+                return (trip: Trip(id: id, draft: try object.draftMembers()), version: version)
+            }
+            entries.append(entry)
+        }
+        guard offset == bytes.count else { throw .corrupt(file: file, offset: offset, reason: "bytes follow the last trip") }
+        self.journal = journal
+        list = TripList(restoring: entries, revision: revision, lastIssuedID: lastIssuedID)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import TripsDomain
+
+/// Why a record's payload, though its checksum matched, is not what storage writes.
+struct StoredJSONError: Error {
+    let reason: String
+}
+
+/// Reads the members of one stored JSON object strictly: each is taken once and anything
+/// left over is an error, so a record written by a newer format is refused, not half-read.
+struct StoredObject {
+    private var members: [String: JSONValue]
+
+    init(_ value: JSONValue, describing what: String) throws(StoredJSONError) {
+        guard case .object(let members) = value else { throw StoredJSONError(reason: "\(what) is not a JSON object") }
+        self.members = members
+    }
+
+    /// Parses a payload that must be one JSON object.
+    init(parsing payload: [UInt8], describing what: String) throws(StoredJSONError) {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: payload)
+        } catch {
+            throw StoredJSONError(reason: "\(what) is not JSON: \(error)")
+        }
+        try self.init(value, describing: what)
+    }
+
+    mutating func value(_ name: String) throws(StoredJSONError) -> JSONValue {
+        guard let value = members.removeValue(forKey: name) else { throw StoredJSONError(reason: "\(name) is missing") }
+        return value
+    }
+
+    mutating func string(_ name: String) throws(StoredJSONError) -> String {
+        guard case .string(let text) = try value(name) else { throw StoredJSONError(reason: "\(name) is not a string") }
+        return text
+    }
+
+    mutating func bool(_ name: String) throws(StoredJSONError) -> Bool {
+        guard case .bool(let flag) = try value(name) else { throw StoredJSONError(reason: "\(name) is not a boolean") }
+        return flag
+    }
+
+    mutating func integer<Integer: FixedWidthInteger>(_ name: String, as type: Integer.Type = Integer.self)
+        throws(StoredJSONError) -> Integer
+    {
+        try Self.integer(try value(name), name)
+    }
+
+    mutating func integers(_ name: String) throws(StoredJSONError) -> [Int] {
+        guard case .array(let elements) = try value(name) else { throw StoredJSONError(reason: "\(name) is not an array") }
+        var integers: [Int] = []
+        integers.reserveCapacity(elements.count)
+        for element in elements { integers.append(try Self.integer(element, name)) }
+        return integers
+    }
+
+    /// A price, exactly as written.
+    mutating func decimal(_ name: String) throws(StoredJSONError) -> Decimal {
+        guard case .number(let literal) = try value(name), let decimal = Decimal(string: literal, locale: nil),
+            !decimal.isNaN
+        else { throw StoredJSONError(reason: "\(name) is not a decimal number") }
+        return decimal
+    }
+
+    /// An instant written by `JSONWriter.appendExactDate`.
+    mutating func date(_ name: String) throws(StoredJSONError) -> Date {
+        switch try value(name) {
+        case .string(let text):
+            if let date = TripDate.parse(text) { return date }
+        case .number(let literal):
+            if let seconds = Double(literal) { return Date(timeIntervalSinceReferenceDate: seconds) }
+        default:
+            break
+        }
+        throw StoredJSONError(reason: "\(name) is not a date")
+    }
+
+    /// Throws when a member nobody read is left over.
+    func finish() throws(StoredJSONError) {
+        if let name = members.keys.min() { throw StoredJSONError(reason: "unexpected member \(name)") }
+    }
+
+    private static func integer<Integer: FixedWidthInteger>(_ value: JSONValue, _ name: String) throws(StoredJSONError) -> Integer {
+        guard case .number(let literal) = value, let integer = Integer(literal) else {
+            throw StoredJSONError(reason: "\(name) is not a whole number")
+        }
+        return integer
+    }
+}
+
+extension JSONWriter {
+    /// A date that reads back as exactly the same `Date`: RFC 3339 when that text is exact
+    /// (whole milliseconds), otherwise the seconds since 2001 as the shortest exact `Double`.
+    mutating func appendExactDate(_ date: Date) {
+        let seconds = date.timeIntervalSinceReferenceDate
+        if abs(seconds) < 1e12 {
+            let text = TripDate.rfc3339(date)
+            if TripDate.parse(text) == date {
+                appendString(text)
+                return
+            }
+        }
+        // Swift prints the shortest digits that read back as the same Double, in JSON number syntax.
+        appendRaw(seconds.isFinite ? "\(seconds)" : "0")
+    }
+
+    /// The eight members of a draft, `"city":…,"notes":…`, without braces.
+    mutating func appendDraftMembers(_ draft: TripDraft) {
+        appendRaw(#""city":"#)
+        appendString(draft.city)
+        appendRaw(#","country":"#)
+        appendString(draft.country)
+        appendRaw(#","nights":"#)
+        appendInteger(draft.nights)
+        appendRaw(#","isFavorite":"#)
+        appendBool(draft.isFavorite)
+        appendRaw(#","imageName":"#)
+        appendString(draft.imageName)
+        appendRaw(#","price":"#)
+        appendRaw(draft.price.description)
+        appendRaw(#","start":"#)
+        appendExactDate(draft.start)
+        appendRaw(#","notes":"#)
+        appendString(draft.notes)
+    }
+
+    /// A draft as a JSON object.
+    mutating func appendDraft(_ draft: TripDraft) {
+        appendRaw("{")
+        appendDraftMembers(draft)
+        appendRaw("}")
+    }
+}
+
+extension StoredObject {
+    /// Takes the eight members `appendDraftMembers` writes.
+    mutating func draftMembers() throws(StoredJSONError) -> TripDraft {
+        TripDraft(
+            city: try string("city"), country: try string("country"), nights: try integer("nights"),
+            isFavorite: try bool("isFavorite"), imageName: try string("imageName"), price: try decimal("price"),
+            start: try date("start"), notes: try string("notes"))
+    }
+
+    /// Reads a member holding a draft object.
+    mutating func draft(_ name: String) throws(StoredJSONError) -> TripDraft {
+        var object = try StoredObject(try value(name), describing: name)
+        let draft = try object.draftMembers()
+        try object.finish()
+        return draft
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import TripsDomain
+@testable import TripsServer
+
+@Suite struct StorageJournalTests {
+    @Test func theChecksumIsCRC32C() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+    }
+
+    @Test(arguments: everyKindOfChange)
+    func everyKindOfRecordReadsBackExactly(_ change: TripChange) throws {
+        let record = JournalRecord(revision: 42, change: change)
+        #expect(try JournalRecord(payload: record.payload) == record)
+    }
+
+    @Test func everyKindOfChangeSurvivesARestartExactly() async throws {
+        try await withStorageFolder { folder in
+            var expected = TripList.samples
+            let store = try TripStore.open(folder, samples: true)
+            for change in everyKindOfChange {
+                let mutation = try await store.commit(change)
+                try expected.apply(change)
+                #expect(mutation.list == expected)
+            }
+            #expect(store.list == expected)
+            store.close()
+
+            let reopened = try TripStore.open(folder, samples: true)
+            defer { reopened.close() }
+            #expect(reopened.list == expected)  // trips, order, revision, versions, lastIssuedID
+            #expect(reopened.list.trips.first { $0.city == "Lisbon" }?.price.description == "0.1")
+            #expect(reopened.list.trips.first { $0.city == "Lisbon" }?.start
+                == Date(timeIntervalSinceReferenceDate: 800_000_000.123456789))
+            #expect(reopened.list.trips.first { $0.city == "Porto" }?.price.description == "1299.99")
+            // Ids of deleted trips are never issued again.
+            try await reopened.commit(.delete([8]))
+            let added = try await reopened.commit(.add(storageDraft("Braga")))
+            #expect(added.outcome == .trip(Trip(id: 9, draft: storageDraft("Braga"))))
+        }
+    }
+
+    @Test func aFreshFolderStartsWithTheSamplesUnlessToldNot() async throws {
+        try await withStorageFolder { folder in
+            let store = try TripStore.open(folder + "/nested/data", samples: true)
+            #expect(store.list == TripList.samples)
+            store.close()
+        }
+        try await withStorageFolder { folder in
+            let store = try TripStore.open(folder, samples: false)
+            #expect(store.list == TripList())
+            store.close()
+        }
+    }
+
+    @Test func anEmptiedListStaysEmptyAfterARestart() async throws {
+        try await withStorageFolder { folder in
+            let store = try TripStore.open(folder, samples: true)
+            try await store.commit(.delete(TripList.samples.trips.map(\.id)))
+            store.close()
+            let reopened = try TripStore.open(folder, samples: true)
+            defer { reopened.close() }
+            #expect(reopened.list.trips.isEmpty)
+            #expect(reopened.list.revision == 1)
+            #expect(reopened.list.lastIssuedID == 6)
+        }
+    }
+
+    /// Writes three changes, and returns the journal and where its last record starts.
+    private func journalWithThreeRecords(_ folder: String, last: TripChange) async throws
+        -> (bytes: [UInt8], lastRecord: Int, before: TripList)
+    {
+        let store = try TripStore.open(folder, samples: true)
+        try await store.commit(.setFavorite(3, true))
+        try await store.commit(.add(storageDraft("Lisbon")))
+        let before = store.list
+        let journal = folder + "/" + DataFolder.journalName(1)
+        let lastRecord = try contents(of: journal).count
+        try await store.commit(last)
+        store.close()
+        return (try contents(of: journal), lastRecord, before)
+    }
+
+    @Test(arguments: [TripChange.setFavorite(2, true), .add(storageDraft("Sintra"))])
+    func aTornLastRecordIsDroppedAtEveryByteOffset(_ last: TripChange) async throws {
+        try await withStorageFolder { folder in
+            let (bytes, lastRecord, before) = try await journalWithThreeRecords(folder, last: last)
+            let journal = folder + "/" + DataFolder.journalName(1)
+            for cut in lastRecord + 1..<bytes.count {
+                try overwrite(journal, with: Array(bytes[..<cut]))
+                let log = CollectingLog()
+                let store = try TripStore.open(folder, log: log)
+                #expect(store.list == before, "cut at \(cut)")
+                #expect(log.warnings.count == 1, "cut at \(cut)")
+                #expect(try contents(of: journal).count == lastRecord, "cut at \(cut)")
+                store.close()
+            }
+            // After the repair, appending works and survives another restart.
+            let store = try TripStore.open(folder)
+            let appended = try await store.commit(last)
+            store.close()
+            let reopened = try TripStore.open(folder)
+            defer { reopened.close() }
+            #expect(reopened.list == appended.list)
+        }
+    }
+
+    @Test func aDamagedLastRecordIsATornWrite() async throws {
+        try await withStorageFolder { folder in
+            let (bytes, lastRecord, before) = try await journalWithThreeRecords(folder, last: .sort(.price))
+            var damaged = bytes
+            damaged[bytes.count - 2] ^= 0x20
+            try overwrite(folder + "/" + DataFolder.journalName(1), with: damaged)
+            let log = CollectingLog()
+            let store = try TripStore.open(folder, log: log)
+            defer { store.close() }
+            #expect(store.list == before)
+            #expect(log.warnings.first?.contains("offset \(lastRecord)") == true)
+        }
+    }
+
+    @Test(arguments: [0, 3, 8, 20])
+    func damageBeforeTheLastRecordRefusesToStart(_ position: Int) async throws {
+        try await withStorageFolder { folder in
+            let (bytes, _, _) = try await journalWithThreeRecords(folder, last: .sort(.price))
+            var damaged = bytes
+            damaged[position] ^= 0x01
+            let journal = folder + "/" + DataFolder.journalName(1)
+            try overwrite(journal, with: damaged)
+            let error = #expect(throws: StorageError.self) { try TripStore.open(folder) }
+            guard case .corrupt(let file, let offset, _) = error else {
+                Issue.record("expected .corrupt, got \(String(describing: error))")
+                return
+            }
+            #expect(file == journal)
+            #expect(offset == 0)
+            #expect(error?.description.contains(journal) == true)
+            #expect(try contents(of: journal) == damaged)  // nothing is repaired behind the operator's back
+        }
+    }
+
+    @Test func aDamagedSnapshotRefusesToStart() async throws {
+        try await withStorageFolder { folder in
+            let store = try TripStore.open(folder, samples: true)
+            store.close()
+            let snapshot = folder + "/snapshot"
+            var bytes = try contents(of: snapshot)
+            bytes[bytes.count - 3] ^= 0x04
+            try overwrite(snapshot, with: bytes)
+            let error = #expect(throws: StorageError.self) { try TripStore.open(folder) }
+            guard case .corrupt(let file, let offset, _) = error else {
+                Issue.record("expected .corrupt, got \(String(describing: error))")
+                return
+            }
+            #expect(file == snapshot)
+            #expect(offset > 0)
+        }
+    }
+
+    @Test func aJournalWithoutItsSnapshotRefusesToStart() async throws {
+        try await withStorageFolder { folder in
+            let store = try TripStore.open(folder, samples: true)
+            try await store.commit(.sort(.price))
+            store.close()
+            try FileManager.default.removeItem(atPath: folder + "/snapshot")
+            #expect(throws: StorageError.self) { try TripStore.open(folder, samples: true) }
+        }
+    }
+
+    @Test func theLockKeepsASecondStoreOutUntilTheFirstCloses() async throws {
+        try await withStorageFolder { folder in
+            let first = try TripStore.open(folder, samples: true)
+            let error = #expect(throws: StorageError.self) { try TripStore.open(folder) }
+            #expect(error == .locked(folder: folder))
+            #expect(error?.description.contains(folder) == true)
+            // The first keeps serving.
+            #expect(try await first.commit(.sort(.price)).list.revision == 1)
+            first.close()
+            let second = try TripStore.open(folder)
+            defer { second.close() }
+            #expect(second.list.revision == 1)
+        }
+    }
+}

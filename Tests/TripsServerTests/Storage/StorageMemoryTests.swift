@@ -1,0 +1,38 @@
+import Synchronization
+import Testing
+import TripsDomain
+@testable import TripsServer
+
+@Suite struct StorageMemoryTests {
+    @Test func inMemoryChangesCompleteAtOnceAndFollowTheSameRules() throws {
+        let store = try TripStore(directory: nil, seedSamples: true)
+        var results: [Result<Mutation, MutationError>] = []
+        let record = Mutex<[Result<Mutation, MutationError>]>([])
+        store.mutate({ _ in .setFavorite(2, true) }) { result in record.withLock { $0.append(result) } }
+        store.mutate({ _ in .setFavorite(2, true) }) { result in record.withLock { $0.append(result) } }
+        store.mutate({ _ in .delete([42]) }) { result in record.withLock { $0.append(result) } }
+        store.mutate({ _ throws(MutationError) in throw .preconditionFailed }) { result in record.withLock { $0.append(result) } }
+        store.mutate({ _ in nil }) { result in record.withLock { $0.append(result) } }
+        results = record.withLock { $0 }
+        try #require(results.count == 5)  // all synchronous
+
+        let first = try results[0].get()
+        #expect(first.list.revision == 1)
+        #expect(first.outcome == .trip(try #require(first.list[2])))
+        #expect(try results[1].get().list.revision == 1)  // no change, no new revision
+        guard case .failure(.rejected(.unknownTrips([42]))) = results[2] else { Issue.record("\(results[2])"); return }
+        guard case .failure(.preconditionFailed) = results[3] else { Issue.record("\(results[3])"); return }
+        #expect(try results[4].get().outcome == nil)
+        #expect(store.list.revision == 1)
+
+        store.close()
+        store.mutate({ _ in .sort(.price) }) { result in record.withLock { $0.append(result) } }
+        #expect(record.withLock { $0.last?.storageError } == .closed)
+    }
+
+    @Test func anEmptyInMemoryStoreHasNoSamples() throws {
+        let store = try TripStore(directory: nil, seedSamples: false)
+        defer { store.close() }
+        #expect(store.list == TripList())
+    }
+}
