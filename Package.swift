@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(
             name: "TripsServer",
             dependencies: ["TripsDomain"],
+            resources: [.embedInCode("Resources/openapi.yaml")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -85,10 +85,15 @@ public struct TripList: Sendable, Hashable {
         return trip
     }
 
-    /// Applies a JSON merge patch (RFC 7396): only the named fields change, `null`
-    /// resets an optional field, and the id and required fields cannot be removed.
+    /// Applies a JSON merge patch (RFC 7396) to one trip; see `draft(patching:with:)`.
     @discardableResult
     public mutating func patch(_ id: Trip.ID, with patch: JSONValue) throws(TripsError) -> Trip {
+        try replace(id, with: draft(patching: id, with: patch))
+    }
+
+    /// The trip's fields with a JSON merge patch (RFC 7396) applied: only the named fields
+    /// change, `null` resets an optional field, and the id and required fields cannot be removed.
+    public func draft(patching id: Trip.ID, with patch: JSONValue) throws(TripsError) -> TripDraft {
         guard let trip = self[id] else { throw .unknownTrips([id]) }
         guard case .object(let changes) = patch else {
             throw .invalidBody("a merge patch for a trip must be a JSON object, not \(patch.kindName)")
@@ -97,8 +102,7 @@ public struct TripList: Sendable, Hashable {
             guard let field = Trip.Field(rawValue: name) else { throw .unknownMember(name) }
             guard field.isOptional else { throw .invalidField(field, "cannot be null: a trip must have it") }
         }
-        let draft = try TripDraft(json: trip.jsonValue.mergePatched(with: patch), replacing: id)
-        return try replace(id, with: draft)
+        return try TripDraft(json: trip.jsonValue.mergePatched(with: patch), replacing: id)
     }
 
     /// Makes a trip a favorite, or not.

@@ -101,3 +101,18 @@ extension Array where Element == Trip {
         return shown.stablySorted(by: order)
     }
 }
+
+extension TripSortKey: Importable {
+    /// A sort request arrives as `{"by": "start"}` or `{"by": "price"}`.
+    public static let importRepresentations: [ImportRepresentation<TripSortKey>] = [
+        .json { (json) throws(TripsError) in
+            var members = try JSONMembers(json, describing: "a sort request")
+            let name: String = try members.required("by")
+            guard let key = TripSortKey(rawValue: name) else {
+                throw .invalidMember("by", "must be \"start\" or \"price\", not \"\(name)\"")
+            }
+            try members.rejectUnknown()
+            return key
+        }
+    ]
+}

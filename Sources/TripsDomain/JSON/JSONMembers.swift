@@ -82,10 +82,17 @@ extension Bool: JSONReadable {
 }
 
 extension Int: JSONReadable {
-    /// A whole number written without a fraction or exponent, within `Int`.
+    /// A whole number within `Int`. As in JSON Schema, `3.0` and `3e0` are whole numbers too.
     init(json: JSONValue) throws(JSONTypeMismatch) {
         guard case .number(let literal) = json else { throw Self.mismatch("a whole number", json) }
-        guard let integer = Int(literal) else { throw JSONTypeMismatch(reason: "must be a whole number, not \(literal)") }
+        if let integer = Int(literal) {
+            self = integer
+            return
+        }
+        // A whole Decimal describes itself without a point: "3.0" → "3", "1e3" → "1000".
+        guard let decimal = Decimal(string: literal, locale: nil), let integer = Int(decimal.description) else {
+            throw JSONTypeMismatch(reason: "must be a whole number, not \(literal)")
+        }
         self = integer
     }
 }

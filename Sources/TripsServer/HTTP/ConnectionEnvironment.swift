@@ -1,5 +1,5 @@
 /// What the connections of one event loop share: the handler, the settings, the cached Date
-/// lines, and where deferred responses are delivered.
+/// lines, where deferred responses are delivered, and the request ids and access log.
 ///
 /// Confined to its loop.
 final class ConnectionEnvironment {
@@ -7,17 +7,26 @@ final class ConnectionEnvironment {
     let configuration: HTTPServerConfiguration
     let sink: any HTTPResponseSink
     let dates: DateCache
+    let clock: any ServerClock
+    /// Issues `X-Request-ID`s; nil answers without them (connection tests compare exact bytes).
+    let requestIDs: RequestIDGenerator?
+    /// Where each answered request is logged; nil logs nothing.
+    let accessLog: AccessLog?
     /// Set when the server shuts down: every later response closes its connection.
     var isShuttingDown = false
 
     init(
         handler: any HTTPHandler, configuration: HTTPServerConfiguration, sink: any HTTPResponseSink,
-        dates: DateCache
+        dates: DateCache, clock: any ServerClock = SystemClock(), requestIDs: RequestIDGenerator? = nil,
+        accessLog: AccessLog? = nil
     ) {
         self.handler = handler
         self.configuration = configuration
         self.sink = sink
         self.dates = dates
+        self.clock = clock
+        self.requestIDs = requestIDs
+        self.accessLog = accessLog
     }
 }
 

@@ -76,7 +76,9 @@ final class EventLoop {
         nextSweep = now + .seconds(1)
         environment = ConnectionEnvironment(
             handler: setup.handler, configuration: setup.configuration, sink: setup.mailbox,
-            dates: DateCache(epochSeconds: time(nil)))
+            dates: DateCache(epochSeconds: time(nil)), clock: setup.clock,
+            requestIDs: RequestIDGenerator(loopIndex: setup.index),
+            accessLog: setup.configuration.logsRequests ? AccessLog(descriptor: STDOUT_FILENO) : nil)
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         eventBuffer = .allocate(byteCount: Int(Self.maxEvents) * Linux.epollEventStride, alignment: 16)
         output.reserveCapacity(Self.readBufferSize)
@@ -119,6 +121,7 @@ final class EventLoop {
                 }
             }
             if now >= nextSweep { sweep() }
+            environment.accessLog?.flush()
         }
         mailbox.close()
         listener = nil

@@ -31,6 +31,17 @@ final class HTTPConnection {
     var pendingOutput: [UInt8] = []
     /// What the deferred response needs to be written like the immediate ones.
     private var deferred: (omitContent: Bool, connection: HTTPResponse.ConnectionField)?
+    /// The request being answered, for its `X-Request-ID` and its access log line.
+    private var current: InFlight?
+
+    /// A request on its way to an answer: its id, what it asked for (nil for bytes that never
+    /// parsed into a request), and when it arrived.
+    private struct InFlight {
+        var id: RequestID
+        var method: HTTPMethod? = nil
+        var target: String? = nil
+        var startedAt: MonotonicInstant
+    }
     private var peerClosed = false
 
     private let openedAt: MonotonicInstant
@@ -133,6 +144,11 @@ final class HTTPConnection {
 
     private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
         requestStartedAt = nil
+        if let requestIDs = environment.requestIDs {
+            current = InFlight(
+                id: requestIDs.id(for: request), method: request.method, target: request.target,
+                startedAt: environment.clock.now())
+        }
         let omitContent = request.method == .head
         let connection: HTTPResponse.ConnectionField =
             !request.keepAlive || environment.isShuttingDown
@@ -167,9 +183,19 @@ final class HTTPConnection {
     ) {
         var connection = connection
         if connection != .close && response.asksToClose { connection = .close }
+        let answered =
+            current ?? environment.requestIDs.map { InFlight(id: $0.next(), startedAt: environment.clock.now()) }
+        current = nil
         response.serialize(
             into: &output, omitContent: omitContent, connection: connection,
-            dateFields: environment.dates.fieldLines)
+            dateFields: environment.dates.fieldLines,
+            requestID: answered.map { ($0.id, environment.requestIDs?.prefix ?? []) })
+        if let answered, let log = environment.accessLog {
+            log.record(
+                id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
+                target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,
+                duration: environment.clock.now().nanoseconds(since: answered.startedAt))
+        }
         idleSince = now
         lastWriteAt = now
         if connection == .close { state = .closing }

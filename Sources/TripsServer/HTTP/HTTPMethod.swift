@@ -26,9 +26,12 @@ struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     static let options = HTTPMethod(known: "OPTIONS")
     static let trace = HTTPMethod(known: "TRACE")
     static let connect = HTTPMethod(known: "CONNECT")
+    /// A safe method with content (draft-ietf-httpbis-safe-method-w-body); known, so that a
+    /// resource that does not take it answers 405 with `Allow`, not 501.
+    static let query = HTTPMethod(known: "QUERY")
 
     /// The methods this server implements; a request with any other token gets 501.
-    static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect]
+    static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect, .query]
 
     /// Matches the bytes of a method token against the known set without allocating.
     static func known(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod? {
@@ -42,6 +45,7 @@ struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
         case 5:
             if bytes.elementsEqual("PATCH".utf8) { return .patch }
             if bytes.elementsEqual("TRACE".utf8) { return .trace }
+            if bytes.elementsEqual("QUERY".utf8) { return .query }
         case 6:
             if bytes.elementsEqual("DELETE".utf8) { return .delete }
         case 7:

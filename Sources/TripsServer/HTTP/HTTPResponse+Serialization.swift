@@ -13,13 +13,15 @@ extension HTTPResponse {
     /// Appends the whole response (status line, fields, content) to `output`.
     ///
     /// The `dateFields` lines (Date and Server, cached per loop) come first; handler fields named
-    /// Date, Server, Content-Length, Transfer-Encoding or Connection are not written, since the
-    /// connection owns the framing. CR, LF and NUL in values become spaces, so a value cannot
+    /// Date, Server, Content-Length, Transfer-Encoding, Connection or X-Request-ID are not
+    /// written, since the connection owns the framing and the request id. CR, LF and NUL in values become spaces, so a value cannot
     /// inject a field. `omitContent` is for HEAD: same fields, including Content-Length, no content.
+    /// `requestID` (with its loop prefix) is written as `X-Request-ID`.
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-message-format
     func serialize(
-        into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dateFields: [UInt8]
+        into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dateFields: [UInt8],
+        requestID: (id: RequestID, prefix: [UInt8])? = nil
     ) {
         output.append(contentsOf: "HTTP/1.1 ".utf8)
         Self.appendDecimal(status.code, to: &output)
@@ -27,6 +29,11 @@ extension HTTPResponse {
         Self.appendString(status.reasonPhrase, to: &output)
         output.append(contentsOf: "\r\n".utf8)
         output.append(contentsOf: dateFields)
+        if let requestID {
+            output.append(contentsOf: "X-Request-ID: ".utf8)
+            requestID.id.append(to: &output, prefix: requestID.prefix)
+            output.append(contentsOf: "\r\n".utf8)
+        }
         for field in headerFields where !Self.isConnectionOwned(field.name) {
             Self.appendString(field.name.rawName, to: &output)
             output.append(contentsOf: ": ".utf8)
@@ -64,6 +71,7 @@ extension HTTPResponse {
         case 4: return canonical == "date"
         case 6: return canonical == "server"
         case 10: return canonical == "connection"
+        case 12: return canonical == "x-request-id"
         case 14: return canonical == "content-length"
         case 17: return canonical == "transfer-encoding"
         default: return false

@@ -11,6 +11,9 @@ struct HTTPServerConfiguration: Sendable, Hashable {
     var eventLoopCount: Int = HTTPServerConfiguration.onlineCores
     /// The listen backlog of each loop's socket. Default: 1024.
     var backlog: Int32 = 1024
+    /// Whether each answered request gets a logfmt line on standard output. Default: off
+    /// (tests); `trips-server` turns it on unless `--log-level` is above `info`.
+    var logsRequests = false
     var limits = Limits()
     var timeouts = Timeouts()
 

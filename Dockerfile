@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# Build: the official Swift image that matches Package.swift's tools version.
+FROM swift:6.2-bookworm AS build
+WORKDIR /src
+COPY Package.swift openapi.yaml ./
+COPY Sources ./Sources
+RUN swift build -c release --static-swift-stdlib --product trips-server \
+    && cp "$(swift build -c release --show-bin-path)/trips-server" /trips-server
+
+# Run: a slim image, a non-root user, data in a volume.
+FROM debian:bookworm-slim
+RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin trips \
+    && mkdir -p /data && chown trips /data
+COPY --from=build /trips-server /usr/local/bin/trips-server
+USER 10001
+ENV TRIPS_DATA=/data TRIPS_HOST=0.0.0.0 TRIPS_PORT=8080
+VOLUME /data
+EXPOSE 8080
+# The server answers its own health check: no curl needed in the image.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
+    CMD ["/usr/local/bin/trips-server", "--check-health"]
+# Exec form: the server is PID 1 and receives SIGTERM itself, then shuts down gracefully.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/trips-server"]

@@ -1,0 +1,61 @@
+/// A strong or weak entity tag, as `ETag`, `If-Match` and `If-None-Match` carry them.
+///
+/// https://www.rfc-editor.org/rfc/rfc9110#name-etag
+struct EntityTag: Sendable, Hashable {
+    /// The characters between the quotes.
+    let opaque: String
+    let isWeak: Bool
+
+    init(_ opaque: String, isWeak: Bool = false) {
+        self.opaque = opaque
+        self.isWeak = isWeak
+    }
+
+    /// `"opaque"` or `W/"opaque"`.
+    var headerValue: String {
+        isWeak ? "W/\"\(opaque)\"" : "\"\(opaque)\""
+    }
+}
+
+/// The tags an `If-Match` or `If-None-Match` field lists, or `*`.
+///
+/// https://www.rfc-editor.org/rfc/rfc9110#name-if-match
+enum EntityTagCondition: Sendable, Hashable {
+    case any
+    case tags([EntityTag])
+
+    /// Reads every value of one precondition field; nil when it is absent.
+    static func parse(_ values: [String]) throws(APIError) -> EntityTagCondition? {
+        guard !values.isEmpty else { return nil }
+        var tags: [EntityTag] = []
+        for value in values {
+            for element in splitList(value) {
+                if element == "*" { return .any }
+                var text = element
+                let isWeak = text.hasPrefix("W/")
+                if isWeak { text = text.dropFirst(2) }
+                guard text.count >= 2, text.first == "\"", text.last == "\"",
+                    !text.dropFirst().dropLast().contains("\"")
+                else { throw APIError(.badRequest, "\(element) is not an entity tag like \"t2v5-json\"") }
+                tags.append(EntityTag(String(text.dropFirst().dropLast()), isWeak: isWeak))
+            }
+        }
+        return .tags(tags)
+    }
+
+    /// `If-Match`: strong comparison against the current representations' tags.
+    func matchesStrongly(_ current: [EntityTag]) -> Bool {
+        switch self {
+        case .any: !current.isEmpty
+        case .tags(let tags): tags.contains { !$0.isWeak && current.contains($0) }
+        }
+    }
+
+    /// `If-None-Match`: weak comparison (opaque strings alone).
+    func matchesWeakly(_ current: EntityTag) -> Bool {
+        switch self {
+        case .any: true
+        case .tags(let tags): tags.contains { $0.opaque == current.opaque }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import TripsDomain
+
+/// One element of an `Accept` field: a media range, its parameters and its weight.
+///
+///     text/plain;charset=utf-8;q=0.5
+///
+/// https://www.rfc-editor.org/rfc/rfc9110#name-accept
+struct MediaRange: Sendable, Hashable {
+    /// Lowercased; `*` for any.
+    let type: String
+    /// Lowercased; `*` for any.
+    let subtype: String
+    /// Parameters before the weight, names lowercased (`charset` values lowercased too).
+    let parameters: [String: String]
+    /// The weight in thousandths: 0 (not acceptable) to 1000.
+    let quality: Int
+
+    /// How closely this range names a type: `*/*` < `text/*` < `text/plain` < `text/plain;charset=utf-8`.
+    var specificity: Int {
+        if type == "*" { return 0 }
+        if subtype == "*" { return 1 }
+        return 2 + parameters.count
+    }
+
+    /// Whether this range covers `mediaType` as the server writes it (always UTF-8).
+    func matches(_ mediaType: MediaType) -> Bool {
+        guard type == "*" || type == mediaType.type, subtype == "*" || subtype == mediaType.subtype else {
+            return false
+        }
+        // Everything this service writes is UTF-8; any other parameter names something it does not make.
+        return parameters.allSatisfy { name, value in name == "charset" && value == "utf-8" }
+    }
+}
+
+/// A parsed `Accept` field: the ranges a client takes, in the order it sent them.
+struct AcceptField: Sendable, Hashable {
+    let ranges: [MediaRange]
+
+    /// Parses every `Accept` value of a request. Returns nil when a value is malformed, which
+    /// callers treat as if there were no `Accept` at all.
+    init?(_ values: [String]) {
+        var ranges: [MediaRange] = []
+        for value in values {
+            for element in splitList(value) {
+                guard let range = Self.parseRange(element) else { return nil }
+                ranges.append(range)
+            }
+        }
+        self.ranges = ranges
+    }
+
+    /// The quality the client gives `mediaType`: that of the most specific range that covers it.
+    func quality(of mediaType: MediaType) -> Int {
+        var best: MediaRange?
+        for range in ranges where range.matches(mediaType) {
+            if range.specificity > (best?.specificity ?? -1) { best = range }
+        }
+        return best?.quality ?? 0
+    }
+
+    /// `type/subtype *( OWS ";" OWS parameter ) [ weight ]`
+    static func parseRange(_ element: Substring) -> MediaRange? {
+        var parts = splitParameters(element)
+        guard !parts.isEmpty else { return nil }
+        let name = parts.removeFirst()
+        let slash = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard slash.count == 2, isToken(slash[0]), isToken(slash[1]) else { return nil }
+        let type = slash[0].lowercased()
+        let subtype = slash[1].lowercased()
+        guard type != "*" || subtype == "*" else { return nil }
+        var parameters: [String: String] = [:]
+        var quality = 1000
+        for part in parts {
+            guard let equals = part.firstIndex(of: "=") else { return nil }
+            let key = part[..<equals].lowercased()
+            guard isToken(Substring(key)), let value = unquote(part[part.index(after: equals)...]) else { return nil }
+            if key == "q" {
+                guard let weight = parseQuality(value) else { return nil }
+                quality = weight
+                break  // what follows the weight are accept extensions, not media type parameters
+            }
+            parameters[key] = key == "charset" ? value.lowercased() : value
+        }
+        return MediaRange(type: type, subtype: subtype, parameters: parameters, quality: quality)
+    }
+
+    /// `qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`, in thousandths.
+    /// https://www.rfc-editor.org/rfc/rfc9110#name-quality-values
+    static func parseQuality(_ text: String) -> Int? {
+        let utf8 = Array(text.utf8)
+        guard let first = utf8.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
+        var value = Int(first - UInt8(ascii: "0")) * 1000
+        guard utf8.count > 1 else { return value }
+        guard utf8[1] == UInt8(ascii: "."), utf8.count <= 5 else { return nil }
+        var scale = 100
+        for digit in utf8[2...] {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            value += Int(digit - UInt8(ascii: "0")) * scale
+            scale /= 10
+        }
+        return value <= 1000 ? value : nil
+    }
+}
+
+/// Splits a comma-separated field value, keeping commas inside quoted strings, dropping empty elements.
+/// https://www.rfc-editor.org/rfc/rfc9110#name-lists-rule-abnf-extension
+func splitList(_ value: String) -> [Substring] {
+    split(Substring(value), on: ",")
+}
+
+/// Splits `a;b=c;d="e;f"` on semicolons outside quotes, trimming whitespace.
+private func splitParameters(_ element: Substring) -> [Substring] {
+    split(element, on: ";")
+}
+
+private func split(_ text: Substring, on separator: Character) -> [Substring] {
+    var parts: [Substring] = []
+    var start = text.startIndex
+    var inQuotes = false
+    var escaped = false
+    var index = text.startIndex
+    while index < text.endIndex {
+        let character = text[index]
+        if escaped {
+            escaped = false
+        } else if inQuotes && character == "\\" {
+            escaped = true
+        } else if character == "\"" {
+            inQuotes.toggle()
+        } else if character == separator && !inQuotes {
+            parts.append(text[start..<index])
+            start = text.index(after: index)
+        }
+        index = text.index(after: index)
+    }
+    parts.append(text[start...])
+    return parts.map { $0.trimmingOWS() }.filter { !$0.isEmpty }
+}
+
+/// A token or a quoted string's content, or nil.
+private func unquote(_ value: Substring) -> String? {
+    if value.first == "\"" {
+        guard value.count >= 2, value.last == "\"" else { return nil }
+        var result = ""
+        var escaped = false
+        for character in value.dropFirst().dropLast() {
+            if escaped || character != "\\" {
+                result.append(character)
+                escaped = false
+            } else {
+                escaped = true
+            }
+        }
+        return escaped ? nil : result
+    }
+    return isToken(value) ? String(value) : nil
+}
+
+private func isToken(_ text: Substring) -> Bool {
+    !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
+}

@@ -1,0 +1,91 @@
+import TripsDomain
+
+/// Endpoints that only read: `GET` and `HEAD` (the connection drops a `HEAD` body).
+extension TripsAPI {
+    /// `GET /trips`: the list, or a view of it (`filter`, `country`, `q`, `sort`).
+    func listTrips(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let query = try TripQuery(queryItems: request.queryItems)
+        let index = try negotiate([Trip].self, for: request)
+        let list = store.list
+        let etag = EntityTag.list(revision: list.revision, [Trip].transferRepresentations[index].mediaType)
+        if let notModified = try notModified(request, current: etag) { return notModified }
+        guard !query.isEverything else {
+            return cache.list(revision: list.revision, representation: index) {
+                represent(list.trips, as: index, etag: etag)
+            }
+        }
+        return represent(list.trips.matching(query), as: index, etag: etag)
+    }
+
+    /// `GET /favorites`: the favorites, in list order.
+    func listFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let index = try negotiate([Trip].self, for: request)
+        let list = store.list
+        let etag = EntityTag.list(revision: list.revision, [Trip].transferRepresentations[index].mediaType)
+        if let notModified = try notModified(request, current: etag) { return notModified }
+        return represent(list.trips.matching(TripQuery(filter: .favorites)), as: index, etag: etag)
+    }
+
+    /// `GET /trips/{id}`: one trip, from the cache while it is unchanged.
+    func showTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let index = try negotiate(Trip.self, for: request)
+        let list = store.list
+        guard let trip = list[id], let version = list.version(of: id) else { throw .notFound(request.path) }
+        let etag = EntityTag.trip(id, version: version, Trip.transferRepresentations[index].mediaType)
+        if let notModified = try notModified(request, current: etag) { return notModified }
+        return cache.trip(id, version: version, representation: index) {
+            represent(trip, as: index, etag: etag)
+        }
+    }
+
+    /// `GET /health`: 200 while the service can serve.
+    func health(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        represent(HealthStatus(tripCount: store.list.trips.count), as: try negotiate(HealthStatus.self, for: request))
+    }
+
+    /// `GET /openapi.yaml`: the spec, as it is in the repository.
+    func openAPI(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        represent(OpenAPISpec(), as: try negotiate(OpenAPISpec.self, for: request))
+    }
+}
+
+/// What `/health` says.
+struct HealthStatus: Transferable {
+    var tripCount: Int
+
+    static let transferRepresentations: [TransferRepresentation<HealthStatus>] = [
+        TransferRepresentation(.json) { Array(#"{"status":"ok","trips":\#($0.tripCount)}"#.utf8) },
+        TransferRepresentation(.plainText) { Array("ok: \($0.tripCount) trips\n".utf8) },
+    ]
+}
+
+extension TripQuery {
+    /// The view a `GET /trips` query asks for; 400 naming the parameter when a value is bad,
+    /// a parameter is unknown, or one is given twice.
+    init(queryItems: [HTTPQueryItem]) throws(APIError) {
+        self.init()
+        var seen = Set<String>()
+        for item in queryItems {
+            guard seen.insert(item.name).inserted else { throw APIError(.badRequest, "\(item.name): is given more than once") }
+            switch item.name {
+            case "filter":
+                guard let filter = Filter(rawValue: item.value) else {
+                    throw APIError(.badRequest, "filter: must be all or favorites, not \"\(item.value)\"")
+                }
+                self.filter = filter
+            case "country":
+                guard !item.value.isEmpty else { throw APIError(.badRequest, "country: must not be empty") }
+                country = item.value
+            case "q":
+                search = item.value.isEmpty ? nil : item.value
+            case "sort":
+                guard let order = TripOrder(item.value) else {
+                    throw APIError(.badRequest, "sort: must be start, -start, price or -price, not \"\(item.value)\"")
+                }
+                self.order = order
+            default:
+                throw APIError(.badRequest, "\(item.name): is not a parameter of /trips (filter, country, q, sort)")
+            }
+        }
+    }
+}

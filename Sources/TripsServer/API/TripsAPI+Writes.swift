@@ -1,0 +1,162 @@
+import TripsDomain
+
+/// Endpoints that change the list. Each reads and checks its body first, negotiates the
+/// answer before changing anything, checks `If-Match` against the newest list inside the
+/// change, and answers only once the change is durable.
+extension TripsAPI {
+    /// `POST /trips`: a new trip from a JSON draft or a sentence; 201 with its location.
+    func createTrip(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let draft = try RequestBody.decode(request, as: TripDraft.self)
+        let index = try negotiate(Trip.self, for: request)
+        return change(request, plan: { _ in .add(draft) }) { mutation throws(APIError) in
+            guard case .trip(let trip)? = mutation.outcome else { throw .inconsistent }
+            return representTrip(trip, in: mutation.list, as: index, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
+        }
+    }
+
+    /// `PUT /trips/{id}`: every field but the id replaced.
+    func replaceTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let json = try RequestBody.json(request)
+        let draft: TripDraft
+        do { draft = try TripDraft(json: json, replacing: id) } catch { throw APIError(error) }
+        return try changeTrip(id, request) { _ in .replace(id, draft) }
+    }
+
+    /// `PATCH /trips/{id}`: a JSON merge patch.
+    func patchTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let patch = try RequestBody.json(request, accepting: [.mergePatchJSON, .json])
+        return try changeTrip(id, request) { list throws(MutationError) in
+            .replace(id, try rejecting { () throws(TripsError) in try list.draft(patching: id, with: patch) })
+        }
+    }
+
+    /// `PUT` and `DELETE /favorites/{id}`: make one trip a favorite, or not.
+    func setFavorite(_ id: Trip.ID, _ isFavorite: Bool, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        try changeTrip(id, request) { _ in .setFavorite(id, isFavorite) }
+    }
+
+    /// `DELETE /trips/{id}`: 204.
+    func deleteTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let condition = try ifMatch(request)
+        return change(request, pathID: id, plan: { list throws(MutationError) in
+            try existing(id, in: list)
+            try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
+            return .delete([id])
+        }) { _ in
+            cache.forget([id])
+            return HTTPResponse(status: .noContent)
+        }
+    }
+
+    /// `DELETE /trips?ids=1,3`: several trips, all or nothing; 204.
+    func deleteTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let ids = try deletionIDs(request.queryItems)
+        let condition = try ifMatch(request)
+        return change(request, plan: { list throws(MutationError) in
+            try MutationError.check(condition, against: EntityTag.allList(list))
+            return .delete(ids)
+        }) { _ in
+            cache.forget(ids)
+            return HTTPResponse(status: .noContent)
+        }
+    }
+
+    /// `PATCH /trips` and `POST /trips/reorder`: apply a reorder difference; 200 with the list.
+    func reorder(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let difference = try RequestBody.decode(request, as: ReorderDifference.self)
+        return try changeList(request) { _ in .move(difference) }
+    }
+
+    /// `POST /trips/sort`: sort the stored list by start or price; 200 with the list.
+    func sortTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let key = try RequestBody.decode(request, as: TripSortKey.self)
+        return try changeList(request) { _ in .sort(key) }
+    }
+
+    /// `PATCH` and `POST /favorites`: a favorite drop; 200 saying which trips were added.
+    func dropFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let drop = try RequestBody.decode(request, as: FavoriteDrop.self)
+        let index = try negotiate(FavoritesChange.self, for: request)
+        let condition = try ifMatch(request)
+        return change(request, plan: { list throws(MutationError) in
+            try MutationError.check(condition, against: EntityTag.allList(list))
+            let ids = try drop.items.map { (item) throws(MutationError) in
+                try rejecting { () throws(TripsError) in try list.resolve(item) }
+            }
+            return .makeFavorites(ids)
+        }) { mutation throws(APIError) in
+            guard case .addedFavorites(let added)? = mutation.outcome else { throw .inconsistent }
+            let change = FavoritesChange(added: added, favorites: mutation.list.trips.filter(\.isFavorite))
+            let mediaType = FavoritesChange.transferRepresentations[index].mediaType
+            return represent(change, as: index, etag: .list(revision: mutation.list.revision, mediaType))
+        }
+    }
+
+    /// A change to the one trip the path names: 404 when it is gone, 412 on a stale
+    /// `If-Match`, and the trip as it now is in the answer.
+    private func changeTrip(
+        _ id: Trip.ID, _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
+    ) throws(APIError) -> HTTPReply {
+        let index = try negotiate(Trip.self, for: request)
+        let condition = try ifMatch(request)
+        return change(request, pathID: id, plan: { list throws(MutationError) in
+            try existing(id, in: list)
+            try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
+            return try plan(list)
+        }) { mutation throws(APIError) in
+            guard let trip = mutation.list[id] else { throw .inconsistent }
+            return representTrip(trip, in: mutation.list, as: index)
+        }
+    }
+
+    /// A change to the list's order: 412 on a stale `If-Match`, and the list in the answer.
+    private func changeList(
+        _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
+    ) throws(APIError) -> HTTPReply {
+        let index = try negotiate([Trip].self, for: request)
+        let condition = try ifMatch(request)
+        return change(request, plan: { list throws(MutationError) in
+            try MutationError.check(condition, against: EntityTag.allList(list))
+            return try plan(list)
+        }) { mutation in
+            let etag = EntityTag.list(revision: mutation.list.revision, [Trip].transferRepresentations[index].mediaType)
+            return represent(mutation.list.trips, as: index, etag: etag)
+        }
+    }
+
+    /// A trip with its validator.
+    private func representTrip(
+        _ trip: Trip, in list: TripList, as index: Int, status: HTTPStatus = .ok, extraFields: HTTPFields = [:]
+    ) -> HTTPResponse {
+        let version = list.version(of: trip.id) ?? list.revision
+        let etag = EntityTag.trip(trip.id, version: version, Trip.transferRepresentations[index].mediaType)
+        return represent(trip, as: index, status: status, etag: etag, extraFields: extraFields)
+    }
+
+    /// `ids=1,3` from `DELETE /trips`; 400 unless it is a list of ids and the only parameter.
+    private func deletionIDs(_ items: [HTTPQueryItem]) throws(APIError) -> [Trip.ID] {
+        guard items.count == 1, let item = items.first, item.name == "ids" else {
+            throw APIError(.badRequest, "ids: name the trips to delete, as in DELETE /trips?ids=1,3")
+        }
+        let ids = item.value.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+        guard !ids.isEmpty, ids.allSatisfy({ ($0 ?? 0) > 0 }) else {
+            throw APIError(.badRequest, "ids: must be trip ids separated by commas, not \"\(item.value)\"")
+        }
+        return ids.compactMap { $0 }
+    }
+}
+
+/// Refuses a change to a trip the list does not have (404 for the trip in the path).
+private func existing(_ id: Trip.ID, in list: TripList) throws(MutationError) {
+    guard list[id] != nil else { throw .rejected(.unknownTrips([id])) }
+}
+
+/// Runs domain code inside a change, turning its refusal into the change's.
+func rejecting<T>(_ body: () throws(TripsError) -> T) throws(MutationError) -> T {
+    do { return try body() } catch { throw .rejected(error) }
+}
+
+extension APIError {
+    /// A change succeeded but did not report what it should have: a bug, not the client's fault.
+    static let inconsistent = APIError(.internalServerError, "The change was made, but its result could not be read back.")
+}

@@ -1,0 +1,150 @@
+import TripsDomain
+
+/// The Trips HTTP API: turns requests into reads and changes of the store, and answers in
+/// the representation the client prefers.
+struct TripsAPI: HTTPHandler {
+    let store: TripStore
+    let cache = RepresentationCache()
+
+    init(store: TripStore) {
+        self.store = store
+    }
+
+    func handle(_ request: HTTPRequest) -> HTTPReply {
+        do {
+            return try route(request)
+        } catch {
+            return .now(error.response(accept: request.headerFields.values(for: .accept)))
+        }
+    }
+
+    private func route(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        guard let route = Route(path: request.path) else { throw .notFound(request.path) }
+        let method = request.method == .head ? .get : request.method
+        switch (route, method) {
+        case (_, .options): return .now(options(route))
+        case (.trips, .get): return .now(try listTrips(request))
+        case (.trips, .post): return try createTrip(request)
+        case (.trips, .patch), (.tripsReorder, .post): return try reorder(request)
+        case (.trips, .delete): return try deleteTrips(request)
+        case (.tripsSort, .post): return try sortTrips(request)
+        case (.trip(let id), .get): return .now(try showTrip(id, request))
+        case (.trip(let id), .put): return try replaceTrip(id, request)
+        case (.trip(let id), .patch): return try patchTrip(id, request)
+        case (.trip(let id), .delete): return try deleteTrip(id, request)
+        case (.favorites, .get): return .now(try listFavorites(request))
+        case (.favorites, .patch), (.favorites, .post): return try dropFavorites(request)
+        case (.favorite(let id), .put): return try setFavorite(id, true, request)
+        case (.favorite(let id), .delete): return try setFavorite(id, false, request)
+        case (.health, .get): return .now(try health(request))
+        case (.openAPI, .get): return .now(try openAPI(request))
+        default: throw .methodNotAllowed(request.method, route)
+        }
+    }
+
+    /// `OPTIONS`: what the resource allows, and which bodies it takes.
+    private func options(_ route: Route) -> HTTPResponse {
+        var fields: HTTPFields = [.allow: route.allowedMethods.map(\.rawValue).joined(separator: ", ")]
+        switch route {
+        case .trips:
+            fields[.acceptPost] = "application/json, text/plain"
+            fields[.acceptPatch] = "application/json"
+        case .tripsReorder, .tripsSort:
+            fields[.acceptPost] = "application/json"
+        case .trip:
+            fields[.acceptPatch] = "application/merge-patch+json, application/json"
+        case .favorites:
+            fields[.acceptPost] = "application/json, text/plain"
+            fields[.acceptPatch] = "application/json, text/plain"
+        case .favorite, .health, .openAPI:
+            break
+        }
+        return HTTPResponse(status: .noContent, headerFields: fields)
+    }
+}
+
+/// The pieces every endpoint shares: negotiation, validators, and the wait for the store.
+extension TripsAPI {
+    /// The index of the representation to answer with, among `T`'s; 406 when none is acceptable.
+    func negotiate<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> Int {
+        let offered = T.transferRepresentations.map(\.mediaType)
+        guard let index = ContentNegotiation.choose(offered, accept: request.headerFields.values(for: .accept)) else {
+            throw .notAcceptable(offered)
+        }
+        return index
+    }
+
+    /// A 200 (or other) response with `value` in the chosen representation, its validator,
+    /// and `Vary: Accept`.
+    func represent<T: Transferable>(
+        _ value: T, as index: Int, status: HTTPStatus = .ok, etag: EntityTag? = nil, extraFields: HTTPFields = [:]
+    ) -> HTTPResponse {
+        let representation = T.transferRepresentations[index]
+        var fields = extraFields
+        fields[.contentType] = representation.mediaType.contentTypeValue
+        fields[.vary] = "Accept"
+        if let etag { fields[.etag] = etag.headerValue }
+        return HTTPResponse(status: status, headerFields: fields, body: representation.export(value))
+    }
+
+    /// 304 when `If-None-Match` names the current tag; nil to go on with the full answer.
+    func notModified(_ request: HTTPRequest, current: EntityTag) throws(APIError) -> HTTPResponse? {
+        guard let condition = try EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
+            condition.matchesWeakly(current)
+        else { return nil }
+        return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: "Accept"])
+    }
+
+    /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.
+    func ifMatch(_ request: HTTPRequest) throws(APIError) -> EntityTagCondition? {
+        try EntityTagCondition.parse(request.headerFields.values(for: .ifMatch))
+    }
+
+    /// Runs a change through the store and answers once it is durable (or refused).
+    ///
+    /// `plan` sees the newest list and returns the change to make (nil: nothing to do);
+    /// `answer` builds the response from the list right after the change.
+    func change(
+        _ request: HTTPRequest, pathID: Int? = nil,
+        plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?,
+        answer: @escaping @Sendable (Mutation) throws(APIError) -> HTTPResponse
+    ) -> HTTPReply {
+        let accept = request.headerFields.values(for: .accept)
+        return .later { responder in
+            store.mutate(plan) { result in
+                switch result {
+                case .success(let mutation):
+                    do throws(APIError) {
+                        responder.respond(try answer(mutation))
+                    } catch {
+                        responder.respond(error.response(accept: accept))
+                    }
+                case .failure(let error):
+                    responder.respond(APIError(error, pathID: pathID).response(accept: accept))
+                }
+            }
+        }
+    }
+}
+
+extension APIError {
+    /// A refused or failed change.
+    init(_ error: MutationError, pathID: Int?) {
+        switch error {
+        case .rejected(let refusal):
+            self.init(refusal, pathID: pathID)
+        case .preconditionFailed:
+            self = .preconditionFailed
+        case .storage(let failure):
+            self.init(.serviceUnavailable, "The change could not be saved, and was not made: \(failure). Try again later.")
+            headerFields[.retryAfter] = "1"
+        }
+    }
+}
+
+extension MutationError {
+    /// Refuses a change whose `If-Match` names none of `current`.
+    static func check(_ condition: EntityTagCondition?, against current: [EntityTag]) throws(MutationError) {
+        if let condition, !condition.matchesStrongly(current) { throw .preconditionFailed }
+    }
+}

@@ -1,0 +1,121 @@
+import Glibc
+
+/// The command line and environment, parsed once into a value: flags win over environment
+/// variables, which win over defaults.
+struct ServerOptions: Sendable, Equatable {
+    var http = HTTPServerConfiguration()
+    /// The data folder; nil keeps everything in memory (`--in-memory`).
+    var dataDirectory: String? = "./trips-data"
+    var seedSamples = true
+    var logLevel: LogLevel = .info
+    /// What the process was asked to do.
+    var action: Action = .serve
+
+    enum Action: Sendable, Equatable {
+        case serve, help, version
+        /// Ask a running server's `/health` and exit 0 when it answers 200 (for container health checks).
+        case checkHealth
+    }
+
+    enum LogLevel: String, Sendable, CaseIterable, Comparable {
+        case debug, info, warning, error
+
+        private var severity: Int {
+            switch self {
+            case .debug: 0
+            case .info: 1
+            case .warning: 2
+            case .error: 3
+            }
+        }
+
+        static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.severity < rhs.severity }
+    }
+
+    /// A flag or value the server does not understand; `main` prints it with the usage and exits 2.
+    struct UsageError: Error, Equatable, CustomStringConvertible {
+        let description: String
+    }
+
+    static let version = "0.1.0"
+
+    static let usage = """
+        Usage: trips-server [options]
+
+        Serves the Trips HTTP API. Flags override environment variables (in brackets).
+
+          --host ADDRESS          address to listen on (default 127.0.0.1) [TRIPS_HOST]
+          --port N                TCP port, 0 picks a free one (default 8080) [TRIPS_PORT, PORT]
+          --data DIR              data folder (default ./trips-data) [TRIPS_DATA]
+          --in-memory             keep trips in memory only: nothing is saved
+          --no-samples            start an empty data folder with no sample trips [TRIPS_NO_SAMPLES=1]
+          --threads N             event loop threads (default: one per core) [TRIPS_THREADS]
+          --max-body BYTES        largest request body (default 1048576)
+          --max-header BYTES      largest header section (default 16384)
+          --max-fields N          most header fields (default 100)
+          --max-request-line BYTES  longest request line (default 8192)
+          --header-timeout SEC    time to send a header section (default 10)
+          --body-timeout SEC      longest pause inside a body (default 30)
+          --idle-timeout SEC      keep-alive idle time (default 60)
+          --log-level LEVEL       debug, info, warning or error (default info) [TRIPS_LOG_LEVEL]
+          --check-health          ask the server at --host/--port for /health; exit 0 if healthy
+          --version               print the version
+          --help                  print this help
+        """
+
+    /// Parses `arguments` (without the program name) over `environment`.
+    init(arguments: [String], environment: [String: String]) throws(UsageError) {
+        if let host = environment["TRIPS_HOST"] { http.host = host }
+        if let port = environment["TRIPS_PORT"] ?? environment["PORT"] { http.port = try Self.port(port) }
+        if let data = environment["TRIPS_DATA"] { dataDirectory = data }
+        if environment["TRIPS_NO_SAMPLES"] == "1" { seedSamples = false }
+        if let threads = environment["TRIPS_THREADS"] { http.eventLoopCount = try Self.number(threads, "TRIPS_THREADS", 1...1024) }
+        if let level = environment["TRIPS_LOG_LEVEL"] { logLevel = try Self.level(level) }
+
+        var remaining = arguments[...]
+        while let flag = remaining.popFirst() {
+            func value() throws(UsageError) -> String {
+                guard let value = remaining.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+                return value
+            }
+            switch flag {
+            case "--host": http.host = try value()
+            case "--port": http.port = try Self.port(try value())
+            case "--data": dataDirectory = try value()
+            case "--in-memory": dataDirectory = nil
+            case "--no-samples": seedSamples = false
+            case "--threads": http.eventLoopCount = try Self.number(try value(), flag, 1...1024)
+            case "--max-body": http.limits.maxBodyLength = try Self.number(try value(), flag, 0...Int(Int32.max))
+            case "--max-header": http.limits.maxHeaderSectionLength = try Self.number(try value(), flag, 64...Int(Int32.max))
+            case "--max-fields": http.limits.maxHeaderFieldCount = try Self.number(try value(), flag, 1...100_000)
+            case "--max-request-line": http.limits.maxRequestLineLength = try Self.number(try value(), flag, 16...Int(Int32.max))
+            case "--header-timeout": http.timeouts.header = .seconds(try Self.number(try value(), flag, 1...86_400))
+            case "--body-timeout": http.timeouts.bodyStall = .seconds(try Self.number(try value(), flag, 1...86_400))
+            case "--idle-timeout": http.timeouts.idle = .seconds(try Self.number(try value(), flag, 1...86_400))
+            case "--log-level": logLevel = try Self.level(try value())
+            case "--check-health": action = .checkHealth
+            case "--version": action = .version
+            case "--help", "-h": action = .help
+            default: throw UsageError(description: "unknown option \(flag)")
+            }
+        }
+    }
+
+    private static func number(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError(description: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+        }
+        return number
+    }
+
+    private static func port(_ text: String) throws(UsageError) -> Int {
+        try number(text, "port", 0...65_535)
+    }
+
+    private static func level(_ text: String) throws(UsageError) -> LogLevel {
+        guard let level = LogLevel(rawValue: text) else {
+            throw UsageError(description: "log level must be debug, info, warning or error, not \"\(text)\"")
+        }
+        return level
+    }
+}

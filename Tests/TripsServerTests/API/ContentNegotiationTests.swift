@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TripsDomain
+@testable import TripsServer
+
+@Suite struct ContentNegotiationTests {
+    private let declared: [MediaType] = [.json, .plainText]
+
+    @Test(arguments: [
+        // (Accept values, chosen index: 0 JSON, 1 text, nil 406)
+        ([], 0 as Int?),
+        (["*/*"], 0),
+        (["application/json"], 0),
+        (["text/plain"], 1),
+        (["TEXT/Plain"], 1),
+        (["text/plain, application/json"], 0),  // a tie goes to the declared order
+        (["text/plain", "application/json"], 0),  // several fields are one list
+        (["text/plain, application/json;q=0.9"], 1),
+        (["application/json;q=0, */*"], 1),  // q=0 means "not this"
+        (["text/*;q=0.4, application/*;q=0.3"], 1),
+        (["text/plain;q=0.2, */*;q=0.5"], 0),  // the most specific range decides text's quality
+        (["*/*;q=0.5, text/plain;q=0.2"], 0),
+        (["text/plain;charset=utf-8"], 1),
+        (["text/plain;charset=iso-8859-1, application/json;q=0.1"], 0),  // we only write UTF-8
+        (["text/plain;charset=utf-8;q=0.9, text/plain;q=0.1, application/json;q=0.5"], 1),
+        (["application/json;q=0.001"], 0),
+        (["image/png"], nil),
+        (["application/json;q=0, text/plain;q=0"], nil),
+        (["text/*;q=0, application/xml"], nil),
+        (["text/plain;q=2"], 0),  // malformed: treated as absent
+        (["text/plain;q=0.1234"], 0),
+        (["*/plain"], 0),
+        (["text/plain;q=0.5;level=1, application/json;q=0.4"], 1),  // after q come extensions, not parameters
+        (["text/plain; q=0.5, application/json; q=0.4"], 1),
+        ([#"text/plain;foo="a,b";q=0.9, application/json;q=0.1"#], 0),  // foo is no parameter we make: only JSON matches
+    ])
+    func acceptPicksARepresentation(accept: [String], expected: Int?) {
+        #expect(ContentNegotiation.choose(declared, accept: accept) == expected)
+    }
+
+    @Test(arguments: [("1", 1000), ("1.000", 1000), ("0", 0), ("0.5", 500), ("0.125", 125), ("0.", 0)])
+    func qualityValuesAreThousandths(text: String, expected: Int) {
+        #expect(AcceptField.parseQuality(text) == expected)
+    }
+
+    @Test(arguments: ["1.001", "1.5", "0.1234", "2", "-1", ".5", "0,5", ""])
+    func malformedQualityValuesAreRefused(text: String) {
+        #expect(AcceptField.parseQuality(text) == nil)
+    }
+}
+
+@Suite struct EntityTagConditionTests {
+    @Test func ifMatchComparesStrongly() throws {
+        let current = [EntityTag("a"), EntityTag("b")]
+        #expect(try EntityTagCondition.parse([#""b""#])?.matchesStrongly(current) == true)
+        #expect(try EntityTagCondition.parse([#""x", "a""#])?.matchesStrongly(current) == true)
+        #expect(try EntityTagCondition.parse([#"W/"a""#])?.matchesStrongly(current) == false)
+        #expect(try EntityTagCondition.parse(["*"])?.matchesStrongly(current) == true)
+        #expect(try EntityTagCondition.parse(["*"])?.matchesStrongly([]) == false)
+        #expect(try EntityTagCondition.parse([]) == nil)
+    }
+
+    @Test func ifNoneMatchComparesWeakly() throws {
+        #expect(try EntityTagCondition.parse([#"W/"a""#])?.matchesWeakly(EntityTag("a")) == true)
+        #expect(try EntityTagCondition.parse(["*"])?.matchesWeakly(EntityTag("a")) == true)
+        #expect(try EntityTagCondition.parse([#""b""#])?.matchesWeakly(EntityTag("a")) == false)
+    }
+
+    @Test(arguments: ["a", #""a"#, #"W/a"#, #""a"b""#])
+    func malformedTagsAreABadRequest(value: String) {
+        #expect(throws: APIError.self) { try EntityTagCondition.parse([value]) }
+    }
+}
+
+@Suite struct RouteTests {
+    @Test(arguments: [
+        ("/trips", Route.trips as Route?), ("/trips/reorder", .tripsReorder), ("/trips/sort", .tripsSort),
+        ("/trips/2", .trip(2)), ("/favorites", .favorites), ("/favorites/12", .favorite(12)),
+        ("/health", .health), ("/openapi.yaml", .openAPI),
+        ("/trips/0", nil), ("/trips/02", nil), ("/trips/-1", nil), ("/trips/abc", nil), ("/trips/", nil),
+        ("/trips/2/x", nil), ("/", nil), ("", nil), ("/trips/99999999999999999999999", nil), ("//trips", nil),
+    ])
+    func pathsParseIntoRoutes(path: String, expected: Route?) {
+        #expect(Route(path: path) == expected)
+    }
+
+    /// Reads the paths and their methods from the compiled-in openapi.yaml.
+    private func specOperations() -> Set<String> {
+        let yaml = String(decoding: PackageResources.openapi_yaml, as: UTF8.self)
+        var operations = Set<String>()
+        var inPaths = false
+        var path = ""
+        let methods: Set<String> = ["get", "head", "post", "put", "patch", "delete", "options"]
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" ") && !line.isEmpty { inPaths = line == "paths:" }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), !line.hasPrefix("   ") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), let name = line.split(separator: ":").first {
+                let method = name.trimmingCharacters(in: .whitespaces)
+                if methods.contains(method) { operations.insert("\(method.uppercased()) \(path)") }
+            }
+        }
+        return operations
+    }
+
+    @Test func theRouterAndTheSpecListTheSameOperations() {
+        let routed = Set(Route.table.flatMap { entry in entry.methods.map { "\($0.rawValue) \(entry.template)" } })
+        #expect(!routed.isEmpty)
+        #expect(routed == specOperations())
+    }
+}

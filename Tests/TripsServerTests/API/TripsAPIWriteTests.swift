@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+import TripsDomain
+@testable import TripsServer
+
+@Suite struct APICreateTests {
+    @Test func aJSONDraftBecomesATripWithALocation() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let response = try await api.json(
+            "POST", "/trips", #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 0.1, "start": "2027-05-01"}"#)
+        #expect(response.status == 201)
+        #expect(response.field("Location") == "/trips/7")
+        #expect(try response.member("id") == .number("7"))
+        #expect(try response.member("price") == .number("0.1"))
+        #expect(try response.member("start") == .string("2027-05-01T00:00:00Z"))
+        #expect(response.field("ETag") == (try await api.request("GET", "/trips/7").field("ETag")))
+        #expect(api.order == [1, 2, 3, 4, 5, 6, 7])
+    }
+
+    @Test func aSentenceBecomesATripToo() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let response = try await api.request(
+            "POST", "/trips", headers: ["Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"],
+            body: "Lisbon, Portugal: 4 nights from May 1, 2027")
+        #expect(response.status == 201)
+        #expect(response.text == "Lisbon, Portugal: 4 nights from May 1, 2027\n")
+        #expect(api.store.list[7]?.nights == 4)
+    }
+
+    @Test func idsAreNeverReused() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        #expect(try await api.request("DELETE", "/trips/6").status == 204)
+        let response = try await api.request("POST", "/trips", headers: ["Content-Type": "text/plain"], body: "Oslo, Norway: 2 nights from June 1, 2027")
+        #expect(response.field("Location") == "/trips/7")
+        #expect(try await api.request("GET", "/trips/6").status == 404)
+    }
+
+    @Test(arguments: [
+        ("application/json", "{not json", 400, nil as String?),
+        ("application/json", "", 400, nil),
+        ("application/json", #"{"city": "Lisbon", "country": "Portugal", "nights": 0, "price": 1, "start": "2027-05-01"}"#, 422, "nights"),
+        ("application/json", #"{"city": "Lisbon", "country": "Portugal", "nights": 1, "price": 1, "start": "2027-05-01", "isFavourite": true}"#, 422, "isFavourite"),
+        ("text/plain", "Lisbon for a while", 422, nil),
+        ("text/plain; charset=iso-8859-1", "Lisbon, Portugal: 4 nights from May 1, 2027", 415, nil),
+        ("application/x-www-form-urlencoded", "city=Lisbon", 415, nil),
+    ])
+    func badDraftsAreRefusedAndAddNothing(contentType: String, body: String, status: Int, member: String?) async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let response = try await api.request("POST", "/trips", headers: ["Content-Type": contentType], body: body)
+        #expect(response.status == status)
+        #expect(response.field("Content-Type") == "application/problem+json")
+        if let member { #expect(try response.member("member") == .string(member)) }
+        if status == 415 { #expect(response.field("Accept-Post") == "application/json, text/plain") }
+        #expect(api.store.list == TripList.samples)
+    }
+
+    @Test func anUnacceptableAnswerRefusesTheChangeUpFront() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let response = try await api.request(
+            "POST", "/trips", headers: ["Content-Type": "text/plain", "Accept": "image/png"],
+            body: "Lisbon, Portugal: 4 nights from May 1, 2027")
+        #expect(response.status == 406)
+        #expect(api.store.list == TripList.samples)
+    }
+}
+
+@Suite struct APIChangeTests {
+    @Test func reorderMovesTripsByPostOrPatch() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let post = try await api.json("POST", "/trips/reorder", #"{"sources": [2], "destination": {"before": 1}}"#)
+        #expect(post.status == 200)
+        #expect(try post.ids == [2, 1, 3, 4, 5, 6])
+        let patch = try await api.json("PATCH", "/trips", #"{"sources": [5, 3], "destination": "end"}"#)
+        #expect(try patch.ids == [2, 1, 4, 6, 3, 5])
+        #expect(api.order == [2, 1, 4, 6, 3, 5])
+        let text = try await api.json("POST", "/trips/reorder", #"{"sources": [1], "destination": "end"}"#, headers: ["Accept": "text/plain"])
+        #expect(text.text.hasSuffix("Seattle, United States: 4 nights from January 12, 2027\n"))
+    }
+
+    @Test(arguments: [
+        (#"{"sources": [2, 42], "destination": "end"}"#, 422, [42]),
+        (#"{"sources": [2], "destination": {"before": 42}}"#, 422, [42]),
+        (#"{"sources": [], "destination": "end"}"#, 422, nil as [Int]?),
+        (#"{"sources": [2]}"#, 422, nil),
+        (#"{"sources": [2], "destination": "end""#, 400, nil),
+    ])
+    func badDifferencesChangeNothing(body: String, status: Int, ids: [Int]?) async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let response = try await api.json("POST", "/trips/reorder", body)
+        #expect(response.status == status)
+        if let ids { #expect(try response.member("ids") == .array(ids.map { .number(String($0)) })) }
+        #expect(api.order == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func sortOrdersTheStoredList() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let response = try await api.json("POST", "/trips/sort", #"{"by": "price"}"#)
+        #expect(response.status == 200)
+        #expect(try response.ids == [6, 2, 1, 4, 3, 5])
+        #expect(api.order == [6, 2, 1, 4, 3, 5])
+        #expect(try await api.json("POST", "/trips/sort", #"{"by": "name"}"#).status == 422)
+    }
+
+    @Test func deleteSeveralIsAllOrNothing() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let unknown = try await api.request("DELETE", "/trips?ids=1,42")
+        #expect(unknown.status == 422)
+        #expect(try unknown.member("ids") == .array([.number("42")]))
+        #expect(api.order == [1, 2, 3, 4, 5, 6])
+        #expect(try await api.request("DELETE", "/trips?ids=1,x").status == 400)
+        #expect(try await api.request("DELETE", "/trips").status == 400)
+        #expect(try await api.request("DELETE", "/trips?ids=3,1").status == 204)
+        #expect(api.order == [2, 4, 5, 6])
+    }
+
+    @Test func putReplacesATrip() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let body = #"{"id": 2, "city": "Victoria", "country": "Canada", "nights": 2, "price": 500, "start": "2027-03-05"}"#
+        let response = try await api.json("PUT", "/trips/2", body)
+        #expect(response.status == 200)
+        #expect(try response.member("city") == .string("Victoria"))
+        #expect(try response.member("notes") == .string(""))
+        let mismatch = try await api.json("PUT", "/trips/2", body.replacingOccurrences(of: #""id": 2"#, with: #""id": 3"#))
+        #expect(mismatch.status == 422)
+        #expect(try await api.json("PUT", "/trips/42", body.replacingOccurrences(of: #""id": 2, "#, with: "")).status == 404)
+    }
+
+    @Test func patchMergesFields() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let response = try await api.json(
+            "PATCH", "/trips/2", #"{"nights": 5, "notes": null}"#, headers: ["Content-Type": "application/merge-patch+json"])
+        #expect(response.status == 200)
+        #expect(try response.member("nights") == .number("5"))
+        #expect(try response.member("notes") == .string(""))
+        #expect(try response.member("city") == .string("Vancouver"))
+        let nullCity = try await api.json("PATCH", "/trips/2", #"{"city": null}"#)
+        #expect(nullCity.status == 422)
+        #expect(try nullCity.member("member") == .string("city"))
+        let text = try await api.request("PATCH", "/trips/2", headers: ["Content-Type": "text/plain"], body: "nights 5")
+        #expect(text.status == 415)
+        #expect(text.field("Accept-Patch") == "application/merge-patch+json, application/json")
+        #expect(try await api.json("PATCH", "/trips/42", #"{"nights": 5}"#).status == 404)
+        #expect(api.store.list[2]?.nights == 5)
+    }
+
+    @Test func deleteOneTrip() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        #expect(try await api.request("DELETE", "/trips/2").status == 204)
+        #expect(try await api.request("DELETE", "/trips/2").status == 404)
+        #expect(api.order == [1, 3, 4, 5, 6])
+    }
+}
+
+@Suite struct APIFavoriteTests {
+    @Test func aDropSaysWhatChangedSoTheClientKnowsWhenToPlayItsHaptic() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let first = try await api.json("POST", "/favorites", #"[2, {"id": 3, "city": "Atacama"}, 1]"#)
+        #expect(first.status == 200)
+        #expect(try first.member("added") == .array([.number("2"), .number("3")]))
+        guard case .array(let favorites)? = try first.member("favorites") else { throw TestFailure("no favorites") }
+        #expect(favorites.count == 4)
+        let again = try await api.json("PATCH", "/favorites", "[2, 3]")
+        #expect(try again.member("added") == .array([]))
+    }
+
+    @Test func aTextDropNamesTripsByCityOrSentence() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let response = try await api.request(
+            "PATCH", "/favorites", headers: ["Content-Type": "text/plain", "Accept": "text/plain"],
+            body: "vancouver\nAtacama, Chile: 6 nights from April 20, 2027\n")
+        #expect(response.status == 200)
+        #expect(response.text.hasPrefix("New favorites: Vancouver, Atacama.\n"))
+        #expect(api.store.list.trips.filter(\.isFavorite).map(\.id) == [1, 2, 3, 5])
+    }
+
+    @Test func aDropWithAnUnknownTripChangesNothing() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let unknown = try await api.json("POST", "/favorites", "[2, 42]")
+        #expect(unknown.status == 422)
+        #expect(try unknown.member("ids") == .array([.number("42")]))
+        let unnamed = try await api.request("POST", "/favorites", headers: ["Content-Type": "text/plain"], body: "Vancouver\nParis")
+        #expect(unnamed.status == 422)
+        #expect(try await api.json("POST", "/favorites", #"{"id": 2}"#).status == 422)
+        #expect(api.store.list == TripList.samples)
+    }
+
+    @Test func oneTripCanBeMadeAFavoriteOrNot() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let put = try await api.request("PUT", "/favorites/2")
+        #expect(put.status == 200)
+        #expect(try put.member("isFavorite") == .bool(true))
+        let delete = try await api.request("DELETE", "/favorites/1")
+        #expect(try delete.member("isFavorite") == .bool(false))
+        #expect(try await api.request("GET", "/favorites").ids == [2, 5])
+        #expect(try await api.request("PUT", "/favorites/42").status == 404)
+    }
+}

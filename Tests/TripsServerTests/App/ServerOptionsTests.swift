@@ -1,0 +1,61 @@
+import Testing
+@testable import TripsServer
+
+@Suite struct ServerOptionsTests {
+    @Test func defaultsServeSamplesFromTripsDataOnLocalhost8080() throws {
+        let options = try ServerOptions(arguments: [], environment: [:])
+        #expect(options.http.host == "127.0.0.1")
+        #expect(options.http.port == 8080)
+        #expect(options.dataDirectory == "./trips-data")
+        #expect(options.seedSamples)
+        #expect(options.action == .serve)
+        #expect(options.http.limits.maxBodyLength == 1024 * 1024)
+    }
+
+    @Test func theEnvironmentSetsWhatFlagsDoNotOverride() throws {
+        let environment = ["TRIPS_HOST": "0.0.0.0", "PORT": "9000", "TRIPS_DATA": "/data", "TRIPS_NO_SAMPLES": "1", "TRIPS_THREADS": "3"]
+        let fromEnvironment = try ServerOptions(arguments: [], environment: environment)
+        #expect(fromEnvironment.http.host == "0.0.0.0" && fromEnvironment.http.port == 9000)
+        #expect(fromEnvironment.dataDirectory == "/data" && !fromEnvironment.seedSamples)
+        #expect(fromEnvironment.http.eventLoopCount == 3)
+        let overridden = try ServerOptions(arguments: ["--port", "0", "--host", "::1"], environment: environment.merging(["TRIPS_PORT": "9100"]) { $1 })
+        #expect(overridden.http.port == 0 && overridden.http.host == "::1")
+        #expect(try ServerOptions(arguments: [], environment: ["TRIPS_PORT": "9100", "PORT": "9000"]).http.port == 9100)
+    }
+
+    @Test func everyLimitAndTimeoutHasAFlag() throws {
+        let options = try ServerOptions(
+            arguments: [
+                "--max-body", "10", "--max-header", "2048", "--max-fields", "5", "--max-request-line", "100",
+                "--header-timeout", "2", "--body-timeout", "3", "--idle-timeout", "4", "--in-memory", "--log-level", "warning",
+            ], environment: [:])
+        #expect(options.http.limits.maxBodyLength == 10)
+        #expect(options.http.limits.maxHeaderSectionLength == 2048)
+        #expect(options.http.limits.maxHeaderFieldCount == 5)
+        #expect(options.http.limits.maxRequestLineLength == 100)
+        #expect(options.http.timeouts.header == .seconds(2))
+        #expect(options.http.timeouts.bodyStall == .seconds(3))
+        #expect(options.http.timeouts.idle == .seconds(4))
+        #expect(options.dataDirectory == nil)
+        #expect(options.logLevel == .warning && options.logLevel > .info)
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option --bogus"),
+        (["--port"], "--port needs a value"),
+        (["--port", "99999"], #"port must be a whole number from 0 to 65535, not "99999""#),
+        (["--threads", "0"], #"--threads must be a whole number from 1 to 1024, not "0""#),
+        (["--log-level", "loud"], #"log level must be debug, info, warning or error, not "loud""#),
+    ])
+    func badArgumentsSayWhatIsWrong(arguments: [String], message: String) {
+        let error = #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: arguments, environment: [:]) }
+        #expect(error?.description == message)
+    }
+
+    @Test func helpVersionAndHealthCheckAreActions() throws {
+        #expect(try ServerOptions(arguments: ["--help"], environment: [:]).action == .help)
+        #expect(try ServerOptions(arguments: ["--version"], environment: [:]).action == .version)
+        #expect(try ServerOptions(arguments: ["--check-health"], environment: [:]).action == .checkHealth)
+        #expect(ServerOptions.usage.contains("--data DIR"))
+    }
+}
