@@ -109,6 +109,11 @@ struct APIError: Error, Sendable {
     }
 }
 
+extension HTTPStatus {
+    /// https://www.rfc-editor.org/rfc/rfc4918#section-11.5
+    static let insufficientStorage = HTTPStatus(code: 507, reasonPhrase: "Insufficient Storage")
+}
+
 extension MediaType {
     static let problemJSON = MediaType(type: "application", subtype: "problem+json")
     static let mergePatchJSON = MediaType(type: "application", subtype: "merge-patch+json")

@@ -136,7 +136,10 @@ extension APIError {
         case .preconditionFailed:
             self = .preconditionFailed
         case .storage(let failure):
-            self.init(.serviceUnavailable, "The change could not be saved, and was not made: \(failure). Try again later.")
+            // A full disk is the server's storage problem (507); anything else may pass (503).
+            self.init(
+                failure.isOutOfSpace ? .insufficientStorage : .serviceUnavailable,
+                "The change could not be saved, and was not made: \(failure). Try again later.")
             headerFields[.retryAfter] = "1"
         }
     }

@@ -7,8 +7,12 @@ final class APIServer: Sendable {
     let server: HTTPServer
     let store: TripStore
 
-    init(samples: Bool = true) throws {
-        store = try TripStore(directory: nil, seedSamples: samples)
+    convenience init(samples: Bool = true) throws {
+        try self.init(store: TripStore(directory: nil, seedSamples: samples))
+    }
+
+    init(store: TripStore) throws {
+        self.store = store
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoopCount = 1

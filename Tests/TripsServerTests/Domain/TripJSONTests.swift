@@ -120,3 +120,18 @@ private func exportJSON(_ trip: Trip) -> String {
         #expect(try json(text) == .string("a\"b\\c\nd\u{01}é"))
     }
 }
+
+@Suite struct WholeNumberTests {
+    @Test(arguments: [("3", 3), ("3.0", 3), ("3e0", 3), ("0.3e1", 3), ("300e-2", 3)])
+    func wholeNumbersMayBeWrittenWithAFractionOfZeros(literal: String, expected: Int) throws {
+        let draft = try TripDraft(json: JSONValue(parsing: Array(#"{"city":"A","country":"B","nights":\#(literal),"price":1,"start":"2027-01-01"}"#.utf8)))
+        #expect(draft.nights == expected)
+    }
+
+    @Test(arguments: ["2.5", "1e40", "-1e40", "3.01"])
+    func otherNumbersAreNotWhole(literal: String) {
+        #expect(throws: TripsError.invalidField(.nights, "must be a whole number, not \(literal)")) {
+            try TripDraft(json: JSONValue(parsing: Array(#"{"city":"A","country":"B","nights":\#(literal),"price":1,"start":"2027-01-01"}"#.utf8)))
+        }
+    }
+}
