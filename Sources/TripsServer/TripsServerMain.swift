@@ -46,6 +46,8 @@ enum TripsServerMain {
         server.shutdownOnSignals()
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
         say("trips-server listening on http://\(host):\(server.port)")
+        let count = store.list.trips.count
+        say("trips-server: \(count) trip\(count == 1 ? "" : "s") \(options.dataDirectory.map { "recovered from \($0)" } ?? "in memory, not saved")")
         server.waitUntilStopped()
         store.close()
         say("trips-server stopped")
