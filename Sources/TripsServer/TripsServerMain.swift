@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TripsDomain
 
 /// The `trips-server` entry point: parse options, open the data folder, serve until
 /// SIGTERM or SIGINT, then finish what is in flight and exit 0.

@@ -4,7 +4,8 @@ import TripsDomain
 /// Finished responses for the most-read resources, kept until what they show changes:
 /// a trip's representations per version, and the whole list's per revision.
 ///
-/// A hit costs one lock and one retain; the body bytes are shared, never copied.
+/// Responses are stored `prepared()`, so writing one copies its head instead of formatting it.
+/// A hit costs one lock, one dictionary lookup and one retain; the bytes are shared, never copied.
 final class RepresentationCache: Sendable {
     private struct Entry {
         var version: UInt64
@@ -16,11 +17,15 @@ final class RepresentationCache: Sendable {
     private let list = Mutex<Entry?>(nil)
 
     /// The cached response for this trip version and representation, made by `build` on a miss.
-    func trip(_ id: Trip.ID, version: UInt64, representation: Int, build: () -> HTTPResponse) -> HTTPResponse {
-        if let hit = trips.withLock({ $0[id]?.version == version ? $0[id]?.responses[representation] : nil }) {
-            return hit
+    func trip<Failure: Error>(
+        _ id: Trip.ID, version: UInt64, representation: Int, build: () throws(Failure) -> HTTPResponse
+    ) throws(Failure) -> HTTPResponse {
+        let hit = trips.withLock { entries -> HTTPResponse? in
+            guard let entry = entries[id], entry.version == version else { return nil }
+            return entry.responses[representation]
         }
-        let response = build()
+        if let hit { return hit }
+        let response = try build().prepared()
         trips.withLock { entries in
             var entry = entries[id].flatMap { $0.version == version ? $0 : nil }
                 ?? Entry(version: version, responses: Array(repeating: nil, count: Trip.transferRepresentations.count))
@@ -35,7 +40,7 @@ final class RepresentationCache: Sendable {
         if let hit = list.withLock({ $0?.version == revision ? $0?.responses[representation] : nil }) {
             return hit
         }
-        let response = build()
+        let response = build().prepared()
         list.withLock { entry in
             if entry?.version != revision {
                 entry = Entry(version: revision, responses: Array(repeating: nil, count: [Trip].transferRepresentations.count))

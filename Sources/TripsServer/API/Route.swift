@@ -23,25 +23,36 @@ enum Route: Sendable, Hashable {
     ]
 
     /// The route for a request path, or nil (404). Ids are positive decimal numbers.
+    ///
+    /// Matches the path's bytes in place: no array of segments, no substrings (this runs on
+    /// every request).
     init?(path: String) {
-        let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard segments.count >= 2, segments[0].isEmpty else { return nil }
-        switch (segments.count, Substring(segments[1])) {
-        case (2, "trips"): self = .trips
-        case (2, "favorites"): self = .favorites
-        case (2, "health"): self = .health
-        case (2, "openapi.yaml"): self = .openAPI
-        case (3, "trips") where Substring(segments[2]) == "reorder": self = .tripsReorder
-        case (3, "trips") where Substring(segments[2]) == "sort": self = .tripsSort
-        case (3, "trips"):
-            guard let id = Self.id(segments[2]) else { return nil }
-            self = .trip(id)
-        case (3, "favorites"):
-            guard let id = Self.id(segments[2]) else { return nil }
-            self = .favorite(id)
-        default:
+        var path = path
+        guard let route = path.withUTF8({ Self.match($0) }) else { return nil }
+        self = route
+    }
+
+    private static func match(_ path: UnsafeBufferPointer<UInt8>) -> Route? {
+        guard path.first == UInt8(ascii: "/") else { return nil }
+        let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(path)[1...])
+        let slash = rest.firstIndex(of: UInt8(ascii: "/"))
+        let first = UnsafeRawBufferPointer(rebasing: rest[..<(slash ?? rest.endIndex)])
+        guard let slash else {
+            if first.equals("trips") { return .trips }
+            if first.equals("favorites") { return .favorites }
+            if first.equals("health") { return .health }
+            if first.equals("openapi.yaml") { return .openAPI }
             return nil
         }
+        let second = UnsafeRawBufferPointer(rebasing: rest[(slash + 1)...])
+        guard !second.contains(UInt8(ascii: "/")) else { return nil }
+        if first.equals("trips") {
+            if second.equals("reorder") { return .tripsReorder }
+            if second.equals("sort") { return .tripsSort }
+            return id(second).map(Route.trip)
+        }
+        if first.equals("favorites") { return id(second).map(Route.favorite) }
+        return nil
     }
 
     /// The methods this route answers, with `OPTIONS`, for `Allow`.
@@ -61,10 +72,16 @@ enum Route: Sendable, Hashable {
     }
 
     /// A trip id: digits only, no sign or leading zero, within `Int`.
-    private static func id(_ segment: Substring.UTF8View.SubSequence) -> Int? {
-        guard let first = segment.first, first != UInt8(ascii: "0"),
-            segment.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
-        return Int(Substring(segment))
+    private static func id(_ segment: UnsafeRawBufferPointer) -> Int? {
+        guard let first = segment.first, first != UInt8(ascii: "0") else { return nil }
+        var value = 0
+        for byte in segment {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+            guard !overflow1 && !overflow2 else { return nil }
+            value = sum
+        }
+        return value
     }
 }

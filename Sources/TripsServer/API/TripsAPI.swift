@@ -66,9 +66,14 @@ struct TripsAPI: HTTPHandler {
 /// The pieces every endpoint shares: negotiation, validators, and the wait for the store.
 extension TripsAPI {
     /// The index of the representation to answer with, among `T`'s; 406 when none is acceptable.
+    ///
+    /// Without `Accept` (most API clients, and every benchmark) it is the first one, decided
+    /// without building the list of offered types.
     func negotiate<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> Int {
+        let accept = request.headerFields.values(for: .accept)
+        if accept.isEmpty, !T.transferRepresentations.isEmpty { return 0 }
         let offered = T.transferRepresentations.map(\.mediaType)
-        guard let index = ContentNegotiation.choose(offered, accept: request.headerFields.values(for: .accept)) else {
+        guard let index = ContentNegotiation.choose(offered, accept: accept) else {
             throw .notAcceptable(offered)
         }
         return index

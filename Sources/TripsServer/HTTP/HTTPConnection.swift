@@ -145,9 +145,10 @@ final class HTTPConnection {
     private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
         requestStartedAt = nil
         if let requestIDs = environment.requestIDs {
+            // The clock is read for the access log's duration only; without a log, `now` will do.
             current = InFlight(
                 id: requestIDs.id(for: request), method: request.method, target: request.target,
-                startedAt: environment.clock.now())
+                startedAt: environment.accessLog == nil ? now : environment.clock.now())
         }
         let omitContent = request.method == .head
         let connection: HTTPResponse.ConnectionField =

@@ -40,6 +40,10 @@ struct HTTPField: Sendable, Hashable {
 
         /// Builds a name from bytes the parser has already checked to be token characters.
         init(validatedBytes bytes: UnsafeRawBufferPointer) {
+            if let common = Self.common(bytes) {
+                self = common
+                return
+            }
             let raw = String(decoding: bytes, as: UTF8.self)
             rawName = raw
             if bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
@@ -54,7 +58,26 @@ struct HTTPField: Sendable, Hashable {
 
         var description: String { rawName }
 
-        static func == (lhs: Name, rhs: Name) -> Bool { lhs.canonicalName == rhs.canonicalName }
+        /// The names nearly every request carries, spelled the usual way: matched with a length
+        /// check and a `memcmp`, they cost no String building. Other spellings go the long way,
+        /// so `rawName` is always exactly what was sent.
+        private static func common(_ bytes: UnsafeRawBufferPointer) -> Name? {
+            switch bytes.count {
+            case 4: bytes.equals("Host") ? .host : nil
+            case 6: bytes.equals("Accept") ? .accept : nil
+            case 10: bytes.equals("User-Agent") ? .userAgent : bytes.equals("Connection") ? .connection : nil
+            case 12: bytes.equals("Content-Type") ? .contentType : bytes.equals("X-Request-ID") ? .xRequestID : nil
+            case 13: bytes.equals("If-None-Match") ? .ifNoneMatch : nil
+            case 14: bytes.equals("Content-Length") ? .contentLength : nil
+            default: nil
+            }
+        }
+
+        /// Lengths first: most names compared differ in length, and that is cheaper to see than
+        /// a string comparison (every field lookup compares against every field of a request).
+        static func == (lhs: Name, rhs: Name) -> Bool {
+            lhs.canonicalName.utf8.count == rhs.canonicalName.utf8.count && lhs.canonicalName == rhs.canonicalName
+        }
         func hash(into hasher: inout Hasher) { hasher.combine(canonicalName) }
 
         static let accept: Name = "Accept"
@@ -77,6 +100,7 @@ struct HTTPField: Sendable, Hashable {
         static let retryAfter: Name = "Retry-After"
         static let server: Name = "Server"
         static let transferEncoding: Name = "Transfer-Encoding"
+        static let userAgent: Name = "User-Agent"
         static let vary: Name = "Vary"
         static let xRequestID: Name = "X-Request-ID"
     }

@@ -37,20 +37,20 @@ struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     static func known(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod? {
         switch bytes.count {
         case 3:
-            if bytes.elementsEqual("GET".utf8) { return .get }
-            if bytes.elementsEqual("PUT".utf8) { return .put }
+            if bytes.equals("GET") { return .get }
+            if bytes.equals("PUT") { return .put }
         case 4:
-            if bytes.elementsEqual("POST".utf8) { return .post }
-            if bytes.elementsEqual("HEAD".utf8) { return .head }
+            if bytes.equals("POST") { return .post }
+            if bytes.equals("HEAD") { return .head }
         case 5:
-            if bytes.elementsEqual("PATCH".utf8) { return .patch }
-            if bytes.elementsEqual("TRACE".utf8) { return .trace }
-            if bytes.elementsEqual("QUERY".utf8) { return .query }
+            if bytes.equals("PATCH") { return .patch }
+            if bytes.equals("TRACE") { return .trace }
+            if bytes.equals("QUERY") { return .query }
         case 6:
-            if bytes.elementsEqual("DELETE".utf8) { return .delete }
+            if bytes.equals("DELETE") { return .delete }
         case 7:
-            if bytes.elementsEqual("OPTIONS".utf8) { return .options }
-            if bytes.elementsEqual("CONNECT".utf8) { return .connect }
+            if bytes.equals("OPTIONS") { return .options }
+            if bytes.equals("CONNECT") { return .connect }
         default:
             break
         }

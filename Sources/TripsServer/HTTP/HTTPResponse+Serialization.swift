@@ -14,42 +14,32 @@ extension HTTPResponse {
     ///
     /// The `dateFields` lines (Date and Server, cached per loop) come first; handler fields named
     /// Date, Server, Content-Length, Transfer-Encoding, Connection or X-Request-ID are not
-    /// written, since the connection owns the framing and the request id. CR, LF and NUL in values become spaces, so a value cannot
-    /// inject a field. `omitContent` is for HEAD: same fields, including Content-Length, no content.
-    /// `requestID` (with its loop prefix) is written as `X-Request-ID`.
+    /// written, since the connection owns the framing and the request id. CR, LF and NUL in
+    /// values become spaces, so a value cannot inject a field. `omitContent` is for HEAD: same
+    /// fields, including Content-Length, no content. `requestID` (with its loop prefix) is
+    /// written as `X-Request-ID`. A `prepared()` response copies its head instead of formatting it.
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-message-format
     func serialize(
         into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dateFields: [UInt8],
         requestID: (id: RequestID, prefix: [UInt8])? = nil
     ) {
-        output.append(contentsOf: "HTTP/1.1 ".utf8)
-        Self.appendDecimal(status.code, to: &output)
-        output.append(ASCII.space)
-        Self.appendString(status.reasonPhrase, to: &output)
-        output.append(contentsOf: "\r\n".utf8)
+        let prepared = preparedHead
+        if let prepared {
+            output.append(contentsOf: prepared.statusLine)
+        } else {
+            appendStatusLine(to: &output)
+        }
         output.append(contentsOf: dateFields)
         if let requestID {
             output.append(contentsOf: "X-Request-ID: ".utf8)
             requestID.id.append(to: &output, prefix: requestID.prefix)
             output.append(contentsOf: "\r\n".utf8)
         }
-        for field in headerFields where !Self.isConnectionOwned(field.name) {
-            Self.appendString(field.name.rawName, to: &output)
-            output.append(contentsOf: ": ".utf8)
-            let start = output.count
-            Self.appendString(field.value, to: &output)
-            for index in start..<output.count {
-                let byte = output[index]
-                if byte == ASCII.cr || byte == ASCII.lf || byte == 0 { output[index] = ASCII.space }
-            }
-            output.append(contentsOf: "\r\n".utf8)
-        }
-        let hasContent = status.allowsContent
-        if hasContent {
-            output.append(contentsOf: "Content-Length: ".utf8)
-            Self.appendDecimal(body.count, to: &output)
-            output.append(contentsOf: "\r\n".utf8)
+        if let prepared {
+            output.append(contentsOf: prepared.fieldLines)
+        } else {
+            appendFieldLines(to: &output)
         }
         switch connection {
         case .none: break
@@ -57,11 +47,46 @@ extension HTTPResponse {
         case .keepAlive: output.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
         output.append(contentsOf: "\r\n".utf8)
-        if hasContent && !omitContent { output.append(contentsOf: body) }
+        if status.allowsContent && !omitContent { output.append(contentsOf: body) }
+    }
+
+    /// `HTTP/1.1 200 OK\r\n`
+    func appendStatusLine(to output: inout [UInt8]) {
+        output.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.appendDecimal(status.code, to: &output)
+        output.append(ASCII.space)
+        Self.appendString(status.reasonPhrase, to: &output)
+        output.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// The handler's fields the connection does not own, then Content-Length when there is content.
+    func appendFieldLines(to output: inout [UInt8]) {
+        for field in headerFields where !Self.isConnectionOwned(field.name) {
+            Self.appendString(field.name.rawName, to: &output)
+            output.append(contentsOf: ": ".utf8)
+            var value = field.value
+            value.withUTF8 { bytes in
+                if bytes.contains(where: { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }) {
+                    for byte in bytes { output.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte) }
+                } else {
+                    output.append(contentsOf: bytes)
+                }
+            }
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        if status.allowsContent {
+            output.append(contentsOf: "Content-Length: ".utf8)
+            Self.appendDecimal(body.count, to: &output)
+            output.append(contentsOf: "\r\n".utf8)
+        }
     }
 
     /// Whether the handler asked to close the connection with `Connection: close`.
     var asksToClose: Bool {
+        preparedHead?.asksToClose ?? computeAsksToClose()
+    }
+
+    func computeAsksToClose() -> Bool {
         headerFields.contains(.connection) && headerFields.listContains(.connection, token: "close")
     }
 

@@ -37,11 +37,12 @@ enum RequestID: Sendable, Hashable {
             output.append(contentsOf: value.utf8)
         case .generated(let counter):
             output.append(contentsOf: prefix)
-            let digits = Array("0123456789abcdef".utf8)
+            // Hex digits by arithmetic: a lookup table here was an array allocated per call.
             var shift = 60
             while shift > 0 && (counter >> UInt64(shift)) & 0xF == 0 { shift -= 4 }
             while shift >= 0 {
-                output.append(digits[Int((counter >> UInt64(shift)) & 0xF)])
+                let nibble = UInt8(truncatingIfNeeded: counter >> UInt64(shift)) & 0xF
+                output.append(nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10))
                 shift -= 4
             }
         }

@@ -255,7 +255,7 @@ struct RequestParser {
 
     /// HTTP-version = "HTTP/" DIGIT "." DIGIT; anything else is 400, a well-formed other version 505.
     private static func parseVersion(_ bytes: UnsafeRawBufferPointer) -> Result<HTTPVersion, HTTPParseError> {
-        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8), bytes[6] == UInt8(ascii: "."),
+        guard bytes.count == 8, UnsafeRawBufferPointer(rebasing: bytes[0..<5]).equals("HTTP/"), bytes[6] == UInt8(ascii: "."),
             let major = digitValue(bytes[5]), let minor = digitValue(bytes[7])
         else { return .failure(.invalidVersion) }
         switch (major, minor) {
@@ -506,6 +506,17 @@ struct RequestParser {
     @inline(__always)
     private static func digitValue(_ byte: UInt8) -> Int? {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte &- UInt8(ascii: "0")) : nil
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes are exactly `literal`: a length check and one `memcmp`, where
+    /// `elementsEqual(literal.utf8)` walks a String's UTF-8 view a byte at a time.
+    @inline(__always)
+    func equals(_ literal: StaticString) -> Bool {
+        guard count == literal.utf8CodeUnitCount else { return false }
+        guard let base = baseAddress else { return true }
+        return memcmp(base, literal.utf8Start, count) == 0
     }
 }
 

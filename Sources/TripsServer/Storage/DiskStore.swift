@@ -194,6 +194,7 @@ struct DiskStore: Sendable {
 
     /// Closes the journal and releases the lock. Idempotent.
     mutating func close() {
+        if let lockFile { fileSystem.unlock(lockFile) }
         for file in [journal, lockFile].compactMap(\.self) {
             do {
                 try fileSystem.close(file)

@@ -33,6 +33,9 @@ protocol FileSystem: Sendable {
     func open(_ path: String, mode: OpenMode) throws(StorageError) -> OpenFile
     /// Takes an exclusive `flock` without waiting; false when someone else holds it.
     func tryLock(_ file: OpenFile) throws(StorageError) -> Bool
+    /// Releases the `flock` at once. Closing alone may not: a child process forked in the
+    /// meantime shares the open file description until it execs.
+    func unlock(_ file: OpenFile)
     /// Writes all of `bytes` (looping over short writes).
     func write(_ file: OpenFile, _ bytes: [UInt8]) throws(StorageError)
     /// `fdatasync`: the data and the size are on disk.

@@ -70,6 +70,10 @@ struct PosixFileSystem: FileSystem {
         throw .io(call: "flock", path: file.path, errno: errno)
     }
 
+    func unlock(_ file: OpenFile) {
+        _ = Self.retrying { flock(file.descriptor, LOCK_UN) }
+    }
+
     func write(_ file: OpenFile, _ bytes: [UInt8]) throws(StorageError) {
         var offset = 0
         while offset < bytes.count {

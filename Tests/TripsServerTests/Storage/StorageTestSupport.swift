@@ -189,6 +189,10 @@ final class FaultyFileSystem: FileSystem {
         return try real.tryLock(file)
     }
 
+    func unlock(_ file: OpenFile) {
+        real.unlock(file)
+    }
+
     func write(_ file: OpenFile, _ bytes: [UInt8]) throws(StorageError) {
         if try check(.write, path: file.path) {
             try real.write(file, Array(bytes.prefix(bytes.count / 2)))
