@@ -44,7 +44,9 @@ enum TripsServerMain {
             FileHandle.standardError.write(Data("trips-server: cannot listen on \(options.http.host):\(options.http.port): \(error)\n".utf8))
             exit(1)
         }
-        server.shutdownOnSignals()
+        server.shutdownOnSignals { signal in
+            say("trips-server shutting down (\(signal == SIGTERM ? "SIGTERM" : "SIGINT")): finishing requests in flight")
+        }
         let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
         say("trips-server listening on http://\(host):\(server.port)")
         let count = store.list.trips.count

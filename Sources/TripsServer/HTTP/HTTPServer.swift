@@ -107,14 +107,19 @@ final class HTTPServer: Sendable {
         loopsRunning.wait()
     }
 
-    /// Begins a graceful shutdown on any of `signals` (default SIGTERM and SIGINT).
-    func shutdownOnSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) {
+    /// Begins a graceful shutdown on any of `signals` (default SIGTERM and SIGINT), after
+    /// telling `onSignal` which one arrived.
+    func shutdownOnSignals(
+        _ signals: [Int32] = [SIGTERM, SIGINT], onSignal: @escaping @Sendable (Int32) -> Void = { _ in }
+    ) {
         state.withLock { state in
             for number in signals {
                 signal(number, SIG_IGN)  // let the dispatch source, not the default action, see it
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler { [weak self] in
-                    self?.beginShutdown() }
+                    onSignal(number)
+                    self?.beginShutdown()
+                }
                 source.resume()
                 state.signalSources.append(source)
             }
