@@ -17,15 +17,13 @@ final class RepresentationCache: Sendable {
     private let list = Mutex<Entry?>(nil)
 
     /// The cached response for this trip version and representation, made by `build` on a miss.
-    func trip<Failure: Error>(
-        _ id: Trip.ID, version: UInt64, representation: Int, build: () throws(Failure) -> HTTPResponse
-    ) throws(Failure) -> HTTPResponse {
+    func trip(_ id: Trip.ID, version: UInt64, representation: Int, build: () -> HTTPResponse) -> HTTPResponse {
         let hit = trips.withLock { entries -> HTTPResponse? in
             guard let entry = entries[id], entry.version == version else { return nil }
             return entry.responses[representation]
         }
         if let hit { return hit }
-        let response = try build().prepared()
+        let response = build().prepared()
         trips.withLock { entries in
             var entry = entries[id].flatMap { $0.version == version ? $0 : nil }
                 ?? Entry(version: version, responses: Array(repeating: nil, count: Trip.transferRepresentations.count))

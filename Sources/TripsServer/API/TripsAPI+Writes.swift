@@ -9,8 +9,9 @@ extension TripsAPI {
         let draft = try RequestBody.decode(request, as: TripDraft.self)
         let index = try negotiate(Trip.self, for: request)
         return change(request, plan: { _ in .add(draft) }) { mutation throws(APIError) in
-            guard case .trip(let trip)? = mutation.outcome else { throw .inconsistent }
-            return representTrip(trip, in: mutation.list, as: index, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
+            guard case .trip(let trip)? = mutation.outcome, let version = mutation.tripVersion else { throw .inconsistent }
+            return representTrip(
+                trip, version: version, as: index, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
         }
     }
 
@@ -78,17 +79,19 @@ extension TripsAPI {
         let drop = try RequestBody.decode(request, as: FavoriteDrop.self)
         let index = try negotiate(FavoritesChange.self, for: request)
         let condition = try ifMatch(request)
-        return change(request, plan: { list throws(MutationError) in
+        return change(request, returningList: true, plan: { list throws(MutationError) in
             try MutationError.check(condition, against: EntityTag.allList(list))
             let ids = try drop.items.map { (item) throws(MutationError) in
                 try rejecting { () throws(TripsError) in try list.resolve(item) }
             }
             return .makeFavorites(ids)
         }) { mutation throws(APIError) in
-            guard case .addedFavorites(let added)? = mutation.outcome else { throw .inconsistent }
-            let change = FavoritesChange(added: added, favorites: mutation.list.trips.filter(\.isFavorite))
+            guard case .addedFavorites(let added)? = mutation.outcome, let list = mutation.list else {
+                throw .inconsistent
+            }
+            let change = FavoritesChange(added: added, favorites: list.trips.filter(\.isFavorite))
             let mediaType = FavoritesChange.transferRepresentations[index].mediaType
-            return represent(change, as: index, etag: .list(revision: mutation.list.revision, mediaType))
+            return represent(change, as: index, etag: .list(revision: list.revision, mediaType))
         }
     }
 
@@ -104,8 +107,8 @@ extension TripsAPI {
             try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
             return try plan(list)
         }) { mutation throws(APIError) in
-            guard let trip = mutation.list[id] else { throw .inconsistent }
-            return representTrip(trip, in: mutation.list, as: index)
+            guard case .trip(let trip)? = mutation.outcome, let version = mutation.tripVersion else { throw .inconsistent }
+            return representTrip(trip, version: version, as: index)
         }
     }
 
@@ -115,20 +118,20 @@ extension TripsAPI {
     ) throws(APIError) -> HTTPReply {
         let index = try negotiate([Trip].self, for: request)
         let condition = try ifMatch(request)
-        return change(request, plan: { list throws(MutationError) in
+        return change(request, returningList: true, plan: { list throws(MutationError) in
             try MutationError.check(condition, against: EntityTag.allList(list))
             return try plan(list)
-        }) { mutation in
-            let etag = EntityTag.list(revision: mutation.list.revision, [Trip].transferRepresentations[index].mediaType)
-            return represent(mutation.list.trips, as: index, etag: etag)
+        }) { mutation throws(APIError) in
+            guard let list = mutation.list else { throw .inconsistent }
+            let etag = EntityTag.list(revision: list.revision, [Trip].transferRepresentations[index].mediaType)
+            return represent(list.trips, as: index, etag: etag)
         }
     }
 
     /// A trip with its validator.
     private func representTrip(
-        _ trip: Trip, in list: TripList, as index: Int, status: HTTPStatus = .ok, extraFields: HTTPFields = [:]
+        _ trip: Trip, version: UInt64, as index: Int, status: HTTPStatus = .ok, extraFields: HTTPFields = [:]
     ) -> HTTPResponse {
-        let version = list.version(of: trip.id) ?? list.revision
         let etag = EntityTag.trip(trip.id, version: version, Trip.transferRepresentations[index].mediaType)
         return represent(trip, as: index, status: status, etag: etag, extraFields: extraFields)
     }

@@ -110,13 +110,13 @@ extension TripsAPI {
     /// `plan` sees the newest list and returns the change to make (nil: nothing to do);
     /// `answer` builds the response from the list right after the change.
     func change(
-        _ request: HTTPRequest, pathID: Int? = nil,
+        _ request: HTTPRequest, pathID: Int? = nil, returningList: Bool = false,
         plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?,
         answer: @escaping @Sendable (Mutation) throws(APIError) -> HTTPResponse
     ) -> HTTPReply {
         let accept = request.headerFields.values(for: .accept)
         return .later { responder in
-            store.mutate(plan) { result in
+            store.mutate(plan, returningList: returningList) { result in
                 switch result {
                 case .success(let mutation):
                     do throws(APIError) {

@@ -2,10 +2,16 @@ import TripsDomain
 
 /// A change that is on disk (or needed none), as the API answers it.
 struct Mutation: Sendable {
-    /// The list right after this change: durable, and what the response shows.
-    let list: TripList
+    /// The list right after this change, when `mutate` was asked for it. Only answers that
+    /// show the whole list ask: holding it makes the store copy its list on the next change,
+    /// which costs about what writing the list into a response costs anyway.
+    let list: TripList?
+    /// The list's revision right after this change (the same as before when it changed nothing).
+    let revision: UInt64
     /// What the change did; nil when the plan returned nil ("nothing to do").
     let outcome: TripChangeOutcome?
+    /// For a change to one trip: the revision at which that trip last changed, for its ETag.
+    let tripVersion: UInt64?
 }
 
 /// Why a mutation did not happen.

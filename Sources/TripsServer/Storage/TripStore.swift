@@ -4,11 +4,15 @@ import TripsDomain
 
 /// The one owner of the trip list in a running server.
 ///
-/// Reads see `list`, the durable list. A write plans a change against the newest list
-/// (durable plus changes waiting for the disk), applies it there, and hands its journal
+/// Reads see the durable list, through `read`. A write plans a change against the newest
+/// list (durable plus changes waiting for the disk), applies it there, and hands its journal
 /// record to a writer thread of its own. The writer takes every record waiting, writes
-/// them in one `write` and one `fdatasync` (group commit), then publishes the new durable
-/// list and calls the completions in order. No event loop or task ever waits for the disk.
+/// them in one `write` and one `fdatasync` (group commit), applies the same changes to the
+/// durable list and calls the completions in order. No event loop or task waits for the disk.
+///
+/// Both lists change in place, so a change costs what `TripList.apply` costs, not a copy of
+/// the list: nothing outside the lock keeps a reference to either (which would make the
+/// next change copy it), so reads run inside the lock and mutations report no list.
 final class TripStore: Sendable {
     /// Where the data lives; nil in memory.
     let directory: String?
@@ -22,9 +26,8 @@ final class TripStore: Sendable {
     private let writerStopped = DispatchSemaphore(value: 0)
 
     private struct State: ~Copyable {
-        /// What reads see: every change in it is on disk. Published as one immutable object, so
-        /// a read takes one retain instead of copying the list's arrays and dictionaries.
-        var durable: Snapshot
+        /// What reads see: every change in it is on disk.
+        var durable: TripList
         /// `durable` plus every accepted change that is not yet on disk.
         var tip: TripList
         /// Mutations waiting for the writer, in the order they were planned.
@@ -35,15 +38,10 @@ final class TripStore: Sendable {
         var isClosing = false
     }
 
-    /// One published version of the durable list, shared by every reader that took it.
-    final class Snapshot: Sendable {
-        let list: TripList
-
-        init(_ list: TripList) { self.list = list }
-    }
-
     /// A planned mutation on its way to the disk.
     private struct PendingMutation: Sendable {
+        /// The change to apply to the durable list once its record is on disk.
+        let change: TripChange?
         /// The journal record, when the change changed anything.
         let record: JournalRecord?
         let result: Result<Mutation, MutationError>
@@ -63,27 +61,31 @@ final class TripStore: Sendable {
         self.log = log
         guard let directory else {
             let list = seedSamples ? TripList.samples : TripList()
-            state = Mutex(State(durable: Snapshot(list), tip: list))
+            state = Mutex(State(durable: list, tip: list))
             disk = Mutex(nil)
             return
         }
         let (disk, list) = try DiskStore.open(
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
-        state = Mutex(State(durable: Snapshot(list), tip: list))
+        state = Mutex(State(durable: list, tip: list))
         self.disk = Mutex(disk)
         let thread = Thread { [self] in runWriter() }
         thread.name = "trips-storage-writer"
         thread.start()
     }
 
-    /// The durable list: never shows a change that is not yet on disk.
-    var list: TripList {
-        snapshot.list
+    /// Runs `body` on the durable list, which never shows a change that is not yet on disk.
+    ///
+    /// `body` runs under the store's lock: keep it short, and take out what it needs rather
+    /// than the list itself (a list kept outside makes the next change copy it).
+    func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T {
+        try state.withLock { try body($0.durable) }
     }
 
-    /// The durable list as a shared object: the cheapest read, for the request path.
-    var snapshot: Snapshot {
-        state.withLock { $0.durable }
+    /// The durable list. Copy-on-write makes this a few retains; it costs a real copy only
+    /// if a change lands while the caller still holds it, so hold it briefly.
+    var list: TripList {
+        read { copy $0 }
     }
 
     /// Plans a change against the newest list, applies it, journals it, and calls
@@ -95,7 +97,7 @@ final class TripStore: Sendable {
     /// accepted earlier is durable: it runs on the writer thread, or right here, before
     /// `mutate` returns, when nothing is waiting for the disk (always, in memory).
     func mutate(
-        _ plan: (TripList) throws(MutationError) -> TripChange?,
+        _ plan: (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
         completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
     ) {
         let isInMemory = directory == nil
@@ -103,30 +105,38 @@ final class TripStore: Sendable {
             guard !state.isClosing else { return (.failure(.storage(.closed)), false) }
             var record: JournalRecord?
             let result: Result<Mutation, MutationError>
+            var change: TripChange?
             do throws(MutationError) {
-                var next = state.tip
                 var outcome: TripChangeOutcome?
-                if let change = try plan(next) {
+                var tripVersion: UInt64?
+                change = try plan(state.tip)
+                if let change {
+                    let revision = state.tip.revision
+                    // `apply` changes nothing when it throws, so the tip stays as it was.
                     do throws(TripsError) {
-                        outcome = try next.apply(change)
+                        outcome = try state.tip.apply(change)
                     } catch {
                         throw .rejected(error)
                     }
-                    if next.revision != state.tip.revision {
-                        record = JournalRecord(revision: next.revision, change: change)
-                        state.tip = next
+                    if state.tip.revision != revision {
+                        record = JournalRecord(revision: state.tip.revision, change: change)
                     }
+                    if case .trip(let trip)? = outcome { tripVersion = state.tip.version(of: trip.id) }
                 }
-                result = .success(Mutation(list: next, outcome: outcome))
+                result = .success(
+                    Mutation(
+                        list: returningList ? state.tip : nil, revision: state.tip.revision, outcome: outcome,
+                        tripVersion: tripVersion))
             } catch {
                 result = .failure(error)
             }
+            if record == nil { change = nil }
             if isInMemory {
-                if state.durable.list.revision != state.tip.revision { state.durable = Snapshot(state.tip) }
+                if let change { Self.applyDurable(change, to: &state.durable) }
                 return (result, false)
             }
             if record == nil && state.queue.isEmpty && !state.isBatchInFlight { return (result, false) }
-            state.queue.append(PendingMutation(record: record, result: result, completion: completion))
+            state.queue.append(PendingMutation(change: change, record: record, result: result, completion: completion))
             guard !state.isWriterAwake else { return (nil, false) }
             state.isWriterAwake = true
             return (nil, true)
@@ -197,12 +207,10 @@ final class TripStore: Sendable {
     private func write(_ batch: [PendingMutation]) {
         var bytes: [UInt8] = []
         var records = 0
-        var durable: TripList?
         for pending in batch {
-            guard let record = pending.record, case .success(let mutation) = pending.result else { continue }
+            guard let record = pending.record else { continue }
             RecordFrame.append(payload: record.payload, to: &bytes)
             records += 1
-            durable = mutation.list
         }
         var failure: StorageError?
         if records > 0 {
@@ -218,7 +226,7 @@ final class TripStore: Sendable {
         if let failure {
             // Nothing of the batch is on disk: forget it and everything planned on top of it.
             let failed = state.withLock { state in
-                state.tip = state.durable.list
+                state.tip = state.durable
                 state.isBatchInFlight = false
                 defer { state.queue.removeAll() }
                 return batch + state.queue
@@ -228,7 +236,9 @@ final class TripStore: Sendable {
             return
         }
         state.withLock { state in
-            if let durable { state.durable = Snapshot(durable) }
+            for pending in batch {
+                if let change = pending.change { Self.applyDurable(change, to: &state.durable) }
+            }
             state.isBatchInFlight = false
         }
         for pending in batch { pending.completion(pending.result) }
@@ -239,12 +249,22 @@ final class TripStore: Sendable {
         disk.withLock { disk in
             guard disk?.needsCompaction == true else { return }
             // Only this thread moves `durable`, and it is exactly what the journal holds.
-            let list = state.withLock { $0.durable.list }
+            let list = state.withLock { $0.durable }
             do {
                 try disk?.installSnapshot(of: list)
             } catch {
                 log.warning("compacting the journal failed, it keeps growing until a later attempt works: \(error)")
             }
+        }
+    }
+
+    /// Replays on the durable list a change the tip already accepted; it cannot fail there,
+    /// since the durable list is the tip as it was when the change was planned.
+    private static func applyDurable(_ change: TripChange, to durable: inout TripList) {
+        do {
+            try durable.apply(change)
+        } catch {
+            preconditionFailure("a change the tip accepted was refused by the durable list: \(error)")
         }
     }
 }

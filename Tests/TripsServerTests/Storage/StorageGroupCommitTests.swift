@@ -20,7 +20,7 @@ import TripsDomain
             let allDone: Void = await withCheckedContinuation { continuation in
                 let complete: @Sendable (Result<Mutation, MutationError>) -> Void = { result in
                     switch result {
-                    case .success(let mutation): revisions.withLock { $0.append(mutation.list.revision) }
+                    case .success(let mutation): revisions.withLock { $0.append(mutation.revision) }
                     case .failure: failures.withLock { $0 += 1 }
                     }
                     if revisions.withLock({ $0.count }) + failures.withLock({ $0 }) == total { continuation.resume() }
@@ -60,7 +60,7 @@ import TripsDomain
             }
             gate.entered.wait()
             store.mutate({ _ in nil }) { result in
-                if case .success(let mutation) = result, mutation.outcome == nil, mutation.list.revision == 1 {
+                if case .success(let mutation) = result, mutation.outcome == nil, mutation.revision == 1 {
                     completed.withLock { $0.append("no-op") }
                 }
                 done.signal()

@@ -17,9 +17,10 @@ import TripsDomain
         try #require(results.count == 5)  // all synchronous
 
         let first = try results[0].get()
-        #expect(first.list.revision == 1)
-        #expect(first.outcome == .trip(try #require(first.list[2])))
-        #expect(try results[1].get().list.revision == 1)  // no change, no new revision
+        #expect(first.revision == 1)
+        #expect(first.outcome == .trip(try #require(store.list[2])))
+        #expect(first.tripVersion == 1)
+        #expect(try results[1].get().revision == 1)  // no change, no new revision
         guard case .failure(.rejected(.unknownTrips([42]))) = results[2] else { Issue.record("\(results[2])"); return }
         guard case .failure(.preconditionFailed) = results[3] else { Issue.record("\(results[3])"); return }
         #expect(try results[4].get().outcome == nil)
