@@ -13,10 +13,11 @@ enum StorageError: Error, Sendable, Hashable {
 }
 
 extension StorageError {
-    /// Whether the disk (or the user's quota) is full: the API answers 507 rather than 503.
+    /// Whether the disk, the user's quota or the process's file size limit (RLIMIT_FSIZE,
+    /// EFBIG) leaves no room: the API answers 507 rather than 503.
     var isOutOfSpace: Bool {
         guard case .io(_, _, let code) = self else { return false }
-        return code == ENOSPC || code == EDQUOT
+        return code == ENOSPC || code == EDQUOT || code == EFBIG
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import TripsDomain
 
@@ -65,6 +66,9 @@ final class TripStore: Sendable {
             disk = Mutex(nil)
             return
         }
+        // Past RLIMIT_FSIZE a write must fail with EFBIG (the change is refused with 507, reads
+        // go on), not raise SIGXFSZ, whose default action kills the process.
+        signal(SIGXFSZ, SIG_IGN)
         let (disk, list) = try DiskStore.open(
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
         state = Mutex(State(durable: list, tip: list))
