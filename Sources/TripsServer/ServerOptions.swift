@@ -57,6 +57,7 @@ struct ServerOptions: Sendable, Equatable {
           --header-timeout SEC    time to send a header section (default 10)
           --body-timeout SEC      longest pause inside a body (default 30)
           --idle-timeout SEC      keep-alive idle time (default 60)
+          --write-timeout SEC     longest wait for a client to take any of a response (default 30)
           --log-level LEVEL       debug, info, warning or error (default info) [TRIPS_LOG_LEVEL]
           --check-health          ask the server at --host/--port for /health; exit 0 if healthy
           --version               print the version
@@ -92,6 +93,7 @@ struct ServerOptions: Sendable, Equatable {
             case "--header-timeout": http.timeouts.header = .seconds(try Self.number(try value(), flag, 1...86_400))
             case "--body-timeout": http.timeouts.bodyStall = .seconds(try Self.number(try value(), flag, 1...86_400))
             case "--idle-timeout": http.timeouts.idle = .seconds(try Self.number(try value(), flag, 1...86_400))
+            case "--write-timeout": http.timeouts.writeStall = .seconds(try Self.number(try value(), flag, 1...86_400))
             case "--log-level": logLevel = try Self.level(try value())
             case "--check-health": action = .checkHealth
             case "--version": action = .version

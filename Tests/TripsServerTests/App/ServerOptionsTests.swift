@@ -27,7 +27,7 @@ import Testing
         let options = try ServerOptions(
             arguments: [
                 "--max-body", "10", "--max-header", "2048", "--max-fields", "5", "--max-request-line", "100",
-                "--header-timeout", "2", "--body-timeout", "3", "--idle-timeout", "4", "--in-memory", "--log-level", "warning",
+                "--header-timeout", "2", "--body-timeout", "3", "--idle-timeout", "4", "--write-timeout", "5", "--in-memory", "--log-level", "warning",
             ], environment: [:])
         #expect(options.http.limits.maxBodyLength == 10)
         #expect(options.http.limits.maxHeaderSectionLength == 2048)
@@ -36,6 +36,7 @@ import Testing
         #expect(options.http.timeouts.header == .seconds(2))
         #expect(options.http.timeouts.bodyStall == .seconds(3))
         #expect(options.http.timeouts.idle == .seconds(4))
+        #expect(options.http.timeouts.writeStall == .seconds(5))
         #expect(options.dataDirectory == nil)
         #expect(options.logLevel == .warning && options.logLevel > .info)
     }
