@@ -4,6 +4,10 @@ FROM swift:6.2-bookworm AS build
 WORKDIR /src
 COPY Package.swift openapi.yaml ./
 COPY Sources ./Sources
+# Only Sources is built, but the manifest names the test and fuzz targets, whose folders
+# must exist for it to load.
+COPY Tests ./Tests
+COPY Fuzz ./Fuzz
 RUN swift build -c release --static-swift-stdlib --product trips-server \
     && cp "$(swift build -c release --show-bin-path)/trips-server" /trips-server
 

@@ -4,9 +4,11 @@ import TripsDomain
 
 /// The `trips-server` entry point: parse options, open the data folder, serve until
 /// SIGTERM or SIGINT, then finish what is in flight and exit 0.
-@main
-enum TripsServerMain {
-    static func main() {
+///
+/// It lives in the library, called from the thin `TripsServerApp` executable, so that the
+/// fuzz targets can link `TripsServer` (an executable target cannot be a dependency).
+package enum TripsServerMain {
+    package static func main() {
         let options: ServerOptions
         do {
             options = try ServerOptions(
