@@ -25,7 +25,11 @@ enum EntityTagCondition: Sendable, Hashable {
     case tags([EntityTag])
 
     /// Reads every value of one precondition field; nil when it is absent.
-    static func parse(_ values: [String]) throws(APIError) -> EntityTagCondition? {
+    ///
+    /// An element that is not an entity tag (`0`, `abc`) names no representation, so it can
+    /// never match: `If-Match: 0` fails (412) and `If-None-Match: 0` lets the request through,
+    /// as a tag that was never issued would.
+    static func parse(_ values: [String]) -> EntityTagCondition? {
         guard !values.isEmpty else { return nil }
         var tags: [EntityTag] = []
         for value in values {
@@ -36,7 +40,7 @@ enum EntityTagCondition: Sendable, Hashable {
                 if isWeak { text = text.dropFirst(2) }
                 guard text.count >= 2, text.first == "\"", text.last == "\"",
                     !text.dropFirst().dropLast().contains("\"")
-                else { throw APIError(.badRequest, "\(element) is not an entity tag like \"t2v5-json\"") }
+                else { continue }
                 tags.append(EntityTag(String(text.dropFirst().dropLast()), isWeak: isWeak))
             }
         }

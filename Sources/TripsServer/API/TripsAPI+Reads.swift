@@ -8,7 +8,7 @@ extension TripsAPI {
         let index = try negotiate([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, [Trip].transferRepresentations[index].mediaType)
-        if let notModified = try notModified(request, current: etag) { return notModified }
+        if let notModified = notModified(request, current: etag) { return notModified }
         guard !query.isEverything else {
             return cache.list(revision: list.revision, representation: index) {
                 represent(list.trips, as: index, etag: etag)
@@ -22,7 +22,7 @@ extension TripsAPI {
         let index = try negotiate([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, [Trip].transferRepresentations[index].mediaType)
-        if let notModified = try notModified(request, current: etag) { return notModified }
+        if let notModified = notModified(request, current: etag) { return notModified }
         return represent(list.trips.matching(TripQuery(filter: .favorites)), as: index, etag: etag)
     }
 
@@ -36,7 +36,7 @@ extension TripsAPI {
             throw .notFound(request.path)
         }
         let etag = { EntityTag.trip(id, version: version, Trip.transferRepresentations[index].mediaType) }
-        if request.headerFields.contains(.ifNoneMatch), let notModified = try notModified(request, current: etag()) {
+        if request.headerFields.contains(.ifNoneMatch), let notModified = notModified(request, current: etag()) {
             return notModified
         }
         return cache.trip(id, version: version, representation: index) {

@@ -38,7 +38,7 @@ extension TripsAPI {
 
     /// `DELETE /trips/{id}`: 204.
     func deleteTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let condition = try ifMatch(request)
+        let condition = ifMatch(request)
         return change(request, pathID: id, plan: { list throws(MutationError) in
             try existing(id, in: list)
             try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
@@ -52,7 +52,7 @@ extension TripsAPI {
     /// `DELETE /trips?ids=1,3`: several trips, all or nothing; 204.
     func deleteTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let ids = try deletionIDs(request.queryItems)
-        let condition = try ifMatch(request)
+        let condition = ifMatch(request)
         return change(request, plan: { list throws(MutationError) in
             try MutationError.check(condition, against: EntityTag.allList(list))
             return .delete(ids)
@@ -78,7 +78,7 @@ extension TripsAPI {
     func dropFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let drop = try RequestBody.decode(request, as: FavoriteDrop.self)
         let index = try negotiate(FavoritesChange.self, for: request)
-        let condition = try ifMatch(request)
+        let condition = ifMatch(request)
         return change(request, returningList: true, plan: { list throws(MutationError) in
             try MutationError.check(condition, against: EntityTag.allList(list))
             let ids = try drop.items.map { (item) throws(MutationError) in
@@ -101,7 +101,7 @@ extension TripsAPI {
         _ id: Trip.ID, _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
     ) throws(APIError) -> HTTPReply {
         let index = try negotiate(Trip.self, for: request)
-        let condition = try ifMatch(request)
+        let condition = ifMatch(request)
         return change(request, pathID: id, plan: { list throws(MutationError) in
             try existing(id, in: list)
             try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
@@ -117,7 +117,7 @@ extension TripsAPI {
         _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
     ) throws(APIError) -> HTTPReply {
         let index = try negotiate([Trip].self, for: request)
-        let condition = try ifMatch(request)
+        let condition = ifMatch(request)
         return change(request, returningList: true, plan: { list throws(MutationError) in
             try MutationError.check(condition, against: EntityTag.allList(list))
             return try plan(list)

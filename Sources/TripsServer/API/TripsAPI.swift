@@ -93,16 +93,16 @@ extension TripsAPI {
     }
 
     /// 304 when `If-None-Match` names the current tag; nil to go on with the full answer.
-    func notModified(_ request: HTTPRequest, current: EntityTag) throws(APIError) -> HTTPResponse? {
-        guard let condition = try EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
+    func notModified(_ request: HTTPRequest, current: EntityTag) -> HTTPResponse? {
+        guard let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
             condition.matchesWeakly(current)
         else { return nil }
         return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: "Accept"])
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.
-    func ifMatch(_ request: HTTPRequest) throws(APIError) -> EntityTagCondition? {
-        try EntityTagCondition.parse(request.headerFields.values(for: .ifMatch))
+    func ifMatch(_ request: HTTPRequest) -> EntityTagCondition? {
+        EntityTagCondition.parse(request.headerFields.values(for: .ifMatch))
     }
 
     /// Runs a change through the store and answers once it is durable (or refused).

@@ -196,9 +196,11 @@ import TripsDomain
         #expect(fresh.status == 200)
     }
 
-    @Test func aMalformedIfMatchIs400() async throws {
+    @Test func aMalformedIfMatchMatchesNothingAndIfNoneMatchLetsTheRequestThrough() async throws {
         let api = try APIServer()
         defer { api.stop() }
-        #expect(try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#, headers: ["If-Match": "nope"]).status == 400)
+        #expect(try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#, headers: ["If-Match": "nope"]).status == 412)
+        #expect(try await api.request("GET", "/trips/2", headers: ["If-None-Match": "0"]).status == 200)
+        #expect(api.store.list == TripList.samples)
     }
 }
