@@ -16,6 +16,7 @@
 # starts is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/server.sh
 conns=${CONNS:-300}
 flood=${FLOOD:-1000}
 scratch=.build-drill-release
@@ -53,14 +54,7 @@ start_server() {
     "$@" "$binary" --port 0 --data "$work/data" --log-level warning \
         --header-timeout 2 --body-timeout 2 --idle-timeout 5 >"$work/stdout" 2>>"$work/stderr" &
     pid=$!
-    local port=""
-    for _ in $(seq 100); do
-        port=$(sed -n 's|^trips-server listening on http://127.0.0.1:\([0-9]*\)$|\1|p' "$work/stdout")
-        [[ -n "$port" ]] && break
-        sleep 0.1
-    done
-    [[ -n "$port" ]] || { echo "the server did not start: $(cat "$work/stderr")" >&2; exit 1; }
-    url="http://127.0.0.1:$port"
+    url=$(wait_until_listening "$pid" "$work/stdout" "$work/stderr") || exit 1
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }

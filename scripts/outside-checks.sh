@@ -6,6 +6,7 @@
 # Usage: scripts/outside-checks.sh [--max-examples N]   (default 100 per operation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/server.sh
 
 max_examples=100
 if [ "${1:-}" = "--max-examples" ]; then max_examples="$2"; fi
@@ -41,13 +42,7 @@ trap cleanup EXIT
 
 "$binary" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
 server_pid=$!
-for _ in $(seq 1 100); do
-  grep -q "listening on" "$work/stdout" 2>/dev/null && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/stderr"; exit 1; }
-  sleep 0.1
-done
-url="$(sed -n 's/^trips-server listening on //p' "$work/stdout" | head -n 1)"
-[ -n "$url" ] || { echo "the server did not say where it listens"; cat "$work/stderr"; exit 1; }
+url=$(wait_until_listening "$server_pid" "$work/stdout" "$work/stderr") || exit 1
 echo "== server at $url"
 
 echo "== REDbot"

@@ -14,6 +14,7 @@
 # Environment: CONNECTIONS (default 32), SOAK_THREADS (wrk threads, default 1), SLICE (60).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/server.sh
 total=${1:-600}
 slice=${SLICE:-60}
 connections=${CONNECTIONS:-32}
@@ -37,14 +38,7 @@ trap cleanup EXIT
 
 "$server" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
 pid=$!
-port=""
-for _ in $(seq 100); do
-    port=$(sed -n 's|^trips-server listening on http://127.0.0.1:\([0-9]*\)$|\1|p' "$work/stdout")
-    [[ -n "$port" ]] && break
-    sleep 0.1
-done
-[[ -n "$port" ]] || { echo "the server did not start: $(cat "$work/stderr")" >&2; exit 1; }
-url="http://127.0.0.1:$port"
+url=$(wait_until_listening "$pid" "$work/stdout" "$work/stderr") || exit 1
 
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$pid/status"; }
 fds() { ls "/proc/$pid/fd" | wc -l; }
