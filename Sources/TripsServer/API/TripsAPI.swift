@@ -19,6 +19,7 @@ struct TripsAPI: HTTPHandler {
     }
 
     private func route(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        if request.method == .options && request.target == "*" { return .now(optionsForServer()) }
         guard let route = Route(path: request.path) else { throw .notFound(request.path) }
         let method = request.method == .head ? .get : request.method
         switch (route, method) {
@@ -40,6 +41,15 @@ struct TripsAPI: HTTPHandler {
         case (.openAPI, .get): return .now(try openAPI(request))
         default: throw .methodNotAllowed(request.method, route)
         }
+    }
+
+    /// `OPTIONS *`: the methods some resource of this server answers.
+    /// https://www.rfc-editor.org/rfc/rfc9110#name-options
+    private func optionsForServer() -> HTTPResponse {
+        let methods = HTTPMethod.known.filter { method in
+            method == .options || Route.table.contains { $0.methods.contains(method) }
+        }
+        return HTTPResponse(status: .noContent, headerFields: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
     }
 
     /// `OPTIONS`: what the resource allows, and which bodies it takes.

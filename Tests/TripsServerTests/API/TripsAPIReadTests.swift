@@ -113,6 +113,21 @@ import TripsDomain
         #expect(options.status == 204)
         #expect(options.field("Allow") == "GET, HEAD, PUT, PATCH, DELETE, OPTIONS")
         #expect(options.field("Accept-Patch") == "application/merge-patch+json, application/json")
+        let server = try await api.request("OPTIONS", "*")
+        #expect(server.status == 204)
+        #expect(server.field("Allow") == "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")
+    }
+
+    @Test func headOnListsSendsTheirHeadersWithoutContent() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        for path in ["/trips", "/favorites", "/trips?filter=favorites"] {
+            let get = try await api.request("GET", path)
+            let head = try await api.request("HEAD", path)
+            #expect(head.status == 200 && head.body.isEmpty, "\(path)")
+            #expect(head.field("Content-Length") == get.field("Content-Length"), "\(path)")
+            #expect(head.field("ETag") == get.field("ETag"), "\(path)")
+        }
     }
 
     @Test func healthAndTheSpecAreServed() async throws {
