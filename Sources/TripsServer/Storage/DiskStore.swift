@@ -17,6 +17,8 @@ struct DiskStore: Sendable {
     /// The bytes of whole, synced records in the journal.
     private(set) var journalLength = 0
     private(set) var recordCount = 0
+    /// The size of the snapshot the journal continues: its bytes, and its trips.
+    private var snapshotSize = (bytes: 0, trips: 0)
     /// A failed write may have left bytes after `journalLength`; cut them before the next one.
     private var needsTruncation = false
     /// A rename or a new journal is not yet known to be durable in the folder.
@@ -71,6 +73,7 @@ struct DiskStore: Sendable {
             return list
         }
         let snapshot = try Snapshot(bytes: snapshotBytes, file: folder.snapshot)
+        snapshotSize = (snapshotBytes.count, snapshot.list.trips.count)
         for stale in journals where stale != snapshot.journal {
             let path = folder.journal(stale)
             if stale > snapshot.journal, let bytes = try fileSystem.readFile(path), !bytes.isEmpty {
@@ -97,9 +100,16 @@ struct DiskStore: Sendable {
         return replay.list
     }
 
-    /// Whether the journal has grown past the configured size.
+    /// Whether the journal has grown past the configured size (and, unless configured
+    /// otherwise, past the snapshot it continues).
     var needsCompaction: Bool {
-        journalLength > configuration.compactionBytes || recordCount > configuration.compactionRecords
+        var byteLimit = configuration.compactionBytes
+        var recordLimit = configuration.compactionRecords
+        if configuration.growsWithSnapshot {
+            byteLimit = max(byteLimit, snapshotSize.bytes)
+            recordLimit = max(recordLimit, snapshotSize.trips)
+        }
+        return journalLength > byteLimit || recordCount > recordLimit
     }
 
     /// Appends whole framed records and waits until they are on disk (`fdatasync`).
@@ -161,6 +171,7 @@ struct DiskStore: Sendable {
             try? fileSystem.close(journal)  // its records are synced; a close error cannot lose them
         }
         generation = next
+        snapshotSize = (bytes.count, list.trips.count)
         journalLength = 0
         recordCount = 0
         needsTruncation = false

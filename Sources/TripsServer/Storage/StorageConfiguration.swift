@@ -4,9 +4,16 @@ struct StorageConfiguration: Sendable, Hashable {
     var compactionBytes: Int
     /// Compact once the journal holds more records than this. Default: 10,000.
     var compactionRecords: Int
+    /// Whether the journal must also outgrow the snapshot it continues (in bytes, or in
+    /// records against trips) before it is compacted, as Redis rewrites its AOF at 100%
+    /// growth. Then a large list is rewritten in proportion to the changes made, not every
+    /// 10,000 of them, and start-up still replays at most about as much as it loads.
+    /// Default: true.
+    var growsWithSnapshot: Bool
 
-    init(compactionBytes: Int = 4 << 20, compactionRecords: Int = 10_000) {
+    init(compactionBytes: Int = 4 << 20, compactionRecords: Int = 10_000, growsWithSnapshot: Bool = true) {
         self.compactionBytes = compactionBytes
         self.compactionRecords = compactionRecords
+        self.growsWithSnapshot = growsWithSnapshot
     }
 }

@@ -5,7 +5,7 @@ import TripsDomain
 
 @Suite struct StorageCompactionTests {
     /// Compacts after every two records.
-    private let tiny = StorageConfiguration(compactionBytes: 1 << 20, compactionRecords: 2)
+    private let tiny = StorageConfiguration(compactionBytes: 1 << 20, compactionRecords: 2, growsWithSnapshot: false)
 
     private func journals(in folder: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(DataFolder.journalPrefix) }.sorted()
@@ -30,7 +30,7 @@ import TripsDomain
 
     @Test func aBigJournalIsCompactedByBytesToo() async throws {
         try await withStorageFolder { folder in
-            let bySize = StorageConfiguration(compactionBytes: 600, compactionRecords: 1000)
+            let bySize = StorageConfiguration(compactionBytes: 600, compactionRecords: 1000, growsWithSnapshot: false)
             let store = try TripStore.open(folder, samples: true, configuration: bySize)
             for index in 0..<6 { try await store.commit(.add(storageDraft("City \(index)"))) }
             let expected = store.list
@@ -38,6 +38,23 @@ import TripsDomain
             #expect(try journals(in: folder) != [DataFolder.journalName(1)])
             #expect(try contents(of: folder + "/" + journals(in: folder)[0]).count <= 600)
             let reopened = try TripStore.open(folder)
+            defer { reopened.close() }
+            #expect(reopened.list == expected)
+        }
+    }
+
+    @Test func aJournalMustOutgrowTheSnapshotBeforeItIsCompacted() async throws {
+        try await withStorageFolder { folder in
+            // Six sample trips in the snapshot: a limit of two records waits for seven.
+            let proportional = StorageConfiguration(compactionBytes: 1 << 20, compactionRecords: 2)
+            let store = try TripStore.open(folder, samples: true, configuration: proportional)
+            for index in 0..<6 { try await store.commit(.add(storageDraft("City \(index)"))) }
+            #expect(try journals(in: folder) == [DataFolder.journalName(1)])
+            try await store.commit(.add(storageDraft("City 6")))
+            let expected = store.list
+            store.close()
+            #expect(try journals(in: folder) == [DataFolder.journalName(2)])
+            let reopened = try TripStore.open(folder, configuration: proportional)
             defer { reopened.close() }
             #expect(reopened.list == expected)
         }
