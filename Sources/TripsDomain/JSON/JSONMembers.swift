@@ -98,9 +98,18 @@ extension Int: JSONReadable {
 }
 
 extension Decimal: JSONReadable {
-    /// A number, exactly as written: `1299.99` stays `1299.99`.
+    /// The most significant digits a `Decimal` keeps; a number with more would be rounded.
+    static let exactDigits = 38
+
+    /// A number, exactly as written: `1299.99` stays `1299.99`. A number `Decimal` cannot
+    /// hold exactly is refused rather than rounded.
     init(json: JSONValue) throws(JSONTypeMismatch) {
         guard case .number(let literal) = json else { throw Self.mismatch("a number", json) }
+        let mantissa = literal.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
+        let significant = mantissa.drop { $0 == "0" }.reversed().drop { $0 == "0" }
+        guard significant.count <= Self.exactDigits else {
+            throw JSONTypeMismatch(reason: "\(literal) has more than \(Self.exactDigits) significant digits, which cannot be kept exactly")
+        }
         // The parser checked the grammar, so `Decimal(string:)` cannot stop early on junk.
         guard let decimal = Decimal(string: literal, locale: nil), !decimal.isNaN else {
             throw JSONTypeMismatch(reason: "\(literal) is out of range")

@@ -27,6 +27,26 @@ private func exportJSON(_ trip: Trip) -> String {
     }
 
     @Test(arguments: [
+        ("123456789012345678901234567890123456789", "has more than 38 significant digits"),
+        ("1.23456789012345678901234567890123456789", "has more than 38 significant digits"),
+        ("1e200", "is out of range"),
+        ("1e-200", "is out of range"),
+    ])
+    func pricesThatCannotBeKeptExactlyAreRefused(price: String, reason: String) throws {
+        let error = #expect(throws: TripsError.self) {
+            try TripDraft(json: json(#"{"city":"A","country":"B","nights":1,"price":\#(price),"start":"2027-01-01"}"#))
+        }
+        #expect(error?.description.hasPrefix("price: \(price) \(reason)") == true)
+    }
+
+    @Test func thirtyEightDigitsAndTrailingZerosAreKept() throws {
+        for price in ["12345678901234567890123456789012345678", "1000000000000000000000000000000000000000000", "0.00000000000000000000000000000000000000000001"] {
+            let draft = try TripDraft(json: json(#"{"city":"A","country":"B","nights":1,"price":\#(price),"start":"2027-01-01"}"#))
+            #expect(draft.price == Decimal(string: price, locale: nil))
+        }
+    }
+
+    @Test(arguments: [
         ("2027-03-05T00:00:00Z", "2027-03-05T00:00:00Z"),
         ("2027-03-05", "2027-03-05T00:00:00Z"),
         ("2027-03-05T10:30:00.250Z", "2027-03-05T10:30:00.250Z"),

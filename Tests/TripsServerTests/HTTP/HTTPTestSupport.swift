@@ -62,13 +62,11 @@ final class TestClient {
                 }
             }
         }
-        guard result == 0 else {
-            close(descriptor)
-            throw TestFailure("connect failed: errno \(errno)")
-        }
+        // No close here: the object is fully initialised, so `deinit` runs and closes it.
+        guard result == 0 else { throw TestFailure("connect failed: errno \(errno)") }
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
