@@ -66,24 +66,29 @@ extension Trip: Transferable {
 
 extension Array: Transferable where Element == Trip {
     /// A list travels as a JSON array, or as one sentence per line.
+    ///
+    /// A generic extension cannot hold a stored static, so this returns a constant made
+    /// once; a computed list would build its closures again on every request.
     public static var transferRepresentations: [TransferRepresentation<[Trip]>] {
-        [
-            TransferRepresentation(.json) { trips in
-                var writer = JSONWriter(reservingCapacity: 256 * trips.count + 2)
-                writer.appendRaw("[")
-                for (offset, trip) in trips.enumerated() {
-                    if offset > 0 { writer.appendRaw(",") }
-                    trip.writeJSON(to: &writer)
-                }
-                writer.appendRaw("]")
-                return writer.bytes
-            },
-            TransferRepresentation(.plainText) { trips in
-                [UInt8](trips.map { $0.sentence + "\n" }.joined().utf8)
-            },
-        ]
+        tripListRepresentations
     }
 }
+
+private let tripListRepresentations: [TransferRepresentation<[Trip]>] = [
+    TransferRepresentation(.json) { trips in
+        var writer = JSONWriter(reservingCapacity: 256 * trips.count + 2)
+        writer.appendRaw("[")
+        for (offset, trip) in trips.enumerated() {
+            if offset > 0 { writer.appendRaw(",") }
+            trip.writeJSON(to: &writer)
+        }
+        writer.appendRaw("]")
+        return writer.bytes
+    },
+    TransferRepresentation(.plainText) { trips in
+        [UInt8](trips.map { $0.sentence + "\n" }.joined().utf8)
+    },
+]
 
 extension TripDraft: Importable {
     /// A new trip arrives as a JSON draft, or as a sentence.
