@@ -34,36 +34,24 @@ final class TestClient {
     private var buffer: [UInt8] = []
 
     init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
-        let isV6 = host.contains(":")
-        descriptor = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // getaddrinfo fills the right sockaddr for IPv4 and IPv6 alike.
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var results: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &results) == 0, let info = results else {
+            throw TestFailure("not a numeric address: \(host)")
+        }
+        defer { freeaddrinfo(results) }
+        descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
         guard descriptor >= 0 else { throw TestFailure("socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var result: Int32
-        if isV6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = UInt16(port).bigEndian
-            inet_pton(AF_INET6, host, &address.sin6_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            inet_pton(AF_INET, host, &address.sin_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+        // No close on failure: the object is fully initialised, so `deinit` runs and closes it.
+        guard connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            throw TestFailure("connect failed: errno \(errno)")
         }
-        // No close here: the object is fully initialised, so `deinit` runs and closes it.
-        guard result == 0 else { throw TestFailure("connect failed: errno \(errno)") }
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
