@@ -3,7 +3,9 @@ import Foundation
 /// RFC 3339 timestamps, the way trips carry `start` in JSON.
 ///
 /// Writes `2027-03-05T00:00:00Z` (with `.sss` only when there are milliseconds);
-/// reads that, fractional seconds, any offset, and a bare date as midnight UTC.
+/// reads that, fractional seconds, any offset, and a bare date as midnight UTC. Trips keep
+/// milliseconds: a finer fraction is rounded to the millisecond when read, so what is
+/// stored is exactly what is written back.
 public enum TripDate {
     /// The UTC timestamp for `date`.
     public static func rfc3339(_ date: Date) -> String {
@@ -32,7 +34,7 @@ public enum TripDate {
         if scanner.skip(".") {
             let (value, count) = scanner.fraction()
             guard count > 0 else { return nil }
-            fraction = value
+            fraction = (value * 1000).rounded() / 1000
         }
         var offsetSeconds = 0
         if scanner.skip("Z") || scanner.skip("z") {

@@ -53,6 +53,9 @@ private func exportJSON(_ trip: Trip) -> String {
         ("2027-03-05T10:30:00+02:00", "2027-03-05T08:30:00Z"),
         ("2027-03-05T01:00:00-05:30", "2027-03-05T06:30:00Z"),
         ("2028-02-29t23:59:59z", "2028-02-29T23:59:59Z"),
+        ("2027-03-05T10:30:00.0004Z", "2027-03-05T10:30:00Z"),  // milliseconds are kept, finer is rounded
+        ("2027-03-05T10:30:00.0005Z", "2027-03-05T10:30:00.001Z"),
+        ("2027-03-05T10:30:59.9996Z", "2027-03-05T10:31:00Z"),
     ])
     func startsAreReadInRFC3339FormsAndWrittenInUTC(input: String, written: String) throws {
         let date = try #require(TripDate.parse(input))

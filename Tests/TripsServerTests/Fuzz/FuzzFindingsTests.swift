@@ -14,6 +14,20 @@ import TripsDomain
         #expect(HTTPParseError.invalidLineEnding.status == HTTPParseError.invalidMethod.status)
     }
 
+    /// FuzzJSONBodies (found in a CI run): a start with a sub-millisecond fraction was kept
+    /// whole but written back to the millisecond, so the trip's own JSON read back as a
+    /// different trip. Fractions are now rounded to the millisecond when read.
+    @Test func aSubMillisecondStartReadsBackFromTheTripsOwnJSON() throws {
+        let body = #"{"city":"Lsbon","country":"Portugal","nights":4,"price":0,"start":"2027-04-01T00:00:00.0005Z","isFavorite":true,"imageName":"lisbon","notes":"tram 28"}"#
+        let draft = try TripDraft(json: JSONValue(parsing: Array(body.utf8)))
+        var list = TripList()
+        let trip = try list.add(draft)
+        let written = Trip.transferRepresentations[0].export(trip)
+        guard case .object(var members) = try JSONValue(parsing: written) else { throw TestFailure("not an object") }
+        members["id"] = nil
+        #expect(try TripDraft(json: .object(members)) == draft)
+    }
+
     /// FuzzTextImport: the line ends in a space and a combining mark, one Character that
     /// counts as whitespace. Lines are trimmed scalar by scalar, so the mark stays and the
     /// drop names no trip: refused, the list unchanged.
