@@ -6,6 +6,9 @@
 #   FUZZ_TARGETS="FuzzAccept" scripts/fuzz.sh 600   # only some targets
 #   FUZZ_JOBS=2 scripts/fuzz.sh 600                 # two targets at a time (default 1)
 #   scripts/fuzz.sh --merge 600                     # afterwards, merge new coverage into the repo corpus
+#   FUZZ_SEED=1 scripts/fuzz.sh 30                  # a fixed libFuzzer seed (CI): the same inputs
+#                                                   # first, so a short run does not pass one day
+#                                                   # and fail the next; explore with no seed
 #
 # Prints the executions per target; exits non-zero on any crash, timeout, leak or OOM, and
 # keeps the failing input and the log in the run folder it names (under $TMPDIR).
@@ -47,6 +50,7 @@ run_target() {
   local options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
     -artifact_prefix="$dir/artifacts/")
   [[ -f Fuzz/Corpus/$target.dict ]] && options+=(-dict="Fuzz/Corpus/$target.dict")
+  [[ -n "${FUZZ_SEED:-}" ]] && options+=(-seed="$FUZZ_SEED")
   SWIFT_BACKTRACE=enable=no "$bin/$target" "${options[@]}" "$dir/corpus" >"$dir/log" 2>&1
 }
 

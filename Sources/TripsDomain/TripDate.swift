@@ -49,7 +49,10 @@ public enum TripDate {
         }
         guard scanner.isAtEnd else { return nil }
         let seconds = day.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
-        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+        let date = Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+        // An offset can carry the instant out of the years `rfc3339` writes (0001-9999).
+        guard (1...9999).contains(CivilDate(date).year) else { return nil }
+        return date
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {

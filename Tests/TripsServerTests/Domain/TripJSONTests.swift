@@ -62,7 +62,7 @@ private func exportJSON(_ trip: Trip) -> String {
         #expect(TripDate.rfc3339(date) == written)
     }
 
-    @Test(arguments: ["2027-02-29", "2027-13-01", "2027-3-5", "March 5, 2027", "2027-03-05T25:00:00Z", "2027-03-05T10:00:00", "2027-03-05T10:00:00.Z", ""])
+    @Test(arguments: ["9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+01:00", "2027-02-29", "2027-13-01", "2027-3-5", "March 5, 2027", "2027-03-05T25:00:00Z", "2027-03-05T10:00:00", "2027-03-05T10:00:00.Z", ""])
     func malformedStartsAreRefused(input: String) {
         #expect(TripDate.parse(input) == nil)
     }
