@@ -43,6 +43,7 @@ struct ServerOptions: Sendable, Equatable {
         Usage: trips-server [options]
 
         Serves the Trips HTTP API. Flags override environment variables (in brackets).
+        A value may also be attached: --port=8080.
 
           --host ADDRESS          address to listen on (default 127.0.0.1) [TRIPS_HOST]
           --port N                TCP port, 0 picks a free one (default 8080) [TRIPS_PORT, PORT]
@@ -74,8 +75,18 @@ struct ServerOptions: Sendable, Equatable {
         if let level = environment["TRIPS_LOG_LEVEL"] { logLevel = try Self.level(level) }
 
         var remaining = arguments[...]
-        while let flag = remaining.popFirst() {
+        while let argument = remaining.popFirst() {
+            // `--port=8080` is `--port 8080`, for every flag that takes a value.
+            var flag = argument
+            var attached: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                attached = String(argument[argument.index(after: equals)...])
+            }
+            var valueTaken = false
             func value() throws(UsageError) -> String {
+                valueTaken = true
+                if let attached { return attached }
                 guard let value = remaining.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
                 return value
             }
@@ -100,6 +111,7 @@ struct ServerOptions: Sendable, Equatable {
             case "--help", "-h": action = .help
             default: throw UsageError(description: "unknown option \(flag)")
             }
+            if attached != nil && !valueTaken { throw UsageError(description: "\(flag) takes no value") }
         }
     }
 

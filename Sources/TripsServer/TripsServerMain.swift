@@ -14,14 +14,14 @@ package enum TripsServerMain {
             options = try ServerOptions(
                 arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
         } catch {
-            FileHandle.standardError.write(Data("trips-server: \(error)\n\n\(ServerOptions.usage)\n".utf8))
+            Console.error("trips-server: \(error)\n\n\(ServerOptions.usage)")
             exit(2)
         }
         switch options.action {
         case .help:
-            say(ServerOptions.usage)
+            Console.info(ServerOptions.usage)
         case .version:
-            say("trips-server \(ServerOptions.version)")
+            Console.info("trips-server \(ServerOptions.version)")
         case .checkHealth:
             exit(HealthCheck.run(host: options.http.host, port: options.http.port) ? 0 : 1)
         case .serve:
@@ -30,36 +30,49 @@ package enum TripsServerMain {
     }
 
     private static func serve(_ options: ServerOptions) {
+        var configuration = options.http
+        configuration.logsRequests = options.logLevel <= .info
+        let address = "\(bracketed(configuration.host)):\(configuration.port)"
+        // Bind before the data folder is created or opened: a taken or foreign address
+        // must leave nothing behind.
+        let listener: Listener
+        do {
+            listener = try Listener(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        } catch {
+            let reason = error.errno == EADDRINUSE ? "address in use (another server listens there)" : "\(error)"
+            Console.error("trips-server: cannot listen on \(address): \(reason)")
+            exit(1)
+        }
         let store: TripStore
         do {
             store = try TripStore(directory: options.dataDirectory, seedSamples: options.seedSamples)
         } catch {
-            FileHandle.standardError.write(Data("trips-server: \(error)\n".utf8))
+            Console.error("trips-server: \(error)")
             exit(1)
         }
-        var configuration = options.http
-        configuration.logsRequests = options.logLevel <= .info
         let server = HTTPServer(configuration: configuration, handler: TripsAPI(store: store))
         do {
-            try server.start()
+            try server.start(on: listener)
         } catch {
-            FileHandle.standardError.write(Data("trips-server: cannot listen on \(options.http.host):\(options.http.port): \(error)\n".utf8))
+            Console.error("trips-server: cannot start the event loops: \(error)")
+            store.close()
             exit(1)
         }
         server.shutdownOnSignals { signal in
-            say("trips-server shutting down (\(signal == SIGTERM ? "SIGTERM" : "SIGINT")): finishing requests in flight")
+            Console.info("trips-server shutting down (\(signal == SIGTERM ? "SIGTERM" : "SIGINT")): finishing requests in flight")
         }
-        let host = options.http.host.contains(":") ? "[\(options.http.host)]" : options.http.host
-        say("trips-server listening on http://\(host):\(server.port)")
-        let count = store.list.trips.count
-        say("trips-server: \(count) trip\(count == 1 ? "" : "s") \(options.dataDirectory.map { "recovered from \($0)" } ?? "in memory, not saved")")
+        Console.info("trips-server listening on http://\(bracketed(configuration.host)):\(server.port)")
+        if options.dataDirectory == nil {
+            let count = store.list.trips.count
+            Console.info("trips-server: \(count) trip\(count == 1 ? "" : "s") in memory, not saved")
+        }
         server.waitUntilStopped()
         store.close()
-        say("trips-server stopped")
+        Console.info("trips-server stopped")
     }
 
-    /// Writes a line to standard output at once, unbuffered, so supervisors and tests see it.
-    private static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// An IPv6 address in brackets, as URLs write it.
+    private static func bracketed(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
     }
 }

@@ -54,17 +54,7 @@ final class AccessLog {
     /// Writes what is buffered; a full or closed log loses lines, never blocks the loop for long.
     func flush() {
         guard !buffer.isEmpty else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                break
-            }
-        }
+        buffer.withUnsafeBytes { bytes in _ = try? writeAll(descriptor, bytes) }  // a closed log loses lines
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -3,7 +3,7 @@ import Glibc
 /// What a loop thread is handed at start: descriptors it will own, and the shared parts.
 struct EventLoopSetup: Sendable {
     var index: Int
-    var listener: Int32
+    var listener: Listener
     var epoll: Int32
     var mailbox: LoopMailbox
     var handler: any HTTPHandler
@@ -11,7 +11,7 @@ struct EventLoopSetup: Sendable {
     var configuration: HTTPServerConfiguration
 }
 
-/// One event loop thread: an epoll set with its own SO_REUSEPORT listener, its connections, and
+/// One event loop thread: an epoll set watching the shared listener, its connections, and
 /// a mailbox for deferred responses and shutdown. No call on it blocks except `epoll_wait`.
 ///
 /// Connection sockets are edge-triggered for EPOLLIN | EPOLLOUT | EPOLLRDHUP, registered once.
@@ -45,7 +45,8 @@ final class EventLoop {
 
     private let index: Int
     private let epoll: FileDescriptor
-    private var listener: FileDescriptor?
+    /// The server's listening socket while this loop accepts; nil once it stopped accepting.
+    private var listener: Listener?
     /// Kept open so that, out of descriptors, one can be freed to accept and drop a connection
     /// instead of leaving it in the backlog, where it would wake the loop forever.
     private var reserveDescriptor: Int32
@@ -68,7 +69,7 @@ final class EventLoop {
     init(_ setup: EventLoopSetup) {
         index = setup.index
         epoll = FileDescriptor(setup.epoll)
-        listener = FileDescriptor(setup.listener)
+        listener = setup.listener
         reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         mailbox = setup.mailbox
         clock = setup.clock
@@ -140,7 +141,7 @@ final class EventLoop {
     // MARK: - Accepting
 
     private func acceptConnections() {
-        guard let listening = listener?.rawValue else { return }
+        guard let listening = listener?.descriptor else { return }
         for _ in 0..<64 {  // the listener is level-triggered: what is left wakes us again
             do {
                 switch try systemCall("accept4", { Linux.calls.accept4(listening, nil, nil, Linux.nonBlocking | Linux.closeOnExec) }) {
@@ -168,7 +169,7 @@ final class EventLoop {
     }
 
     private func pauseAccepting() {
-        guard let listening = listener?.rawValue, acceptPausedUntil == nil else { return }
+        guard let listening = listener?.descriptor, acceptPausedUntil == nil else { return }
         Linux.epollRemove(epoll.rawValue, listening)
         acceptPausedUntil = now + .milliseconds(100)
         nextSweep = min(nextSweep, now + .milliseconds(100))
@@ -176,9 +177,10 @@ final class EventLoop {
 
     private func resumeAccepting() {
         acceptPausedUntil = nil
-        guard let listening = listener?.rawValue else { return }
+        guard let listening = listener?.descriptor else { return }
         do {
-            try Linux.epollAdd(epoll.rawValue, listening, events: Linux.epollIn, data: Self.listenerTag)
+            try Linux.epollAdd(
+                epoll.rawValue, listening, events: Linux.epollIn | Linux.epollExclusive, data: Self.listenerTag)
         } catch {
             acceptPausedUntil = now + .milliseconds(100)
         }
@@ -373,7 +375,7 @@ final class EventLoop {
         guard !shuttingDown else { return }
         shuttingDown = true
         environment.isShuttingDown = true
-        if let listening = listener?.rawValue { Linux.epollRemove(epoll.rawValue, listening) }
+        if let listening = listener?.descriptor { Linux.epollRemove(epoll.rawValue, listening) }
         listener = nil
         acceptPausedUntil = nil
         for case let channel? in channels {

@@ -3,11 +3,11 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The HTTP/1.1 server: a fixed set of event loop threads, each with its own listener on the
-/// same port (SO_REUSEPORT, so the kernel spreads connections), none per connection.
+/// The HTTP/1.1 server: a fixed set of event loop threads sharing one listening socket, none
+/// per connection.
 ///
 ///     let server = HTTPServer(configuration: .init(), handler: MyHandler())
-///     try server.start()
+///     try server.start()   // or: try server.start(on: listener), bound earlier
 ///     server.shutdownOnSignals()
 ///     server.waitUntilStopped()
 final class HTTPServer: Sendable {
@@ -34,25 +34,27 @@ final class HTTPServer: Sendable {
     /// The bound port (the chosen one when the configuration says 0); 0 before `start()`.
     var port: Int { state.withLock { $0.port } }
 
-    /// Binds, then starts the loop threads. Throws if the address cannot be bound.
+    /// Binds the configured address, then starts the loop threads. Throws if the address
+    /// cannot be bound.
     func start() throws(SystemError) {
+        try start(on: Listener(host: configuration.host, port: configuration.port, backlog: configuration.backlog))
+    }
+
+    /// Starts the loop threads on a socket bound earlier; it is closed once they stop.
+    func start(on listener: Listener) throws(SystemError) {
         Socket.ignoreSIGPIPE()
         Socket.raiseOpenFileLimit()
         var opened: [Int32] = []
         var mailboxes: [LoopMailbox] = []
         var setups: [EventLoopSetup] = []
         do throws(SystemError) {
-            var port = configuration.port
             for index in 0..<max(1, configuration.eventLoopCount) {
-                let (listener, bound) = try Socket.listen(
-                    host: configuration.host, port: port, backlog: configuration.backlog)
-                opened.append(listener)
-                port = bound
                 let epoll = try blockingSystemCall("epoll_create1") { Linux.calls.epollCreate1(Linux.closeOnExec) }
                 opened.append(epoll)
                 let mailbox = try LoopMailbox()
                 mailboxes.append(mailbox)
-                try Linux.epollAdd(epoll, listener, events: Linux.epollIn, data: EventLoop.listenerTag)
+                try Linux.epollAdd(
+                    epoll, listener.descriptor, events: Linux.epollIn | Linux.epollExclusive, data: EventLoop.listenerTag)
                 try Linux.epollAdd(epoll, mailbox.eventDescriptor, events: Linux.epollIn, data: EventLoop.mailboxTag)
                 setups.append(
                     EventLoopSetup(
@@ -62,7 +64,7 @@ final class HTTPServer: Sendable {
             try state.withLock { state throws(SystemError) in
                 guard !state.started else { throw SystemError(call: "HTTPServer.start", errno: EALREADY) }
                 state.started = true
-                state.port = port
+                state.port = listener.port
                 state.mailboxes = mailboxes
             }
         } catch {

@@ -37,6 +37,8 @@ struct Linux: @unchecked Sendable {  // immutable C function pointers
     static let epollErr: UInt32 = 0x008
     static let epollHup: UInt32 = 0x010
     static let epollRdHup: UInt32 = 0x2000
+    /// Wake one of the epoll sets that watch a shared descriptor, not all of them (Linux 4.5).
+    static let epollExclusive: UInt32 = 1 << 28
     static let epollEdgeTriggered: UInt32 = 1 << 31
     static let epollCtlAdd: Int32 = 1
     static let epollCtlDel: Int32 = 2

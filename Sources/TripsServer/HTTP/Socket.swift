@@ -2,9 +2,12 @@ import Glibc
 
 /// Socket set-up shared by the server and its tests.
 enum Socket {
-    /// Opens a non-blocking listening socket with SO_REUSEADDR and SO_REUSEPORT, so that each
-    /// event loop can have its own listener on the same port; returns its descriptor (now the
-    /// caller's to close) and the bound port.
+    /// Opens a non-blocking listening socket; returns its descriptor (now the caller's to
+    /// close) and the bound port.
+    ///
+    /// SO_REUSEADDR only lets a restart bind past connections in TIME_WAIT. There is no
+    /// SO_REUSEPORT: with it, a second server (any process of the same user) could bind the
+    /// same port and silently take part of the traffic; without it, it gets EADDRINUSE.
     static func listen(host: String, port: Int, backlog: Int32) throws(SystemError) -> (descriptor: Int32, port: Int) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -22,7 +25,6 @@ enum Socket {
         }
         let descriptor = FileDescriptor(raw)
         try setOption(raw, SOL_SOCKET, SO_REUSEADDR, 1)
-        try setOption(raw, SOL_SOCKET, SO_REUSEPORT, 1)
         _ = try blockingSystemCall("bind") { bind(raw, address, list.pointee.ai_addrlen) }
         _ = try blockingSystemCall("listen") { Glibc.listen(raw, backlog) }
         let bound = try boundPort(raw)

@@ -47,3 +47,15 @@ func blockingSystemCall<Result: BinaryInteger>(
     case .wouldBlock: throw SystemError(call: "\(name)", errno: EAGAIN)
     }
 }
+
+/// Writes every byte of `bytes` to `descriptor`, across partial writes and EINTR; throws the
+/// first other failure (a write that takes nothing counts as EIO). For blocking descriptors:
+/// files, pipes, terminals.
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = try blockingSystemCall("write") { write(descriptor, bytes.baseAddress! + offset, bytes.count - offset) }
+        guard written > 0 else { throw SystemError(call: "write", errno: EIO) }
+        offset += written
+    }
+}

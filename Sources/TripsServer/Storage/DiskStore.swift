@@ -69,7 +69,7 @@ struct DiskStore: Sendable {
             }
             let list = seedSamples ? TripList.samples : TripList()
             try installSnapshot(of: list)
-            log.info("created the data folder \(folder.path) with \(list.trips.count) trips")
+            log.info("created the data folder \(folder.path) with \(list.trips.count) trip\(list.trips.count == 1 ? "" : "s")")
             return list
         }
         let snapshot = try Snapshot(bytes: snapshotBytes, file: folder.snapshot)
@@ -97,6 +97,8 @@ struct DiskStore: Sendable {
             try fileSystem.synchronize(journal)
         }
         if bytes == nil { try fileSystem.synchronizeDirectory(folder.path) }
+        let count = replay.list.trips.count
+        log.info("\(count) trip\(count == 1 ? "" : "s") recovered from \(folder.path)")
         return replay.list
     }
 

@@ -8,28 +8,15 @@ protocol StorageLog: Sendable {
     func info(_ message: String)
 }
 
-/// Writes one line per message to standard error.
-struct StandardErrorLog: StorageLog {
+/// Writes news to standard output and warnings to standard error, one line each.
+struct ConsoleLog: StorageLog {
     init() {}
 
     func warning(_ message: String) {
-        write("trips-server: warning: \(message)\n")
+        Console.error("trips-server: warning: \(message)")
     }
 
     func info(_ message: String) {
-        write("trips-server: \(message)\n")
-    }
-
-    private func write(_ line: String) {
-        let bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(STDERR_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }  // nowhere else to report a failing stderr
-            offset += written
-        }
+        Console.info("trips-server: \(message)")
     }
 }

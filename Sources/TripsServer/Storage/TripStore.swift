@@ -56,7 +56,7 @@ final class TripStore: Sendable {
     ///   damaged anywhere but a torn last record, `.io` when the folder cannot be used.
     init(
         directory: String?, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
-        fileSystem: any FileSystem = PosixFileSystem(), log: any StorageLog = StandardErrorLog()
+        fileSystem: any FileSystem = PosixFileSystem(), log: any StorageLog = ConsoleLog()
     ) throws(StorageError) {
         self.directory = directory
         self.log = log

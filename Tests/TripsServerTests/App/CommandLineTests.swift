@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// `trips-server` run as a process, for what only the whole program shows: exit codes,
@@ -7,20 +8,7 @@ import Testing
     /// Runs the executable to its end and returns its status and both outputs.
     private func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
         let executable = try tripsServerExecutable()
-        return try await onOwnThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()  // a bad command line ends at once; the outputs fit the pipes
-            let read = { (pipe: Pipe) in String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-            return (process.terminationStatus, read(output), read(errors))
-        }
+        return try await onOwnThread { try runToEnd(executable, arguments) }
     }
 
     @Test(arguments: [["--bogus"], ["--port", "99999"], ["--threads"], ["--log-level", "loud"]])
@@ -43,4 +31,111 @@ import Testing
         #expect(version.status == 0)
         #expect(version.output.hasPrefix("trips-server "))
     }
+
+    private func temporaryFolder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("trips-cli-\(UUID().uuidString)").path
+    }
+
+    @Test func aSecondServerOnATakenPortExits1WithAddressInUseAndCreatesNoFolder() async throws {
+        let executable = try tripsServerExecutable()
+        let first = temporaryFolder()
+        let second = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: first) }
+        let result = try await onOwnThread {
+            let running = try ChildServer(executable: executable, folder: first)
+            defer { running.stop() }
+            let port = try running.waitUntilListening()
+            return try runToEnd(executable, ["--port", "\(port)", "--data", second])
+        }
+        #expect(result.status == 1)
+        #expect(result.errors.contains("address in use"))
+        #expect(!FileManager.default.fileExists(atPath: second))
+    }
+
+    /// 10.255.255.1 is no address of this machine: the bind fails before any packet is sent.
+    @Test func aFailedBindLeavesNoDataFolderBehind() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try await run(["--host", "10.255.255.1", "--port", "0", "--data", folder])
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("trips-server: cannot listen on 10.255.255.1:0"))
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test func lifecycleLinesGoToStandardOutputAndANewFolderIsNotAlsoRecovered() async throws {
+        let executable = try tripsServerExecutable()
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for expected in ["created the data folder \(folder) with 6 trips", "6 trips recovered from \(folder)"] {
+            let (status, output, errors) = try await onOwnThread { () throws -> (Int32?, String, String) in
+                let server = try ChildServer(executable: executable, folder: folder, arguments: [])
+                defer { server.stop() }
+                _ = try server.waitUntilListening()
+                server.send(SIGTERM)
+                let exit = server.waitForExit()
+                _ = server.output.waitForEnd(timeout: .seconds(5))
+                return (exit?.status, server.output.text, server.errors.text)
+            }
+            #expect(status == 0)
+            let lines = output.split(separator: "\n").map(String.init)
+            #expect(lines.first == "trips-server: \(expected)")
+            #expect(lines.filter { $0.contains("created") || $0.contains("recovered") }.count == 1)
+            #expect(lines.last == "trips-server stopped")
+            #expect(errors.isEmpty)
+        }
+    }
+
+    /// `trips-server | head -1`: once the reader is gone every line meets EPIPE, and the
+    /// server must go on serving and still exit 0 on SIGTERM.
+    @Test func aClosedStandardOutputIsSurvived() async throws {
+        let executable = try tripsServerExecutable()
+        let (status, answered) = try await onOwnThread { () throws -> (Int32, Int) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["--in-memory", "--port", "0"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { throw TestFailure("no listening line: \(text)") }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            try output.fileHandleForReading.close()  // what `head -1` does after its line
+            let prefix = "trips-server listening on http://127.0.0.1:"
+            guard text.hasPrefix(prefix), let port = Int(text.dropFirst(prefix.count).prefix { $0.isNumber }) else {
+                throw TestFailure("unexpected first line: \(text)")
+            }
+            // Each answer writes an access log line into the broken pipe.
+            let client = try TestClient(port: port)
+            var answered = 0
+            for _ in 0..<3 where try client.exchange("GET", "/trips/2").status == 200 { answered += 1 }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return (process.terminationReason == .exit ? process.terminationStatus : -1, answered)
+        }
+        #expect(answered == 3)
+        #expect(status == 0)
+    }
+}
+
+/// Runs `trips-server` with `arguments` to its end (for command lines that end at once: the
+/// outputs fit the pipes) and returns its status and both outputs. Blocks the calling thread.
+private func runToEnd(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let read = { (pipe: Pipe) in String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+    return (process.terminationStatus, read(output), read(errors))
 }

@@ -59,4 +59,19 @@ import Testing
         #expect(try ServerOptions(arguments: ["--check-health"], environment: [:]).action == .checkHealth)
         #expect(ServerOptions.usage.contains("--data DIR"))
     }
+
+    @Test func aValueMayBeAttachedWithAnEqualsSign() throws {
+        let options = try ServerOptions(
+            arguments: ["--port=9090", "--host=::1", "--data=/tmp/a=b", "--max-body=10", "--log-level=warning"], environment: [:])
+        #expect(options.http.port == 9090)
+        #expect(options.http.host == "::1")
+        #expect(options.dataDirectory == "/tmp/a=b")
+        #expect(options.http.limits.maxBodyLength == 10)
+        #expect(options.logLevel == .warning)
+    }
+
+    @Test(arguments: [["--in-memory=yes"], ["--port="], ["--port=abc"], ["--bogus=1"]])
+    func anAttachedValueIsCheckedLikeASeparateOne(arguments: [String]) {
+        #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: arguments, environment: [:]) }
+    }
 }

@@ -190,6 +190,30 @@ import Testing
         }
     }
 
+    /// One listening socket, without SO_REUSEPORT: neither a second server nor any other
+    /// socket can join the port and take part of its connections.
+    @Test func nothingElseCanListenOnTheServersPort() async throws {
+        try await withServer { _, port in
+            var configuration = HTTPServerConfiguration()
+            configuration.port = port
+            let second = HTTPServer(configuration: configuration, handler: TestHandler())
+            #expect(throws: SystemError(call: "bind", errno: EADDRINUSE)) { try second.start() }
+
+            let intruder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(intruder) }
+            var one: Int32 = 1
+            setsockopt(intruder, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(intruder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            #expect(bound == -1 && errno == EADDRINUSE)
+        }
+    }
+
     @Test func gracefulShutdownFinishesADeferredRequestThenStops() async throws {
         let handler = TestHandler()
         var configuration = HTTPServerConfiguration()

@@ -92,12 +92,13 @@ final class ChildServer {
         let hasExited = Atomic(false)
     }
 
-    /// Starts `trips-server --port 0 --data folder --log-level warning --no-samples`; does not wait.
-    init(executable: String, folder: String) throws {
+    /// Starts `trips-server --port 0 --data folder` and `arguments` (by default quiet and with no
+    /// samples); does not wait.
+    init(executable: String, folder: String, arguments: [String] = ["--log-level", "warning", "--no-samples"]) throws {
         self.folder = folder
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--port", "0", "--data", folder, "--log-level", "warning", "--no-samples"]
+        process.arguments = ["--port", "0", "--data", folder] + arguments
         let standardOutput = Pipe()
         let standardError = Pipe()
         process.standardOutput = standardOutput
