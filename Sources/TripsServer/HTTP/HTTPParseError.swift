@@ -35,6 +35,8 @@ enum HTTPParseError: Error, Hashable, Sendable, CaseIterable {
     case missingHost
     /// More than one Host field.
     case multipleHost
+    /// A Host value that is not `uri-host [ ":" port ]`.
+    case invalidHost
     /// Content-Length is not plain digits, or overflows.
     case invalidContentLength
     /// Content-Length values that disagree.
@@ -88,6 +90,7 @@ enum HTTPParseError: Error, Hashable, Sendable, CaseIterable {
         case .invalidFieldValue: "A header field value contains a control character."
         case .missingHost: "An HTTP/1.1 request must have a Host header field."
         case .multipleHost: "The request has more than one Host header field."
+        case .invalidHost: "The Host header field must be a host name or address with an optional port."
         case .invalidContentLength: "Content-Length must be a non-negative decimal number."
         case .conflictingContentLength: "The request has conflicting Content-Length values."
         case .contentLengthWithTransferEncoding: "A request must not have both Content-Length and Transfer-Encoding."

@@ -59,6 +59,7 @@ struct RequestParser {
         var fields = HTTPFields()
         var fieldCount = 0
         var hostCount = 0
+        var hasInvalidHost = false
         var contentLength: Int?
         var contentLengthError: HTTPParseError?
         var hasTransferEncoding = false
@@ -328,6 +329,7 @@ struct RequestParser {
         switch name.count {
         case 4 where Self.equalsCaseInsensitive(name, "host"):
             head.hostCount += 1
+            if !Self.isValidHost(value) { head.hasInvalidHost = true }
         case 6 where Self.equalsCaseInsensitive(name, "expect"):
             if Self.equalsCaseInsensitive(value, "100-continue") {
                 head.expectsContinue = true
@@ -394,6 +396,7 @@ struct RequestParser {
     private mutating func finishHead(_ input: UnsafeRawBufferPointer, _ offset: Int) -> Step? {
         if head.hostCount > 1 { return fail(.multipleHost, offset) }
         if head.hostCount == 0 && head.version == .http1_1 { return fail(.missingHost, offset) }
+        if head.hasInvalidHost { return fail(.invalidHost, offset) }
         if let error = head.contentLengthError { return fail(error, offset) }
         if head.hasTransferEncoding {
             if head.version == .http1_0 { return fail(.transferEncodingInHTTP1_0, offset) }
@@ -444,7 +447,13 @@ struct RequestParser {
 
     // MARK: - Chunks
 
-    /// chunk-size [ chunk-ext ]; extensions are checked for control characters and ignored.
+    /// `chunk-size [ chunk-ext ]`, with the extensions checked and ignored:
+    ///
+    ///     chunk-size = 1*HEXDIG
+    ///     chunk-ext  = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
+    ///
+    /// So whitespace may only come before a `;` or an `=` or after one, every extension has a
+    /// name, and `5 `, `5;` and `5;=v` are refused, while `5;ext=v` and `5 ; ext = "v"` pass.
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-chunked-transfer-coding
     private static func parseChunkSize(_ line: UnsafeRawBufferPointer) -> Int? {
@@ -456,10 +465,122 @@ struct RequestParser {
             index += 1
         }
         guard index > 0 else { return nil }
-        while index < line.count, line[index] == ASCII.space || line[index] == ASCII.tab { index += 1 }
-        guard index == line.count || line[index] == UInt8(ascii: ";") else { return nil }
-        for byte in line[index...] where byte < 0x20 && byte != ASCII.tab || byte == 0x7F { return nil }
+        func skipWhitespace() {
+            while index < line.count, line[index] == ASCII.space || line[index] == ASCII.tab { index += 1 }
+        }
+        func token() -> Bool {
+            let start = index
+            while index < line.count, isTokenByte(line[index]) { index += 1 }
+            return index > start
+        }
+        while index < line.count {
+            skipWhitespace()
+            guard index < line.count, line[index] == UInt8(ascii: ";") else { return nil }
+            index += 1
+            skipWhitespace()
+            guard token() else { return nil }
+            let afterName = index
+            skipWhitespace()
+            guard index < line.count, line[index] == UInt8(ascii: "=") else {
+                index = afterName  // no value: what follows must be another extension
+                continue
+            }
+            index += 1
+            skipWhitespace()
+            guard index < line.count else { return nil }
+            if line[index] == UInt8(ascii: "\"") {
+                guard let end = quotedStringEnd(line, from: index) else { return nil }
+                index = end
+            } else if !token() {
+                return nil
+            }
+        }
         return size
+    }
+
+    /// The index just past the quoted string that starts at `start`, or nil if it is malformed.
+    ///
+    ///     quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE
+    private static func quotedStringEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start + 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                return index + 1
+            case UInt8(ascii: "\\"):
+                guard index + 1 < bytes.count, isFieldVisible(bytes[index + 1]) else { return nil }
+                index += 2
+            default:
+                guard isFieldVisible(byte) else { return nil }
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// HTAB, SP, VCHAR and obs-text: what a quoted string may hold.
+    private static func isFieldVisible(_ byte: UInt8) -> Bool {
+        byte == ASCII.tab || (byte >= 0x20 && byte != 0x7F)
+    }
+
+    // MARK: - Host
+
+    /// `Host = uri-host [ ":" port ]`: an IP literal in brackets or a registered name (letters,
+    /// digits, `-._~!$&'()*+,;=` and percent-escapes), then an optional port of at most 65535.
+    /// An empty value is allowed (RFC 9112 §3.2); spaces, userinfo (`user@host`) and a port
+    /// that is not a number are not.
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9112#name-request-target (§3.2), RFC 3986 §3.2.2
+    static func isValidHost(_ value: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        if value.first == UInt8(ascii: "[") {
+            guard let close = value.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
+            for byte in value[1..<close] where !(isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":")) {
+                return false
+            }
+            index = close + 1
+        } else {
+            while index < value.count, value[index] != UInt8(ascii: ":") {
+                let byte = value[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < value.count, hexValue(value[index + 1]) != nil, hexValue(value[index + 2]) != nil else {
+                        return false
+                    }
+                    index += 3
+                } else {
+                    guard isUnreserved(byte) || isSubDelimiter(byte) else { return false }
+                    index += 1
+                }
+            }
+        }
+        guard index < value.count else { return true }
+        guard value[index] == UInt8(ascii: ":") else { return false }
+        let port = value[(index + 1)...]
+        guard port.count <= 5, port.allSatisfy({ digitValue($0) != nil }) else { return false }
+        return port.reduce(0) { $0 * 10 + digitValue($1)! } <= 65_535
+    }
+
+    /// unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
+    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default:
+            false
+        }
     }
 
     // MARK: - Bytes

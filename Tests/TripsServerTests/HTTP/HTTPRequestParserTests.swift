@@ -115,6 +115,28 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX : y\r\n\r\n", .whitespaceBeforeColon),
         ("GET / HTTP/1.1\r\nHost: a\r\nExpect: the-unexpected\r\n\r\n", .unsupportedExpectation),
         ("GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue, foo\r\n\r\n", .unsupportedExpectation),
+        // Chunk lines: whitespace only as BWS before ";" (or around "="), and every extension named.
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\t\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;=v\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a=\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a=v \r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a=\"v\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;a;\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0 \r\n\r\n", .invalidChunkSize),
+        // Host = uri-host [ ":" port ]
+        ("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: user@example.com\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: example.com:http\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: example.com:65536\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: example.com:80:80\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: []\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: [::1]x\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: a%2\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", .invalidHost),
+        ("GET / HTTP/1.0\r\nHost: a\"b\r\n\r\n", .invalidHost),
     ])
     func malformedRequestsAreRejectedWithTheirError(raw: String, expected: HTTPParseError) {
         #expect(parseEvents(raw) == [.failure(expected)])
@@ -124,7 +146,7 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         (HTTPParseError.methodNotImplemented, 501), (.versionNotSupported, 505), (.requestLineTooLong, 414),
         (.headerSectionTooLarge, 431), (.tooManyHeaderFields, 431), (.contentTooLarge, 413),
         (.unsupportedExpectation, 417), (.unsupportedTransferCoding, 501), (.missingHost, 400),
-        (.chunkedNotFinal, 400),
+        (.chunkedNotFinal, 400), (.invalidHost, 400),
     ])
     func errorsMapToTheirStatus(error: HTTPParseError, code: Int) {
         #expect(error.status.code == code)
@@ -150,6 +172,13 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         "\r\nPOST / HTTP/1.1\r\nHost: a\r\nContent-Length:5\r\n\r\nhello",
         "POST http://example.com/ HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello",
         "POST / HTTP/1.0\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=v\r\nhello\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5 ; a = \"q \\\" ;\" ; b\r\nhello\r\n0;last\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Length: 5\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost: [::1]:8080\r\nContent-Length: 5\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost: xn--bcher-kva.example:\r\nContent-Length: 5\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost: my%20host.local\r\nContent-Length: 5\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost:\r\nContent-Length: 5\r\n\r\nhello",
     ])
     func validVariantsAreAccepted(raw: String) throws {
         let events = parseEvents(raw)

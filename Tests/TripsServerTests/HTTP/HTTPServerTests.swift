@@ -190,6 +190,26 @@ import Testing
         }
     }
 
+    /// Framing is decided before routing: a bad chunk line or Host is 400 and a close, and the
+    /// handler never sees the request.
+    @Test(arguments: [
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n0\r\n\r\n",
+        "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;\r\nhello\r\n0\r\n\r\n",
+        "GET /echo HTTP/1.1\r\nHost: user@x\r\n\r\n",
+        "GET /echo HTTP/1.1\r\nHost: x y\r\n\r\n",
+    ])
+    func aBadChunkLineOrHostGets400AndACloseWhateverTheRoute(raw: String) async throws {
+        try await withServer { _, port in
+            let (status, closed) = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send(raw)
+                return (try client.readResponse().status, try client.readsEOF())
+            }
+            #expect(status == 400)
+            #expect(closed)
+        }
+    }
+
     /// One listening socket, without SO_REUSEPORT: neither a second server nor any other
     /// socket can join the port and take part of its connections.
     @Test func nothingElseCanListenOnTheServersPort() async throws {
