@@ -18,7 +18,7 @@ private let pool: [MediaType] = [
 /// Properties: no crash; a parsed range is lowercased with a weight from 0 to 1000 and no
 /// `*/subtype`; the choice is nil or an index of an offered type; with a usable `Accept`
 /// it is the first offered type of the highest quality, which is above 0, and nil means
-/// every offered type has quality 0; without one (absent or malformed) it is the first.
+/// every offered type has quality 0; without one (absent, or no valid element) it is the first.
 func checkAccept(_ input: [UInt8]) {
     guard let selector = input.first else { return }
     var offered: [MediaType] = []
@@ -30,7 +30,7 @@ func checkAccept(_ input: [UInt8]) {
         .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 
     let accept = AcceptField(values)
-    for range in accept?.ranges ?? [] {
+    for range in accept.ranges {
         precondition((0...1000).contains(range.quality), "quality \(range.quality)")
         precondition(range.type == range.type.lowercased() && range.subtype == range.subtype.lowercased())
         precondition(range.type != "*" || range.subtype == "*", "*/\(range.subtype) accepted")
@@ -39,7 +39,7 @@ func checkAccept(_ input: [UInt8]) {
 
     let choice = ContentNegotiation.choose(offered, accept: values)
     if let choice { precondition(offered.indices.contains(choice), "index \(choice) of \(offered.count)") }
-    guard let accept, !values.isEmpty else {
+    guard !accept.ranges.isEmpty else {
         precondition(choice == (offered.isEmpty ? nil : 0), "without a usable Accept the first type wins")
         return
     }

@@ -14,5 +14,12 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     public static let json = MediaType(type: "application", subtype: "json")
     public static let plainText = MediaType(type: "text", subtype: "plain")
 
+    /// The type a structured syntax suffix names (RFC 6839): `application/json` for
+    /// `application/problem+json`. A client that accepts JSON can read such a document.
+    public var suffixBase: MediaType? {
+        guard let plus = subtype.lastIndex(of: "+") else { return nil }
+        return MediaType(type: type, subtype: String(subtype[subtype.index(after: plus)...]))
+    }
+
     public var description: String { "\(type)/\(subtype)" }
 }

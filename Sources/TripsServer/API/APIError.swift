@@ -74,6 +74,9 @@ struct APIError: Error, Sendable {
     func response(accept: [String]) -> HTTPResponse {
         var fields = headerFields
         fields[.vary] = "Accept"
+        // The same rule as for resources, JSON first on ties: a problem document counts as
+        // JSON, so `Accept: application/json, text/plain;q=0.5` gets it. When neither form is
+        // acceptable the client still gets the document rather than a 406 in place of the error.
         let prefersText = ContentNegotiation.choose([.problemJSON, .plainText], accept: accept) == 1
         if prefersText {
             fields[.contentType] = "text/plain; charset=utf-8"

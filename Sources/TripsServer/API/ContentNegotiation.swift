@@ -11,9 +11,10 @@ import TripsDomain
 /// https://www.rfc-editor.org/rfc/rfc9110#name-proactive-negotiation
 enum ContentNegotiation {
     /// The index into `offered` of the representation to send, or nil when the client
-    /// accepts none of them. No `Accept`, or a malformed one, accepts anything.
+    /// accepts none of them. No `Accept`, or one with no valid element, accepts anything.
     static func choose(_ offered: [MediaType], accept values: [String]) -> Int? {
-        guard !values.isEmpty, let accept = AcceptField(values) else { return offered.isEmpty ? nil : 0 }
+        let accept = AcceptField(values)
+        guard !accept.ranges.isEmpty else { return offered.isEmpty ? nil : 0 }
         var best: (index: Int, quality: Int)?
         for (index, mediaType) in offered.enumerated() {
             let quality = accept.quality(of: mediaType)

@@ -36,21 +36,23 @@ struct MediaRange: Sendable, Hashable {
 struct AcceptField: Sendable, Hashable {
     let ranges: [MediaRange]
 
-    /// Parses every `Accept` value of a request. Returns nil when a value is malformed, which
-    /// callers treat as if there were no `Accept` at all.
-    init?(_ values: [String]) {
-        var ranges: [MediaRange] = []
-        for value in values {
-            for element in splitList(value) {
-                guard let range = Self.parseRange(element) else { return nil }
-                ranges.append(range)
-            }
-        }
-        self.ranges = ranges
+    /// Parses every `Accept` value of a request. A malformed element (`text/plain;q=2`, `*/plain`)
+    /// is skipped and the valid ones still count; with no valid element at all, `ranges` is empty
+    /// and callers treat the field as absent.
+    init(_ values: [String]) {
+        ranges = values.flatMap { value in splitList(value).compactMap(Self.parseRange) }
     }
 
     /// The quality the client gives `mediaType`: that of the most specific range that covers it.
+    ///
+    /// A type with a structured syntax suffix (`application/problem+json`) that no range names
+    /// exactly gets the quality of its base type (`application/json`, `application/*`, `*/*`).
     func quality(of mediaType: MediaType) -> Int {
+        if let base = mediaType.suffixBase,
+            !ranges.contains(where: { $0.type == mediaType.type && $0.subtype == mediaType.subtype })
+        {
+            return quality(of: base)
+        }
         var best: MediaRange?
         for range in ranges where range.matches(mediaType) {
             if range.specificity > (best?.specificity ?? -1) { best = range }

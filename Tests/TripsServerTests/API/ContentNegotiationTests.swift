@@ -38,6 +38,33 @@ import TripsDomain
         #expect(ContentNegotiation.choose(declared, accept: accept) == expected)
     }
 
+    /// Only the malformed elements are ignored; the valid ones still count.
+    @Test(arguments: [
+        (["text/plain;q=0.0001, application/json;q=0"], nil as Int?),
+        (["text/plain;q=2, text/plain"], 1),
+        (["*/plain, application/json;q=0.5, text/plain;q=0.4"], 0),
+        (["nonsense", "text/plain"], 1),
+        (["text/plain;q=2, */plain"], 0),  // nothing valid: as if absent
+    ])
+    func aMalformedElementIsSkippedAndTheRestCount(accept: [String], expected: Int?) {
+        #expect(ContentNegotiation.choose(declared, accept: accept) == expected)
+    }
+
+    /// A problem document is JSON (`application/problem+json`): it matches what matches JSON.
+    @Test(arguments: [
+        (["application/json, text/plain;q=0.5"], 0 as Int?),
+        (["application/*, text/plain;q=0.5"], 0),
+        (["application/problem+json, text/plain;q=0.5"], 0),
+        (["text/plain, application/json"], 0),  // a tie: JSON first
+        (["text/plain, application/json;q=0.9"], 1),
+        (["application/json;q=0.1, application/problem+json;q=0.9, text/plain;q=0.5"], 0),  // the exact type decides
+        (["application/problem+json;q=0.1, application/json, text/plain;q=0.5"], 1),
+        (["image/png"], nil),
+    ])
+    func aProblemDocumentCountsAsJSON(accept: [String], expected: Int?) {
+        #expect(ContentNegotiation.choose([.problemJSON, .plainText], accept: accept) == expected)
+    }
+
     @Test(arguments: [("1", 1000), ("1.000", 1000), ("0", 0), ("0.5", 500), ("0.125", 125), ("0.", 0)])
     func qualityValuesAreThousandths(text: String, expected: Int) {
         #expect(AcceptField.parseQuality(text) == expected)

@@ -52,6 +52,27 @@ import TripsDomain
         #expect(malformed.status == 200 && malformed.field("Content-Type") == "application/json")
     }
 
+    @Test func anErrorFollowsAStatedJSONPreference() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        for accept in ["application/json, text/plain;q=0.5", "application/*, text/plain;q=0.5", "application/problem+json, text/*;q=0.1"] {
+            let missing = try await api.request("GET", "/trips/42", headers: ["Accept": accept])
+            #expect(missing.status == 404)
+            #expect(missing.field("Content-Type") == "application/problem+json", "Accept: \(accept)")
+        }
+        let text = try await api.request("GET", "/trips/42", headers: ["Accept": "application/json;q=0.5, text/plain"])
+        #expect(text.field("Content-Type") == "text/plain; charset=utf-8")
+    }
+
+    @Test func aMalformedAcceptElementDoesNotHideTheValidOnes() async throws {
+        let api = try APIServer()
+        defer { api.stop() }
+        let refused = try await api.request("GET", "/trips/2", headers: ["Accept": "text/plain;q=0.0001, application/json;q=0"])
+        #expect(refused.status == 406)
+        let text = try await api.request("GET", "/trips/2", headers: ["Accept": "*/plain, text/plain"])
+        #expect(text.field("Content-Type") == "text/plain; charset=utf-8")
+    }
+
     @Test func headSendsGetsHeadersWithoutContent() async throws {
         let api = try APIServer()
         defer { api.stop() }
