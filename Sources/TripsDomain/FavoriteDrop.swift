@@ -16,23 +16,30 @@ public struct FavoriteDrop: Sendable, Hashable {
         self.items = items
     }
 
-    /// Reads a JSON array of trip objects (only their `id` counts) or of ids.
+    /// Reads a JSON array of trip objects (only their `id` counts) or of ids, or one trip
+    /// object alone (the body of `GET /trips/3`), which is a drop of one.
     public init(json: JSONValue) throws(TripsError) {
-        guard case .array(let elements) = json else {
-            throw .invalidBody("a favorite drop must be a JSON array of trips or of trip ids, not \(json.kindName)")
+        switch json {
+        case .array(let elements):
+            items = try elements.map(Self.item)
+        case .object:
+            items = [try Self.item(json)]
+        default:
+            throw .invalidBody("a favorite drop must be a trip, or a JSON array of trips or of trip ids, not \(json.kindName)")
         }
-        items = try elements.map { (element) throws(TripsError) -> Item in
-            switch element {
-            case .number:
-                return .id(try JSONMembers.read(element, as: Int.self, member: "id"))
-            case .object(let members):
-                guard let id = members[Trip.Field.id.rawValue] else {
-                    throw .invalidMember("id", "each dropped trip needs its id")
-                }
-                return .id(try JSONMembers.read(id, as: Int.self, member: "id"))
-            default:
-                throw .invalidBody("a dropped item must be a trip or a trip id, not \(element.kindName)")
+    }
+
+    private static func item(_ element: JSONValue) throws(TripsError) -> Item {
+        switch element {
+        case .number:
+            return .id(try JSONMembers.read(element, as: Int.self, member: "id"))
+        case .object(let members):
+            guard let id = members[Trip.Field.id.rawValue] else {
+                throw .invalidMember("id", "each dropped trip needs its id")
             }
+            return .id(try JSONMembers.read(id, as: Int.self, member: "id"))
+        default:
+            throw .invalidBody("a dropped item must be a trip or a trip id, not \(element.kindName)")
         }
     }
 

@@ -90,11 +90,12 @@ private let tripListRepresentations: [TransferRepresentation<[Trip]>] = [
     },
 ]
 
-extension TripDraft: Importable {
-    /// A new trip arrives as a JSON draft, or as a sentence.
-    public static let importRepresentations: [ImportRepresentation<TripDraft>] = [
-        .json { (json) throws(TripsError) in try TripDraft(json: json) },
-        .text { (text) throws(TripsError) in try TripDraft(sentence: text) },
+extension NewTrips: Importable {
+    /// New trips arrive as JSON (a draft or an array of drafts), or as text (one sentence
+    /// per line), as `ProxyRepresentation(importing:)` reads a trip from its sentence.
+    public static let importRepresentations: [ImportRepresentation<NewTrips>] = [
+        .json { (json) throws(TripsError) in try NewTrips(json: json) },
+        .text { (text) throws(TripsError) in try NewTrips(text: text) },
     ]
 }
 

@@ -44,28 +44,49 @@ extension Trip {
 }
 
 extension TripDraft {
-    /// Reads and validates a draft from a JSON object.
+    /// Reads and validates a draft from a JSON object, reporting every rule it breaks.
     ///
     /// `isFavorite`, `imageName` and `notes` may be left out (or null). An `id` member is
     /// refused when creating (`replacing` is nil: the list issues ids) and must equal
     /// `replacing` when a whole trip is replaced. Any other member is an error.
     public init(json: JSONValue, replacing id: Int? = nil) throws(TripsError) {
         var members = try JSONMembers(json, describing: "a trip")
-        if let sentID: Int = try members.optional(.id) {
-            guard let id else { throw .invalidField(.id, "is issued by the server; leave it out") }
-            guard sentID == id else { throw .invalidField(.id, "must match the trip's id \(id)") }
+        var errors: [TripsError] = []
+        var unread = Set<Trip.Field>()
+        /// Reads one field; a failure is recorded and the field left out of the later checks.
+        func read<T: JSONReadable>(_ field: Trip.Field, required: Bool) -> T? {
+            do throws(TripsError) {
+                return required ? try members.required(field) : try members.optional(field)
+            } catch {
+                errors.append(error)
+                unread.insert(field)
+                return nil
+            }
         }
+        if let sentID: Int = read(.id, required: false) {
+            if id == nil { errors.append(.invalidField(.id, "is issued by the server; leave it out")) }
+            if let id, sentID != id { errors.append(.invalidField(.id, "must match the trip's id \(id)")) }
+        }
+        let city: String? = read(.city, required: true)
+        let country: String? = read(.country, required: true)
+        let nights: Int? = read(.nights, required: true)
+        let isFavorite: Bool? = read(.isFavorite, required: false)
+        let imageName: String? = read(.imageName, required: false)
+        let price: Decimal? = read(.price, required: true)
+        let start: Date? = read(.start, required: true)
+        let notes: String? = read(.notes, required: false)
+        errors += members.unknownNames.map(TripsError.unknownMember)
+        // Fields that could not be read stand in with placeholders their checks skip.
         self.init(
-            city: try members.required(.city),
-            country: try members.required(.country),
-            nights: try members.required(.nights),
-            isFavorite: try members.optional(.isFavorite) ?? false,
-            imageName: try members.optional(.imageName) ?? "",
-            price: try members.required(.price),
-            start: try members.required(.start),
-            notes: try members.optional(.notes) ?? ""
-        )
-        try members.rejectUnknown()
-        try validate()
+            city: city ?? "", country: country ?? "", nights: nights ?? 0, isFavorite: isFavorite ?? false,
+            imageName: imageName ?? "", price: price ?? 0, start: start ?? Date(timeIntervalSince1970: 0), notes: notes ?? "")
+        errors += violations(skipping: unread)
+        // In the order a trip's fields are written, unknown members last.
+        let rank = { (error: TripsError) -> Int in
+            guard case .invalidMember(let name, _) = error, let field = Trip.Field(rawValue: name) else { return Int.max }
+            return Trip.Field.allCases.firstIndex(of: field)!
+        }
+        let ordered = errors.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
+        if let error = TripsError.combining(ordered.map(\.element)) { throw error }
     }
 }

@@ -4,7 +4,8 @@
 /// becomes `setFavorite`, dropped names become ids), applies it, and the journal records
 /// it; recovery applies the same changes again, in order, and gets the same list.
 public enum TripChange: Sendable, Hashable {
-    case add(TripDraft)
+    /// New trips, in order, in front of a trip or (nil) at the end.
+    case add([TripDraft], before: Trip.ID?)
     case delete([Trip.ID])
     case replace(Trip.ID, TripDraft)
     case setFavorite(Trip.ID, Bool)
@@ -13,10 +14,17 @@ public enum TripChange: Sendable, Hashable {
     case sort(TripSortKey)
 }
 
+extension TripChange {
+    /// One new trip at the end.
+    public static func add(_ draft: TripDraft) -> TripChange { .add([draft], before: nil) }
+}
+
 /// What applying a change did, for the response.
 public enum TripChangeOutcome: Sendable, Hashable {
-    /// The trip as it now is (add, replace, setFavorite).
+    /// The trip as it now is (replace, setFavorite).
     case trip(Trip)
+    /// The new trips, in order (add).
+    case added([Trip])
     /// The trips that newly became favorites; empty when none did.
     case addedFavorites([Trip.ID])
     /// Whether the order changed (move, sort), or trips were deleted.
@@ -28,7 +36,7 @@ extension TripList {
     @discardableResult
     public mutating func apply(_ change: TripChange) throws(TripsError) -> TripChangeOutcome {
         switch change {
-        case .add(let draft): .trip(try add(draft))
+        case .add(let drafts, let before): .added(try add(drafts, before: before))
         case .delete(let ids): .listChanged(try delete(ids))
         case .replace(let id, let draft): .trip(try replace(id, with: draft))
         case .setFavorite(let id, let isFavorite): .trip(try setFavorite(id, isFavorite))

@@ -18,13 +18,14 @@ public struct TripDraft: Sendable, Hashable {
         public static let notesLength = 10_000
     }
 
-    /// Makes a draft; `validate()` says whether the list will take it.
+    /// Makes a draft; `validate()` says whether the list will take it. The city and the
+    /// country are trimmed of surrounding whitespace, as a sentence reads them back.
     public init(
         city: String, country: String, nights: Int, isFavorite: Bool = false,
         imageName: String = "", price: Decimal, start: Date, notes: String = ""
     ) {
-        self.city = city
-        self.country = country
+        self.city = city.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.country = country.trimmingCharacters(in: .whitespacesAndNewlines)
         self.nights = nights
         self.isFavorite = isFavorite
         self.imageName = imageName
@@ -33,26 +34,58 @@ public struct TripDraft: Sendable, Hashable {
         self.notes = notes
     }
 
-    /// Throws the first rule the draft breaks, naming its field.
+    /// Throws every rule the draft breaks, each naming its field (`.several` for more than one).
     public func validate() throws(TripsError) {
-        try Self.checkName(city, field: .city)
-        try Self.checkName(country, field: .country)
-        guard Limits.nights.contains(nights) else {
-            throw .invalidField(.nights, "must be between \(Limits.nights.lowerBound) and \(Limits.nights.upperBound)")
-        }
-        guard imageName.count <= Limits.nameLength else {
-            throw .invalidField(.imageName, "must be at most \(Limits.nameLength) characters")
-        }
-        guard !price.isNaN, price >= 0 else { throw .invalidField(.price, "must be zero or more") }
-        guard notes.count <= Limits.notesLength else {
-            throw .invalidField(.notes, "must be at most \(Limits.notesLength) characters")
-        }
+        if let error = TripsError.combining(violations()) { throw error }
     }
 
-    private static func checkName(_ name: String, field: Trip.Field) throws(TripsError) {
-        guard !name.allSatisfy(\.isWhitespace) else { throw .invalidField(field, "must not be blank") }
-        guard name.count <= Limits.nameLength else {
-            throw .invalidField(field, "must be at most \(Limits.nameLength) characters")
+    /// The rules the draft breaks, in field order, leaving out `skipped` fields (ones a
+    /// reader could not read, which already have an error of their own).
+    func violations(skipping skipped: Set<Trip.Field> = []) -> [TripsError] {
+        var errors: [TripsError] = []
+        func check(_ field: Trip.Field, _ reasons: [String]) {
+            guard !skipped.contains(field) else { return }
+            errors += reasons.map { .invalidField(field, $0) }
+        }
+        check(.city, Self.nameViolations(city))
+        check(.country, Self.nameViolations(country) + (Self.containsCommaSpace(country) ? [Self.countryCommaRule] : []))
+        check(.nights, Limits.nights.contains(nights) ? [] : ["must be between \(Limits.nights.lowerBound) and \(Limits.nights.upperBound)"])
+        check(.imageName, imageName.count <= Limits.nameLength ? [] : ["must be at most \(Limits.nameLength) characters"])
+        check(.imageName, imageName.unicodeScalars.contains(where: \.isControlOrLineBreak) ? ["must not hold control characters or line breaks"] : [])
+        check(.price, !price.isNaN && price >= 0 ? [] : ["must be zero or more"])
+        check(.notes, notes.count <= Limits.notesLength ? [] : ["must be at most \(Limits.notesLength) characters"])
+        return errors
+    }
+
+    /// A city or country must survive its trip's sentence: something besides whitespace, no
+    /// control character (C0, DEL, C1) or line break, and not too long.
+    private static func nameViolations(_ name: String) -> [String] {
+        var reasons: [String] = []
+        if name.allSatisfy(\.isWhitespace) { reasons.append("must not be blank") }
+        if name.count > Limits.nameLength { reasons.append("must be at most \(Limits.nameLength) characters") }
+        if name.unicodeScalars.contains(where: \.isControlOrLineBreak) {
+            reasons.append("must not hold control characters or line breaks")
+        }
+        return reasons
+    }
+
+    /// Whether ", " occurs among the scalars (a combining mark after the space would hide
+    /// it from a search by characters, but not from the sentence reader).
+    private static func containsCommaSpace(_ name: String) -> Bool {
+        zip(name.unicodeScalars, name.unicodeScalars.dropFirst()).contains { $0 == "," && $1 == " " }
+    }
+
+    /// A sentence's country is what follows the last ", " before ": ", so a city may hold
+    /// ", " (`Washington, D.C.`) and a country may not.
+    private static let countryCommaRule = #"must not contain ", " (a comma and a space): in a sentence, the country is what follows the last one"#
+}
+
+extension Unicode.Scalar {
+    /// C0, DEL and C1 controls, and the separators that end a line (U+2028, U+2029).
+    var isControlOrLineBreak: Bool {
+        switch properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
         }
     }
 }

@@ -50,13 +50,34 @@ public struct TripList: Sendable, Hashable {
     /// Appends the trip a draft describes, under a new id.
     @discardableResult
     public mutating func add(_ draft: TripDraft) throws(TripsError) -> Trip {
-        try draft.validate()
-        lastIssuedID += 1
-        let trip = Trip(id: lastIssuedID, draft: draft)
-        positions[trip.id] = trips.count
-        trips.append(trip)
-        recordChange(of: [trip.id])
-        return trip
+        try add([draft], before: nil)[0]
+    }
+
+    /// Adds the trips the drafts describe, in order, under new ids: in front of the trip
+    /// `before` names (where a drop on the list landed), or at the end. All or nothing: an
+    /// invalid draft (every one is reported) or an unknown `before` adds none.
+    @discardableResult
+    public mutating func add(_ drafts: [TripDraft], before: Trip.ID?) throws(TripsError) -> [Trip] {
+        let errors = drafts.enumerated().flatMap { index, draft in
+            draft.violations().map { drafts.count == 1 ? $0 : .inElement(index, $0) }
+        }
+        if let error = TripsError.combining(errors) { throw error }
+        var insertion = trips.endIndex
+        if let before {
+            guard let position = positions[before] else { throw .invalidMember("before", "no trip has the id \(before)") }
+            insertion = position
+        }
+        let added = drafts.enumerated().map { offset, draft in Trip(id: lastIssuedID + 1 + offset, draft: draft) }
+        lastIssuedID += added.count
+        if insertion == trips.endIndex {
+            for (offset, trip) in added.enumerated() { positions[trip.id] = trips.count + offset }
+            trips.append(contentsOf: added)
+        } else {
+            trips.insert(contentsOf: added, at: insertion)
+            reindex()
+        }
+        recordChange(of: added.map(\.id))
+        return added
     }
 
     /// Removes these trips, whatever order they are named in. Unknown ids fail the whole call.
@@ -150,15 +171,17 @@ public struct TripList: Sendable, Hashable {
     }
 
     /// Finds the trip a dropped item names: an id it has, or a line of text that is a
-    /// trip's exact sentence or its city (case- and diacritic-insensitive).
+    /// trip's sentence or its city. Both compare the way a search does (case- and
+    /// diacritic-insensitive, Unicode-normalised), and a line that matches several trips
+    /// is refused with their ids rather than guessed.
     public func resolve(_ item: FavoriteDrop.Item) throws(TripsError) -> Trip.ID {
         switch item {
         case .id(let id):
             return id
         case .name(let line):
-            if let trip = trips.first(where: { $0.sentence == line }) { return trip.id }
-            let city = line.searchFolded
-            let matches = trips.filter { $0.city.searchFolded == city }.map(\.id)
+            let folded = line.searchFolded
+            var matches = trips.filter { $0.sentence.searchFolded == folded }.map(\.id)
+            if matches.isEmpty { matches = trips.filter { $0.city.searchFolded == folded }.map(\.id) }
             guard let first = matches.first else { throw .noTripNamed(line) }
             guard matches.count == 1 else { throw .ambiguousName(line, candidates: matches) }
             return first

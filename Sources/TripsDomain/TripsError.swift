@@ -1,5 +1,5 @@
 /// Why the list refused an operation. Every operation that throws leaves the list unchanged.
-public enum TripsError: Error, Sendable, Hashable {
+public indirect enum TripsError: Error, Sendable, Hashable {
     /// A body that should be JSON and is not JSON at all.
     case malformedJSON(JSONSyntaxError)
     /// A body that should be text and is not UTF-8.
@@ -22,12 +22,39 @@ public enum TripsError: Error, Sendable, Hashable {
     case ambiguousName(String, candidates: [Int])
     /// Text that is not a trip sentence (`City, Country: N nights from Month D, YYYY`).
     case unreadableSentence(String)
+    /// Several rules broken at once, in the order found: a client is told every one.
+    case several([TripsError])
+    /// An error on one line of a text body, counting from 1.
+    case onLine(Int, TripsError)
+    /// An error in one element of a JSON array body, counting from 0.
+    case inElement(Int, TripsError)
 }
 
 extension TripsError {
     /// A trip field that is missing, mistyped or out of its rules.
     public static func invalidField(_ field: Trip.Field, _ reason: String) -> TripsError {
         .invalidMember(field.rawValue, reason)
+    }
+}
+
+extension TripsError {
+    /// nil for no errors, the error itself for one, `.several` for more.
+    public static func combining(_ errors: [TripsError]) -> TripsError? {
+        switch errors.count {
+        case 0: nil
+        case 1: errors[0]
+        default: .several(errors.flatMap(\.flattened))
+        }
+    }
+
+    /// Every single rule broken, in order, with `.several` taken apart (lines and elements stay).
+    public var flattened: [TripsError] {
+        switch self {
+        case .several(let errors): errors.flatMap(\.flattened)
+        case .onLine(let line, .several(let errors)): errors.flatMap(\.flattened).map { .onLine(line, $0) }
+        case .inElement(let index, .several(let errors)): errors.flatMap(\.flattened).map { .inElement(index, $0) }
+        default: [self]
+        }
     }
 }
 
@@ -47,6 +74,9 @@ extension TripsError: CustomStringConvertible {
             "\"\(line)\" names more than one trip (ids \(candidates.map(String.init).joined(separator: ", ")))"
         case .unreadableSentence(let text):
             "\"\(text)\" is not a trip sentence like \"Lisbon, Portugal: 4 nights from May 1, 2027\""
+        case .several(let errors): errors.map(\.description).joined(separator: "; ")
+        case .onLine(let line, let error): "line \(line): \(error)"
+        case .inElement(let index, let error): "[\(index)]: \(error)"
         }
     }
 }

@@ -34,7 +34,12 @@ struct JSONMembers {
 
     /// Throws for the first (alphabetically) member nobody took.
     func rejectUnknown() throws(TripsError) {
-        if let name = members.keys.min() { throw .unknownMember(name) }
+        if let name = unknownNames.first { throw .unknownMember(name) }
+    }
+
+    /// The members nobody took, in alphabetical order.
+    var unknownNames: [String] {
+        members.keys.sorted()
     }
 
     private func read<T: JSONReadable>(_ value: JSONValue, _ name: String) throws(TripsError) -> T {

@@ -17,38 +17,43 @@ struct APIError: Error, Sendable {
     var ids: [Int]?
     /// The media types that would have worked (406, 415).
     var available: [String]?
+    /// The line of a text body at fault (the first, when several are).
+    var line: Int?
+    /// Every rule a body breaks (422), the first of which `member` or `line` names.
+    var errors: [Fault]?
 
     init(_ status: HTTPStatus, _ detail: String) {
         self.status = status
         self.detail = detail
     }
 
+    /// Where in a body one broken rule sits, and what it is: an entry of a problem
+    /// document's `errors`.
+    struct Fault: Sendable, Hashable {
+        /// The member at fault: `nights`, or `[1].nights` in an array of trips.
+        var member: String?
+        /// The line of a text body at fault, counting from 1.
+        var line: Int?
+        var detail: String
+    }
+
     /// A domain refusal: 400 when the body cannot be read at all, 422 when it can but
-    /// breaks a rule, and 404 when the one trip the path names is gone.
+    /// breaks rules (every one listed in `errors`, the first also in `member` or `line`),
+    /// and 404 when the one trip the path names is gone.
     init(_ error: TripsError, pathID: Int? = nil) {
-        switch error {
+        let faults = error.flattened
+        let first = faults[0]
+        switch first.innermost {
         case .malformedJSON, .malformedText:
             self.init(.badRequest, error.description)
-        case .unknownTrips(let ids) where pathID != nil && ids == [pathID]:
+        case .unknownTrips(let ids) where pathID != nil && ids == [pathID] && faults.count == 1:
             self.init(.notFound, error.description)
-        case .unknownTrips(let ids):
+        default:
             self.init(.unprocessableContent, error.description)
-            self.ids = ids
-        case .invalidMember(let name, _), .unknownMember(let name):
-            self.init(.unprocessableContent, error.description)
-            member = name
-        case .unknownDestination(let id):
-            self.init(.unprocessableContent, error.description)
-            member = "destination"
-            ids = [id]
-        case .emptySources:
-            self.init(.unprocessableContent, error.description)
-            member = "sources"
-        case .ambiguousName(_, let candidates):
-            self.init(.unprocessableContent, error.description)
-            ids = candidates
-        case .invalidBody, .noTripNamed, .unreadableSentence:
-            self.init(.unprocessableContent, error.description)
+            ids = first.innermost.namedIDs
+            errors = faults.map(\.fault)
+            member = errors?.first?.member
+            line = errors?.first?.line
         }
     }
 
@@ -93,6 +98,30 @@ struct APIError: Error, Sendable {
             writer.appendRaw(#","member":"#)
             writer.appendString(member)
         }
+        if let line {
+            writer.appendRaw(#","line":"#)
+            writer.appendInteger(line)
+        }
+        if let errors {
+            writer.appendRaw(#","errors":["#)
+            for (index, fault) in errors.enumerated() {
+                writer.appendRaw(index == 0 ? "{" : ",{")
+                if let member = fault.member {
+                    writer.appendRaw(#""member":"#)
+                    writer.appendString(member)
+                    writer.appendRaw(",")
+                }
+                if let line = fault.line {
+                    writer.appendRaw(#""line":"#)
+                    writer.appendInteger(line)
+                    writer.appendRaw(",")
+                }
+                writer.appendRaw(#""detail":"#)
+                writer.appendString(fault.detail)
+                writer.appendRaw("}")
+            }
+            writer.appendRaw("]")
+        }
         if let ids {
             writer.appendRaw(#","ids":["#)
             writer.appendRaw(ids.map(String.init).joined(separator: ","))
@@ -109,6 +138,51 @@ struct APIError: Error, Sendable {
         writer.appendRaw("}")
         fields[.contentType] = "application/problem+json"
         return HTTPResponse(status: status, headerFields: fields, body: writer.bytes)
+    }
+}
+
+extension TripsError {
+    /// The error inside any line or element it is wrapped in.
+    var innermost: TripsError {
+        switch self {
+        case .onLine(_, let error), .inElement(_, let error): error.innermost
+        default: self
+        }
+    }
+
+    /// The trip ids the error names: unknown ones, a missing destination, or the trips an
+    /// ambiguous name matched.
+    var namedIDs: [Int]? {
+        switch self {
+        case .unknownTrips(let ids): ids
+        case .unknownDestination(let id): [id]
+        case .ambiguousName(_, let candidates): candidates
+        default: nil
+        }
+    }
+
+    /// One flattened error as an entry of a problem document's `errors`.
+    var fault: APIError.Fault {
+        switch self {
+        case .onLine(let line, let error):
+            var fault = error.fault
+            fault.line = line
+            fault.detail = description
+            return fault
+        case .inElement(let index, let error):
+            var fault = error.fault
+            fault.member = "[\(index)]" + (fault.member.map { ".\($0)" } ?? "")
+            fault.detail = description
+            return fault
+        case .invalidMember(let name, _), .unknownMember(let name):
+            return APIError.Fault(member: name, detail: description)
+        case .unknownDestination:
+            return APIError.Fault(member: "destination", detail: description)
+        case .emptySources:
+            return APIError.Fault(member: "sources", detail: description)
+        default:
+            return APIError.Fault(detail: description)
+        }
     }
 }
 

@@ -4,12 +4,24 @@ import TripsDomain
 /// answer before changing anything, checks `If-Match` against the newest list inside the
 /// change, and answers only once the change is durable.
 extension TripsAPI {
-    /// `POST /trips`: a new trip from a JSON draft or a sentence; 201 with its location.
-    func createTrip(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let draft = try RequestBody.decode(request, as: TripDraft.self)
+    /// `POST /trips`: new trips from a JSON draft or a sentence (201 with the trip and its
+    /// location), or from an array of drafts or several lines of sentences (201 with the new
+    /// trips as a list); all or nothing, at the end or in front of `?before=ID`.
+    func createTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let new = try RequestBody.decode(request, as: NewTrips.self)
+        let before = try insertionPoint(request.queryItems)
+        if new.isList {
+            let index = try negotiate([Trip].self, for: request)
+            return change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
+                guard case .added(let trips)? = mutation.outcome else { throw .inconsistent }
+                return represent(trips, as: index, status: .created)
+            }
+        }
         let index = try negotiate(Trip.self, for: request)
-        return change(request, plan: { _ in .add(draft) }) { mutation throws(APIError) in
-            guard case .trip(let trip)? = mutation.outcome, let version = mutation.tripVersion else { throw .inconsistent }
+        return change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
+            guard case .added(let trips)? = mutation.outcome, let trip = trips.first, let version = mutation.tripVersion else {
+                throw .inconsistent
+            }
             return representTrip(
                 trip, version: version, as: index, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
         }
@@ -134,6 +146,18 @@ extension TripsAPI {
     ) -> HTTPResponse {
         let etag = EntityTag.trip(trip.id, version: version, Trip.transferRepresentations[index].mediaType)
         return represent(trip, as: index, status: status, etag: etag, extraFields: extraFields)
+    }
+
+    /// `before=ID` from `POST /trips`, or nil (at the end); 400 for any other parameter.
+    private func insertionPoint(_ items: [HTTPQueryItem]) throws(APIError) -> Trip.ID? {
+        guard let item = items.first else { return nil }
+        guard items.count == 1, item.name == "before" else {
+            throw APIError(.badRequest, "\(items.count == 1 ? item.name : "the query"): POST /trips takes only before=ID")
+        }
+        guard let id = Int(item.value), id > 0 else {
+            throw APIError(.badRequest, "before: must be a trip id, not \"\(item.value)\"")
+        }
+        return id
     }
 
     /// `ids=1,3` from `DELETE /trips`; 400 unless it is a list of ids and the only parameter.

@@ -25,7 +25,7 @@ struct TripsAPI: HTTPHandler {
         switch (route, method) {
         case (_, .options): return .now(options(route))
         case (.trips, .get): return .now(try listTrips(request))
-        case (.trips, .post): return try createTrip(request)
+        case (.trips, .post): return try createTrips(request)
         case (.trips, .patch), (.tripsReorder, .post): return try reorder(request)
         case (.trips, .delete): return try deleteTrips(request)
         case (.tripsSort, .post): return try sortTrips(request)
@@ -152,9 +152,12 @@ extension APIError {
             self = .preconditionFailed
         case .storage(let failure):
             // A full disk is the server's storage problem (507); anything else may pass (503).
-            self.init(
-                failure.isOutOfSpace ? .insufficientStorage : .serviceUnavailable,
-                "The change could not be saved, and was not made: \(failure). Try again later.")
+            // The client is not told paths or system errors: the server's log has them.
+            if failure.isOutOfSpace {
+                self.init(.insufficientStorage, "The server has no room to save the change, so it was not made. Try again later.")
+            } else {
+                self.init(.serviceUnavailable, "The server could not save the change, so it was not made. Try again later.")
+            }
             headerFields[.retryAfter] = "1"
         }
     }

@@ -3,7 +3,8 @@ import TripsDomain
 /// One journal entry: a change and the list's revision right after it, so replay can
 /// check that it rebuilds the same list.
 ///
-///     {"revision":8,"op":"add","draft":{"city":"Lisbon",…,"price":1299.99,"start":"2027-05-01T00:00:00Z","notes":""}}
+///     {"revision":8,"op":"add","drafts":[{"city":"Lisbon",…,"price":1299.99,"start":"2027-05-01T00:00:00Z","notes":""}]}
+///     {"revision":8,"op":"add","drafts":[{…},{…}],"before":3}    // older journals: "draft":{…}
 ///     {"revision":9,"op":"delete","ids":[1,6]}
 ///     {"revision":10,"op":"replace","id":4,"draft":{…}}
 ///     {"revision":11,"op":"setFavorite","id":2,"isFavorite":true}
@@ -21,9 +22,17 @@ struct JournalRecord: Sendable, Hashable {
         writer.appendInteger(revision)
         writer.appendRaw(#","op":"#)
         switch change {
-        case .add(let draft):
-            writer.appendRaw(#""add","draft":"#)
-            writer.appendDraft(draft)
+        case .add(let drafts, let before):
+            writer.appendRaw(#""add","drafts":["#)
+            for (index, draft) in drafts.enumerated() {
+                if index > 0 { writer.appendRaw(",") }
+                writer.appendDraft(draft)
+            }
+            writer.appendRaw("]")
+            if let before {
+                writer.appendRaw(#","before":"#)
+                writer.appendInteger(before)
+            }
         case .delete(let ids):
             writer.appendRaw(#""delete","ids":"#)
             writer.appendIntegers(ids)
@@ -71,8 +80,10 @@ struct JournalRecord: Sendable, Hashable {
         revision = try object.integer("revision")
         let operation = try object.string("op")
         switch operation {
+        case "add" where object.has("draft"):
+            change = .add(try object.draft("draft"))  // one trip, as journals wrote it before drops of several
         case "add":
-            change = .add(try object.draft("draft"))
+            change = .add(try object.drafts("drafts"), before: object.has("before") ? try object.integer("before") : nil)
         case "delete":
             change = .delete(try object.integers("ids"))
         case "replace":

@@ -27,6 +27,11 @@ struct StoredObject {
         try self.init(value, describing: what)
     }
 
+    /// Whether the object still has the member `name`.
+    func has(_ name: String) -> Bool {
+        members[name] != nil
+    }
+
     mutating func value(_ name: String) throws(StoredJSONError) -> JSONValue {
         guard let value = members.removeValue(forKey: name) else { throw StoredJSONError(reason: "\(name) is missing") }
         return value
@@ -145,7 +150,20 @@ extension StoredObject {
 
     /// Reads a member holding a draft object.
     mutating func draft(_ name: String) throws(StoredJSONError) -> TripDraft {
-        var object = try StoredObject(try value(name), describing: name)
+        try Self.draft(try value(name), name)
+    }
+
+    /// Reads a member holding an array of draft objects.
+    mutating func drafts(_ name: String) throws(StoredJSONError) -> [TripDraft] {
+        guard case .array(let elements) = try value(name) else { throw StoredJSONError(reason: "\(name) is not an array") }
+        var drafts: [TripDraft] = []
+        drafts.reserveCapacity(elements.count)
+        for element in elements { drafts.append(try Self.draft(element, name)) }
+        return drafts
+    }
+
+    private static func draft(_ value: JSONValue, _ name: String) throws(StoredJSONError) -> TripDraft {
+        var object = try StoredObject(value, describing: name)
         let draft = try object.draftMembers()
         try object.finish()
         return draft

@@ -125,7 +125,11 @@ final class TripStore: Sendable {
                     if state.tip.revision != revision {
                         record = JournalRecord(revision: state.tip.revision, change: change)
                     }
-                    if case .trip(let trip)? = outcome { tripVersion = state.tip.version(of: trip.id) }
+                    switch outcome {
+                    case .trip(let trip)?: tripVersion = state.tip.version(of: trip.id)
+                    case .added(let trips)?: tripVersion = trips.first.flatMap { state.tip.version(of: $0.id) }
+                    default: break
+                    }
                 }
                 result = .success(
                     Mutation(

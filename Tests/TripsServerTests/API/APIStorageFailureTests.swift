@@ -19,6 +19,7 @@ import TripsDomain
             #expect(refused.status == 507)
             #expect(refused.field("Content-Type") == "application/problem+json")
             #expect(refused.field("Retry-After") == "1")
+            #expect(!refused.text.contains(folder) && !refused.text.contains("journal") && !refused.text.contains("errno"))
             let after = try await api.request("GET", "/trips")
             #expect(after.body == before.body)
             #expect(after.field("ETag") == before.field("ETag"))
@@ -26,6 +27,7 @@ import TripsDomain
             disk.failNext(.synchronizeData, errno: EIO)
             let failedSync = try await api.json("POST", "/trips/reorder", #"{"sources": [3], "destination": "end"}"#)
             #expect(failedSync.status == 503)
+            #expect(!failedSync.text.contains(folder) && !failedSync.text.contains("Input/output"))
             #expect(api.order == [1, 2, 3, 4, 5, 6])
 
             let accepted = try await api.request(

@@ -195,7 +195,7 @@ import TripsDomain
         #expect(try unknown.member("ids") == .array([.number("42")]))
         let unnamed = try await api.request("POST", "/favorites", headers: ["Content-Type": "text/plain"], body: "Vancouver\nParis")
         #expect(unnamed.status == 422)
-        #expect(try await api.json("POST", "/favorites", #"{"id": 2}"#).status == 422)
+        #expect(try await api.json("POST", "/favorites", #"{"id": 42}"#).status == 422)
         #expect(api.store.list == TripList.samples)
     }
 

@@ -31,6 +31,18 @@ import TripsDomain
         #expect(added == [2, 3, 6])
     }
 
+    @Test func aSentenceMatchesAsACityDoesAndSeveralMatchesAreAnError() throws {
+        var list = TripList.samples
+        #expect(try list.makeFavorites(FavoriteDrop(text: "VANCOUVER, canada: 3 Nights From March 5, 2027")) == [2])
+        #expect(try list.makeFavorites(FavoriteDrop(text: "Zu\u{308}rich, Switzerland: 1 night from December 11, 2027")) == [6])
+        try list.add(TripList.samples[2]!.draft)  // a second Vancouver trip with the same sentence
+        let before = list
+        #expect(throws: TripsError.ambiguousName("Vancouver, Canada: 3 nights from March 5, 2027", candidates: [2, 7])) {
+            try list.makeFavorites(FavoriteDrop(text: "Vancouver, Canada: 3 nights from March 5, 2027"))
+        }
+        #expect(list == before)
+    }
+
     @Test func aNameThatMatchesNoTripOrSeveralIsAnError() throws {
         var list = TripList.samples
         try list.add(TripDraft(city: "Vancouver", country: "United States", nights: 2, price: 10, start: Trip.samples[0].start))
@@ -51,7 +63,9 @@ import TripsDomain
         #expect(throws: TripsError.invalidMember("id", "each dropped trip needs its id")) {
             try FavoriteDrop(json: JSONValue(parsing: Array(#"[{"city": "Vancouver"}]"#.utf8)))
         }
-        #expect(throws: TripsError.self) { try FavoriteDrop(json: JSONValue(parsing: Array(#"{"id": 2}"#.utf8))) }
+        // One trip alone, as GET /trips/2 answers it, is a drop of one.
+        #expect(try FavoriteDrop(json: JSONValue(parsing: Array(#"{"id": 2, "city": "Vancouver"}"#.utf8))).items == [.id(2)])
+        #expect(throws: TripsError.self) { try FavoriteDrop(json: JSONValue(parsing: Array("2".utf8))) }
         #expect(throws: TripsError.self) { try FavoriteDrop(json: JSONValue(parsing: Array(#"["2"]"#.utf8))) }
     }
 }

@@ -61,7 +61,7 @@ import TripsDomain
     @Test func jsonComesFirstThenText() {
         #expect(Trip.transferRepresentations.map(\.mediaType) == [.json, .plainText])
         #expect([Trip].transferRepresentations.map(\.mediaType) == [.json, .plainText])
-        #expect(TripDraft.importRepresentations.map(\.mediaType) == [.json, .plainText])
+        #expect(NewTrips.importRepresentations.map(\.mediaType) == [.json, .plainText])
         #expect(FavoriteDrop.importRepresentations.map(\.mediaType) == [.json, .plainText])
         #expect(ReorderDifference.importRepresentations.map(\.mediaType) == [.json])
     }
@@ -76,10 +76,10 @@ import TripsDomain
     }
 
     @Test func importsDecodeBodies() throws {
-        let text = TripDraft.importRepresentations[1]
-        #expect(try text.decode(Array("Lisbon, Portugal: 4 nights from May 1, 2027".utf8)).city == "Lisbon")
+        let text = NewTrips.importRepresentations[1]
+        #expect(try text.decode(Array("Lisbon, Portugal: 4 nights from May 1, 2027".utf8)).drafts.map(\.city) == ["Lisbon"])
         #expect(throws: TripsError.malformedText) { try text.decode([0xFF]) }
-        let json = TripDraft.importRepresentations[0]
+        let json = NewTrips.importRepresentations[0]
         let error = #expect(throws: TripsError.self) { try json.decode(Array("{nope".utf8)) }
         guard case .malformedJSON = error else { Issue.record("expected malformedJSON, got \(String(describing: error))"); return }
     }

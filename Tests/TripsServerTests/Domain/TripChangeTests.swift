@@ -29,7 +29,7 @@ import TripsDomain
         #expect(try list.apply(.makeFavorites([2, 1])) == .addedFavorites([]))
         #expect(try list.apply(.move(ReorderDifference(sources: [6], destination: .end))) == .listChanged(false))
         #expect(try list.apply(.delete([])) == .listChanged(false))
-        guard case .trip(let trip) = try list.apply(.add(lisbonDraft())) else { Issue.record("no trip"); return }
-        #expect(trip.id == 7)
+        guard case .added(let trips) = try list.apply(.add(lisbonDraft())) else { Issue.record("no trip"); return }
+        #expect(trips.map(\.id) == [7])
     }
 }

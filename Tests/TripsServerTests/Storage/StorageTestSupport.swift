@@ -88,6 +88,7 @@ let everyKindOfChange: [TripChange] = [
     .sort(.price),
     .sort(.start),
     .add(storageDraft("Faro", price: "12345678901234567890.0123456789")),
+    .add([storageDraft("Évora"), storageDraft("Sines")], before: 2),
 ]
 
 /// The file layer tests use: the real one, counting every call, with faults on demand.

@@ -1,0 +1,54 @@
+import Foundation
+
+/// New trips as a client hands them over, the way items dropped on a list arrive: one (a
+/// JSON draft, or one sentence) or several (a JSON array of drafts, or one sentence per line).
+public struct NewTrips: Sendable, Hashable {
+    public var drafts: [TripDraft]
+    /// Whether they came as a list (a JSON array, or several lines of text), which is
+    /// answered with a list; a single draft or sentence is answered with its trip.
+    public var isList: Bool
+
+    public init(drafts: [TripDraft], isList: Bool) {
+        self.drafts = drafts
+        self.isList = isList
+    }
+
+    /// Reads a draft object, or an array of them; every rule every draft breaks is reported,
+    /// each under its index (`[1].nights`).
+    public init(json: JSONValue) throws(TripsError) {
+        guard case .array(let elements) = json else {
+            self.init(drafts: [try TripDraft(json: json)], isList: false)
+            return
+        }
+        guard !elements.isEmpty else { throw .invalidBody("a list of new trips must hold at least one trip") }
+        var drafts: [TripDraft] = []
+        var errors: [TripsError] = []
+        for (index, element) in elements.enumerated() {
+            do throws(TripsError) {
+                drafts.append(try TripDraft(json: element))
+            } catch {
+                errors.append(.inElement(index, error))
+            }
+        }
+        if let error = TripsError.combining(errors) { throw error }
+        self.init(drafts: drafts, isList: true)
+    }
+
+    /// Reads one sentence per line; blank lines are skipped. Every line that is not a
+    /// sentence, or breaks a rule, is reported with its number (counting from 1).
+    public init(text: String) throws(TripsError) {
+        var drafts: [TripDraft] = []
+        var errors: [TripsError] = []
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            do throws(TripsError) {
+                drafts.append(try TripDraft(sentence: String(line)))
+            } catch {
+                errors.append(.onLine(index + 1, error))
+            }
+        }
+        if let error = TripsError.combining(errors) { throw error }
+        guard !drafts.isEmpty else { throw .unreadableSentence(text) }
+        self.init(drafts: drafts, isList: drafts.count > 1)
+    }
+}
