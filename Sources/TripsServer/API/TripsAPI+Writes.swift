@@ -154,8 +154,14 @@ extension TripsAPI {
         guard items.count == 1, item.name == "before" else {
             throw APIError(.badRequest, "\(items.count == 1 ? item.name : "the query"): POST /trips takes only before=ID")
         }
-        guard let id = Int(item.value), id > 0 else {
+        guard !item.value.isEmpty, item.value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             throw APIError(.badRequest, "before: must be a trip id, not \"\(item.value)\"")
+        }
+        guard let id = Int(item.value), id > 0 else {
+            // A well-formed id too large for any trip names no trip, like any other unknown id.
+            var error = APIError(.unprocessableContent, "before: no trip has the id \(item.value)")
+            error.member = "before"
+            throw error
         }
         return id
     }

@@ -64,6 +64,8 @@ import TripsDomain
         let unknown = try await api.request("POST", "/trips?before=42", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027")
         #expect(unknown.status == 422)
         #expect(try unknown.member("member") == .string("before"))
+        let tooLarge = try await api.request("POST", "/trips?before=99999999999999999999999", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027")
+        #expect(tooLarge.status == 422)
         #expect(try await api.request("POST", "/trips?before=x", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027").status == 400)
         #expect(try await api.request("POST", "/trips?at=1", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027").status == 400)
         #expect(api.order == [9, 1, 7, 8, 2, 3, 4, 5, 6])
