@@ -1,6 +1,6 @@
 import Glibc
 
-/// The real file layer: Glibc calls, retrying `EINTR`.
+/// The real file layer: Glibc calls through `systemCall`, which retries `EINTR`.
 struct PosixFileSystem: FileSystem {
     init() {}
 
@@ -32,10 +32,12 @@ struct PosixFileSystem: FileSystem {
     }
 
     func readFile(_ path: String) throws(StorageError) -> [UInt8]? {
-        let descriptor = Self.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw .io(call: "open", path: path, errno: errno)
+        let descriptor: Int32
+        do {
+            descriptor = try blockingSystemCall("open") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            if error.errno == ENOENT { return nil }
+            throw .io(call: "open", path: path, errno: error.errno)
         }
         defer { Glibc.close(descriptor) }
         var info = stat()
@@ -43,10 +45,9 @@ struct PosixFileSystem: FileSystem {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                Self.retrying { Glibc.read(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset) }
+            let count = try Self.call("read", path) {
+                bytes.withUnsafeMutableBytes { buffer in Glibc.read(descriptor, buffer.baseAddress! + offset, buffer.count - offset) }
             }
-            guard count >= 0 else { throw .io(call: "read", path: path, errno: errno) }
             if count == 0 { break }  // the file shrank while we read it
             offset += count
         }
@@ -59,46 +60,44 @@ struct PosixFileSystem: FileSystem {
         case .append: O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC
         case .truncateAndAppend: O_WRONLY | O_APPEND | O_TRUNC | O_CREAT | O_CLOEXEC
         }
-        let descriptor = Self.retrying { Glibc.open(path, flags, 0o644) }
-        guard descriptor >= 0 else { throw .io(call: "open", path: path, errno: errno) }
+        let descriptor = try Self.call("open", path) { Glibc.open(path, flags, 0o644) }
         return OpenFile(descriptor: descriptor, path: path)
     }
 
     func tryLock(_ file: OpenFile) throws(StorageError) -> Bool {
-        if Self.retrying({ flock(file.descriptor, LOCK_EX | LOCK_NB) }) == 0 { return true }
-        if errno == EWOULDBLOCK { return false }
-        throw .io(call: "flock", path: file.path, errno: errno)
+        switch try? systemCall("flock", { flock(file.descriptor, LOCK_EX | LOCK_NB) }) {
+        case .done?: return true
+        case .wouldBlock?: return false  // another process holds it
+        case nil: throw .io(call: "flock", path: file.path, errno: errno)
+        }
     }
 
     func unlock(_ file: OpenFile) {
-        _ = Self.retrying { flock(file.descriptor, LOCK_UN) }
+        _ = try? Self.call("flock", file.path) { flock(file.descriptor, LOCK_UN) }
     }
 
     func write(_ file: OpenFile, _ bytes: [UInt8]) throws(StorageError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Self.retrying { Glibc.write(file.descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset) }
+        let failure = bytes.withUnsafeBytes { buffer -> SystemError? in
+            do throws(SystemError) {
+                try writeAll(file.descriptor, buffer)
+                return nil
+            } catch {
+                return error
             }
-            guard count > 0 else { throw .io(call: "write", path: file.path, errno: count == 0 ? EIO : errno) }
-            offset += count
         }
+        if let failure { throw .io(call: "write", path: file.path, errno: failure.errno) }
     }
 
     func synchronizeData(_ file: OpenFile) throws(StorageError) {
-        guard Self.retrying({ fdatasync(file.descriptor) }) == 0 else {
-            throw .io(call: "fdatasync", path: file.path, errno: errno)
-        }
+        _ = try Self.call("fdatasync", file.path) { fdatasync(file.descriptor) }
     }
 
     func synchronize(_ file: OpenFile) throws(StorageError) {
-        guard Self.retrying({ fsync(file.descriptor) }) == 0 else { throw .io(call: "fsync", path: file.path, errno: errno) }
+        _ = try Self.call("fsync", file.path) { fsync(file.descriptor) }
     }
 
     func truncate(_ file: OpenFile, to length: Int) throws(StorageError) {
-        guard Self.retrying({ ftruncate(file.descriptor, off_t(length)) }) == 0 else {
-            throw .io(call: "ftruncate", path: file.path, errno: errno)
-        }
+        _ = try Self.call("ftruncate", file.path) { ftruncate(file.descriptor, off_t(length)) }
     }
 
     func close(_ file: OpenFile) throws(StorageError) {
@@ -115,18 +114,19 @@ struct PosixFileSystem: FileSystem {
     }
 
     func synchronizeDirectory(_ path: String) throws(StorageError) {
-        let descriptor = Self.retrying { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw .io(call: "open", path: path, errno: errno) }
+        let descriptor = try Self.call("open", path) { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { Glibc.close(descriptor) }
-        guard Self.retrying({ fsync(descriptor) }) == 0 else { throw .io(call: "fsync", path: path, errno: errno) }
+        _ = try Self.call("fsync", path) { fsync(descriptor) }
     }
 
-    /// Repeats a call that failed with `EINTR`; any other result (and `errno`) is the caller's.
-    private static func retrying<Result: BinaryInteger>(_ call: () -> Result) -> Result {
-        while true {
-            let result = call()
-            if result < 0 && errno == EINTR { continue }
-            return result
+    /// A file call through `systemCall` (EINTR retried), its failure named with the path.
+    private static func call<Result: BinaryInteger>(
+        _ name: StaticString, _ path: String, _ body: () -> Result
+    ) throws(StorageError) -> Result {
+        do {
+            return try blockingSystemCall(name, body)
+        } catch {
+            throw .io(call: error.call, path: path, errno: error.errno)
         }
     }
 }
