@@ -77,18 +77,28 @@ extension Array: Transferable where Element == Trip {
 private let tripListRepresentations: [TransferRepresentation<[Trip]>] = [
     TransferRepresentation(.json) { trips in
         var writer = JSONWriter(reservingCapacity: 256 * trips.count + 2)
+        trips.writeJSON(to: &writer)
+        return writer.bytes
+    },
+    TransferRepresentation(.plainText) { trips in Array(trips.sentences.utf8) },
+]
+
+extension Array where Element == Trip {
+    /// The trips as a JSON array of trip objects.
+    public func writeJSON(to writer: inout JSONWriter) {
         writer.appendRaw("[")
-        for (offset, trip) in trips.enumerated() {
+        for (offset, trip) in enumerated() {
             if offset > 0 { writer.appendRaw(",") }
             trip.writeJSON(to: &writer)
         }
         writer.appendRaw("]")
-        return writer.bytes
-    },
-    TransferRepresentation(.plainText) { trips in
-        [UInt8](trips.map { $0.sentence + "\n" }.joined().utf8)
-    },
-]
+    }
+
+    /// The trips as text: one sentence per line.
+    public var sentences: String {
+        map { $0.sentence + "\n" }.joined()
+    }
+}
 
 extension NewTrips: Importable {
     /// New trips arrive as JSON (a draft or an array of drafts), or as text (one sentence

@@ -17,14 +17,14 @@ extension FavoritesChange: Transferable {
             writer.appendRaw(#"{"added":["#)
             writer.appendRaw(change.added.map(String.init).joined(separator: ","))
             writer.appendRaw(#"],"favorites":"#)
-            writer.appendRaw([Trip].transferRepresentations[0].export(change.favorites))
+            change.favorites.writeJSON(to: &writer)
             writer.appendRaw("}")
             return writer.bytes
         },
         TransferRepresentation(.plainText) { change in
             let added = change.favorites.filter { change.added.contains($0.id) }.map(\.city)
             let summary = added.isEmpty ? "No new favorites." : "New favorites: \(added.joined(separator: ", "))."
-            return Array((summary + "\n").utf8) + [Trip].transferRepresentations[1].export(change.favorites)
+            return Array((summary + "\n" + change.favorites.sentences).utf8)
         },
     ]
 }

@@ -3,19 +3,21 @@ import TripsDomain
 /// Reads a request body in one of the forms an endpoint takes, chosen by `Content-Type`,
 /// as a drop destination takes only the types it lists.
 enum RequestBody {
-    /// The index into `accepted` of the type the request's `Content-Type` names (UTF-8 only);
+    /// The one of `accepted` whose media type the request's `Content-Type` names (UTF-8 only);
     /// 415 naming what would work otherwise.
-    static func choose(_ accepted: [MediaType], for request: HTTPRequest) throws(APIError) -> Int {
+    static func choose<Representation>(
+        _ accepted: [Representation], by mediaType: (Representation) -> MediaType, for request: HTTPRequest
+    ) throws(APIError) -> Representation {
         if let value = request.headerFields[.contentType],
             let range = AcceptField.parseRange(Substring(value)), range.type != "*", range.subtype != "*",
-            let index = accepted.firstIndex(where: { range.matches($0) })
+            let chosen = accepted.first(where: { range.matches(mediaType($0)) })
         {
-            return index
+            return chosen
         }
-        let names = accepted.map(\.description).joined(separator: ", ")
+        let names = accepted.map { mediaType($0).description }.joined(separator: ", ")
         let sent = request.headerFields[.contentType].map { "\($0) is" } ?? "a body without Content-Type is"
         var error = APIError(.unsupportedMediaType, "\(sent) not accepted here; send \(names) (UTF-8).")
-        error.available = accepted.map(\.description)
+        error.available = accepted.map { mediaType($0).description }
         if request.method == .post { error.headerFields[.acceptPost] = names }
         if request.method == .patch { error.headerFields[.acceptPatch] = names }
         throw error
@@ -23,10 +25,9 @@ enum RequestBody {
 
     /// The body read through the value's import representation that `Content-Type` names.
     static func decode<Value: Importable>(_ request: HTTPRequest, as type: Value.Type) throws(APIError) -> Value {
-        let representations = Value.importRepresentations
-        let index = try choose(representations.map(\.mediaType), for: request)
+        let representation = try choose(Value.importRepresentations, by: \.mediaType, for: request)
         do {
-            return try representations[index].decode(request.body)
+            return try representation.decode(request.body)
         } catch {
             throw APIError(error)
         }
@@ -34,7 +35,7 @@ enum RequestBody {
 
     /// The body as a JSON document, for a `Content-Type` among `accepted`.
     static func json(_ request: HTTPRequest, accepting accepted: [MediaType] = [.json]) throws(APIError) -> JSONValue {
-        _ = try choose(accepted, for: request)
+        _ = try choose(accepted, by: { $0 }, for: request)
         do {
             return try JSONValue(parsing: request.body)
         } catch {

@@ -5,25 +5,25 @@ extension TripsAPI {
     /// `GET /trips`: the list, or a view of it (`filter`, `country`, `q`, `sort`).
     func listTrips(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let query = try TripQuery(queryItems: request.queryItems)
-        let index = try negotiate([Trip].self, for: request)
+        let chosen = try negotiate([Trip].self, for: request)
         let list = store.list
-        let etag = EntityTag.list(revision: list.revision, [Trip].transferRepresentations[index].mediaType)
+        let etag = EntityTag.list(revision: list.revision, chosen.mediaType)
         if let notModified = notModified(request, current: etag) { return notModified }
         guard !query.isEverything else {
-            return cache.list(revision: list.revision, representation: index) {
-                represent(list.trips, as: index, etag: etag)
+            return cache.list(revision: list.revision, representation: chosen.position) {
+                represent(list.trips, as: chosen, etag: etag)
             }
         }
-        return represent(list.trips.matching(query), as: index, etag: etag)
+        return represent(list.trips.matching(query), as: chosen, etag: etag)
     }
 
     /// `GET /favorites`: the favorites, in list order.
     func listFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let index = try negotiate([Trip].self, for: request)
+        let chosen = try negotiate([Trip].self, for: request)
         let list = store.list
-        let etag = EntityTag.list(revision: list.revision, [Trip].transferRepresentations[index].mediaType)
+        let etag = EntityTag.list(revision: list.revision, chosen.mediaType)
         if let notModified = notModified(request, current: etag) { return notModified }
-        return represent(list.trips.matching(TripQuery(filter: .favorites)), as: index, etag: etag)
+        return represent(list.trips.matching(TripQuery(filter: .favorites)), as: chosen, etag: etag)
     }
 
     /// `GET /trips/{id}`: one trip, from the cache while it is unchanged.
@@ -31,16 +31,16 @@ extension TripsAPI {
     /// The hot path: one short read of the store and one cache lookup. The ETag is only
     /// spelled out when a request asks `If-None-Match` or the cache misses.
     func showTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let index = try negotiate(Trip.self, for: request)
+        let chosen = try negotiate(Trip.self, for: request)
         guard let (trip, version) = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0) } }) else {
             throw .notFound(request.path)
         }
-        let etag = { EntityTag.trip(id, version: version, Trip.transferRepresentations[index].mediaType) }
+        let etag = { EntityTag.trip(id, version: version, chosen.mediaType) }
         if request.headerFields.contains(.ifNoneMatch), let notModified = notModified(request, current: etag()) {
             return notModified
         }
-        return cache.trip(id, version: version, representation: index) {
-            represent(trip, as: index, etag: etag())
+        return cache.trip(id, version: version, representation: chosen.position) {
+            represent(trip, as: chosen, etag: etag())
         }
     }
 

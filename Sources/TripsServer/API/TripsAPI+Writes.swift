@@ -11,19 +11,19 @@ extension TripsAPI {
         let new = try RequestBody.decode(request, as: NewTrips.self)
         let before = try insertionPoint(request.queryItems)
         if new.isList {
-            let index = try negotiate([Trip].self, for: request)
+            let chosen = try negotiate([Trip].self, for: request)
             return change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
                 guard case .added(let trips)? = mutation.outcome else { throw .inconsistent }
-                return represent(trips, as: index, status: .created)
+                return represent(trips, as: chosen, status: .created)
             }
         }
-        let index = try negotiate(Trip.self, for: request)
+        let chosen = try negotiate(Trip.self, for: request)
         return change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
             guard case .added(let trips)? = mutation.outcome, let trip = trips.first, let version = mutation.tripVersion else {
                 throw .inconsistent
             }
             return representTrip(
-                trip, version: version, as: index, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
+                trip, version: version, as: chosen, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
         }
     }
 
@@ -89,7 +89,7 @@ extension TripsAPI {
     /// `PATCH` and `POST /favorites`: a favorite drop; 200 saying which trips were added.
     func dropFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let drop = try RequestBody.decode(request, as: FavoriteDrop.self)
-        let index = try negotiate(FavoritesChange.self, for: request)
+        let chosen = try negotiate(FavoritesChange.self, for: request)
         let condition = ifMatch(request)
         return change(request, returningList: true, plan: { list throws(MutationError) in
             try MutationError.check(condition, against: EntityTag.allList(list))
@@ -102,8 +102,7 @@ extension TripsAPI {
                 throw .inconsistent
             }
             let change = FavoritesChange(added: added, favorites: list.trips.filter(\.isFavorite))
-            let mediaType = FavoritesChange.transferRepresentations[index].mediaType
-            return represent(change, as: index, etag: .list(revision: list.revision, mediaType))
+            return represent(change, as: chosen, etag: .list(revision: list.revision, chosen.mediaType))
         }
     }
 
@@ -112,7 +111,7 @@ extension TripsAPI {
     private func changeTrip(
         _ id: Trip.ID, _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
     ) throws(APIError) -> HTTPReply {
-        let index = try negotiate(Trip.self, for: request)
+        let chosen = try negotiate(Trip.self, for: request)
         let condition = ifMatch(request)
         return change(request, pathID: id, plan: { list throws(MutationError) in
             try existing(id, in: list)
@@ -120,7 +119,7 @@ extension TripsAPI {
             return try plan(list)
         }) { mutation throws(APIError) in
             guard case .trip(let trip)? = mutation.outcome, let version = mutation.tripVersion else { throw .inconsistent }
-            return representTrip(trip, version: version, as: index)
+            return representTrip(trip, version: version, as: chosen)
         }
     }
 
@@ -128,24 +127,23 @@ extension TripsAPI {
     private func changeList(
         _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
     ) throws(APIError) -> HTTPReply {
-        let index = try negotiate([Trip].self, for: request)
+        let chosen = try negotiate([Trip].self, for: request)
         let condition = ifMatch(request)
         return change(request, returningList: true, plan: { list throws(MutationError) in
             try MutationError.check(condition, against: EntityTag.allList(list))
             return try plan(list)
         }) { mutation throws(APIError) in
             guard let list = mutation.list else { throw .inconsistent }
-            let etag = EntityTag.list(revision: list.revision, [Trip].transferRepresentations[index].mediaType)
-            return represent(list.trips, as: index, etag: etag)
+            return represent(list.trips, as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType))
         }
     }
 
     /// A trip with its validator.
     private func representTrip(
-        _ trip: Trip, version: UInt64, as index: Int, status: HTTPStatus = .ok, extraFields: HTTPFields = [:]
+        _ trip: Trip, version: UInt64, as chosen: Negotiated<Trip>, status: HTTPStatus = .ok, extraFields: HTTPFields = [:]
     ) -> HTTPResponse {
-        let etag = EntityTag.trip(trip.id, version: version, Trip.transferRepresentations[index].mediaType)
-        return represent(trip, as: index, status: status, etag: etag, extraFields: extraFields)
+        let etag = EntityTag.trip(trip.id, version: version, chosen.mediaType)
+        return represent(trip, as: chosen, status: status, etag: etag, extraFields: extraFields)
     }
 
     /// `before=ID` from `POST /trips`, or nil (at the end); 400 for any other parameter.

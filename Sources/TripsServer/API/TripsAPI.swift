@@ -75,26 +75,26 @@ struct TripsAPI: HTTPHandler {
 
 /// The pieces every endpoint shares: negotiation, validators, and the wait for the store.
 extension TripsAPI {
-    /// The index of the representation to answer with, among `T`'s; 406 when none is acceptable.
+    /// The representation to answer with, among `T`'s; 406 when none is acceptable.
     ///
     /// Without `Accept` (most API clients, and every benchmark) it is the first one, decided
     /// without building the list of offered types.
-    func negotiate<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> Int {
+    func negotiate<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> Negotiated<T> {
         let accept = request.headerFields.values(for: .accept)
-        if accept.isEmpty, !T.transferRepresentations.isEmpty { return 0 }
+        if accept.isEmpty, !T.transferRepresentations.isEmpty { return Negotiated(position: 0) }
         let offered = T.transferRepresentations.map(\.mediaType)
         guard let index = ContentNegotiation.choose(offered, accept: accept) else {
             throw .notAcceptable(offered)
         }
-        return index
+        return Negotiated(position: index)
     }
 
     /// A 200 (or other) response with `value` in the chosen representation, its validator,
     /// and `Vary: Accept`.
     func represent<T: Transferable>(
-        _ value: T, as index: Int, status: HTTPStatus = .ok, etag: EntityTag? = nil, extraFields: HTTPFields = [:]
+        _ value: T, as chosen: Negotiated<T>, status: HTTPStatus = .ok, etag: EntityTag? = nil, extraFields: HTTPFields = [:]
     ) -> HTTPResponse {
-        let representation = T.transferRepresentations[index]
+        let representation = chosen.representation
         var fields = extraFields
         fields[.contentType] = representation.mediaType.contentTypeValue
         fields[.vary] = "Accept"
