@@ -13,6 +13,15 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
 
     public static let json = MediaType(type: "application", subtype: "json")
     public static let plainText = MediaType(type: "text", subtype: "plain")
+    /// An error answer (RFC 9457).
+    public static let problemJSON = MediaType(type: "application", subtype: "problem+json")
+    /// A JSON merge patch body (RFC 7396).
+    public static let mergePatchJSON = MediaType(type: "application", subtype: "merge-patch+json")
+
+    /// The `Content-Type` value written for a body in this type: text says it is UTF-8.
+    public var contentTypeValue: String {
+        type == "text" ? "\(description); charset=utf-8" : description
+    }
 
     /// The type a structured syntax suffix names (RFC 6839): `application/json` for
     /// `application/problem+json`. A client that accepts JSON can read such a document.

@@ -43,4 +43,30 @@ public struct JSONWriter: Sendable {
     public mutating func appendBool(_ value: Bool) {
         appendRaw(value ? "true" : "false")
     }
+
+    /// Any JSON value; an object's members in the order of their names, so output is stable.
+    public mutating func appendValue(_ value: JSONValue) {
+        switch value {
+        case .null: appendRaw("null")
+        case .bool(let flag): appendBool(flag)
+        case .number(let literal): appendRaw(literal)
+        case .string(let string): appendString(string)
+        case .array(let elements):
+            appendRaw("[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { appendRaw(",") }
+                appendValue(element)
+            }
+            appendRaw("]")
+        case .object(let members):
+            appendRaw("{")
+            for (index, name) in members.keys.sorted().enumerated() {
+                if index > 0 { appendRaw(",") }
+                appendString(name)
+                appendRaw(":")
+                appendValue(members[name]!)
+            }
+            appendRaw("}")
+        }
+    }
 }

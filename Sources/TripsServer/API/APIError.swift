@@ -1,11 +1,8 @@
 import TripsDomain
 
 /// An error the API answers with: a status, a sentence that says what was wrong, and
-/// members that help a client act on it (the unknown ids, the member at fault).
-///
-/// Every error becomes a response here and nowhere else: a problem document
-/// (RFC 9457, `application/problem+json`), or a plain sentence for clients that
-/// prefer `text/plain`.
+/// members that help a client act on it (the unknown ids, the member at fault). It is
+/// written as a response by `ProblemDetails`, like every other error.
 struct APIError: Error, Sendable {
     var status: HTTPStatus
     var detail: String
@@ -77,67 +74,26 @@ struct APIError: Error, Sendable {
 
     /// The error as a response, in the form the client prefers.
     func response(accept: [String]) -> HTTPResponse {
-        var fields = headerFields
-        fields[.vary] = "Accept"
-        // The same rule as for resources, JSON first on ties: a problem document counts as
-        // JSON, so `Accept: application/json, text/plain;q=0.5` gets it. When neither form is
-        // acceptable the client still gets the document rather than a 406 in place of the error.
-        let prefersText = ContentNegotiation.choose([.problemJSON, .plainText], accept: accept) == 1
-        if prefersText {
-            fields[.contentType] = "text/plain; charset=utf-8"
-            return HTTPResponse(status: status, headerFields: fields, body: Array("\(status.code) \(status.reasonPhrase): \(detail)\n".utf8))
-        }
-        var writer = JSONWriter()
-        writer.appendRaw(#"{"type":"about:blank","title":"#)
-        writer.appendString(status.reasonPhrase)
-        writer.appendRaw(#","status":"#)
-        writer.appendInteger(status.code)
-        writer.appendRaw(#","detail":"#)
-        writer.appendString(detail)
-        if let member {
-            writer.appendRaw(#","member":"#)
-            writer.appendString(member)
-        }
-        if let line {
-            writer.appendRaw(#","line":"#)
-            writer.appendInteger(line)
-        }
+        var problem = ProblemDetails(status, detail)
+        problem.headerFields = headerFields
+        if let member { problem.extensions.append(("member", .string(member))) }
+        if let line { problem.extensions.append(("line", .number(String(line)))) }
         if let errors {
-            writer.appendRaw(#","errors":["#)
-            for (index, fault) in errors.enumerated() {
-                writer.appendRaw(index == 0 ? "{" : ",{")
-                if let member = fault.member {
-                    writer.appendRaw(#""member":"#)
-                    writer.appendString(member)
-                    writer.appendRaw(",")
-                }
-                if let line = fault.line {
-                    writer.appendRaw(#""line":"#)
-                    writer.appendInteger(line)
-                    writer.appendRaw(",")
-                }
-                writer.appendRaw(#""detail":"#)
-                writer.appendString(fault.detail)
-                writer.appendRaw("}")
-            }
-            writer.appendRaw("]")
+            problem.extensions.append(("errors", .array(errors.map(\.jsonValue))))
         }
-        if let ids {
-            writer.appendRaw(#","ids":["#)
-            writer.appendRaw(ids.map(String.init).joined(separator: ","))
-            writer.appendRaw("]")
-        }
-        if let available {
-            writer.appendRaw(#","available":["#)
-            for (index, type) in available.enumerated() {
-                if index > 0 { writer.appendRaw(",") }
-                writer.appendString(type)
-            }
-            writer.appendRaw("]")
-        }
-        writer.appendRaw("}")
-        fields[.contentType] = "application/problem+json"
-        return HTTPResponse(status: status, headerFields: fields, body: writer.bytes)
+        if let ids { problem.extensions.append(("ids", .array(ids.map { .number(String($0)) }))) }
+        if let available { problem.extensions.append(("available", .array(available.map(JSONValue.string)))) }
+        return problem.response(accept: accept)
+    }
+}
+
+extension APIError.Fault {
+    /// `{"member": …, "line": …, "detail": …}`, without what it lacks.
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["detail": .string(detail)]
+        if let member { members["member"] = .string(member) }
+        if let line { members["line"] = .number(String(line)) }
+        return .object(members)
     }
 }
 
@@ -189,14 +145,4 @@ extension TripsError {
 extension HTTPStatus {
     /// https://www.rfc-editor.org/rfc/rfc4918#section-11.5
     static let insufficientStorage = HTTPStatus(code: 507, reasonPhrase: "Insufficient Storage")
-}
-
-extension MediaType {
-    static let problemJSON = MediaType(type: "application", subtype: "problem+json")
-    static let mergePatchJSON = MediaType(type: "application", subtype: "merge-patch+json")
-
-    /// The `Content-Type` value the server writes for a representation in this type.
-    var contentTypeValue: String {
-        self == .plainText ? "text/plain; charset=utf-8" : description
-    }
 }

@@ -135,7 +135,9 @@ final class HTTPConnection {
             case .request(let request):
                 dispatch(request, now: now, output: &output)
             case .failure(let error):
-                write(error.response, omitContent: false, connection: .close, now: now, output: &output)
+                write(
+                    error.response(accept: parser.acceptOfCurrentRequest), omitContent: false, connection: .close, now: now,
+                    output: &output)
                 return offset
             }
         }
@@ -258,7 +260,8 @@ final class HTTPConnection {
             let detail =
                 parser.isReadingBody
                 ? "The request content stalled." : "The request header section did not arrive in time."
-            write(.problem(.requestTimeout, detail: detail), omitContent: false, connection: .close, now: now, output: &output)
+            let response = ProblemDetails(.requestTimeout, detail).response(accept: parser.acceptOfCurrentRequest)
+            write(response, omitContent: false, connection: .close, now: now, output: &output)
             leftover = []
         } else {
             state = .closed

@@ -104,6 +104,8 @@ enum HTTPParseError: Error, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// The problem response for this error.
-    var response: HTTPResponse { .problem(status, detail: detail) }
+    /// The problem response for this error, in the form `accept` prefers.
+    func response(accept: [String] = []) -> HTTPResponse {
+        ProblemDetails(status, detail).response(accept: accept)
+    }
 }

@@ -34,7 +34,7 @@ final class HTTPResponder: Sendable {
     deinit {
         if !answered.load(ordering: .acquiring) {
             sink.deliver(
-                .problem(.internalServerError, detail: "The request was dropped without a response."),
+                ProblemDetails(.internalServerError, "The request was dropped without a response.").response(),
                 to: connection)
         }
     }

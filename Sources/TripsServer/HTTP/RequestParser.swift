@@ -85,6 +85,12 @@ struct RequestParser {
         self.limits = limits
     }
 
+    /// The `Accept` values of the request being read (or refused), so far: how an error about
+    /// it is written.
+    var acceptOfCurrentRequest: [String] {
+        head.fields.values(for: .accept)
+    }
+
     /// True between requests: nothing of the next request has been consumed.
     var isBetweenRequests: Bool { state == .requestLine }
 
@@ -440,7 +446,7 @@ struct RequestParser {
 
     private mutating func fail(_ error: HTTPParseError, _ offset: Int) -> Step {
         state = .failed
-        head = Head()
+        // The head stays, so that the error can be written in the form its `Accept` prefers.
         body = []
         return Step(event: .failure(error), consumed: offset)
     }

@@ -241,8 +241,15 @@ struct ConnectionHarness {
     }
 
     @Test func problemBodiesEscapeJSON() {
-        let response = HTTPResponse.problem(.badRequest, detail: "a \"quoted\"\n\u{1} word")
+        let response = ProblemDetails(.badRequest, "a \"quoted\"\n\u{1} word").response()
         #expect(String(decoding: response.body, as: UTF8.self)
             == "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,\"detail\":\"a \\\"quoted\\\"\\n\\u0001 word\"}")
+    }
+
+    /// Errors the HTTP layer answers itself follow `Accept` like the API's do.
+    @Test func aParseErrorSpeaksTextWhenTheRequestPrefersIt() {
+        let response = HTTPParseError.invalidChunkSize.response(accept: ["text/plain"])
+        #expect(response.headerFields[.contentType] == "text/plain; charset=utf-8")
+        #expect(String(decoding: response.body, as: UTF8.self) == "400 Bad Request: A chunk size line is malformed.\n")
     }
 }

@@ -155,7 +155,7 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     @Test func everyErrorHasADetailSentenceAndAProblemBody() {
         for error in HTTPParseError.allCases {
             #expect(error.detail.hasSuffix("."))
-            #expect(error.response.headerFields[.contentType] == "application/problem+json")
+            #expect(error.response().headerFields[.contentType] == "application/problem+json")
         }
     }
 

@@ -210,6 +210,19 @@ import Testing
         }
     }
 
+    @Test func aRefusedRequestThatPrefersTextIsToldInText() async throws {
+        try await withServer { _, port in
+            let response = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nAccept: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5;\r\n")
+                return try client.readResponse()
+            }
+            #expect(response.status == 400)
+            #expect(response.field("Content-Type") == "text/plain; charset=utf-8")
+            #expect(response.text == "400 Bad Request: A chunk size line is malformed.\n")
+        }
+    }
+
     /// One listening socket, without SO_REUSEPORT: neither a second server nor any other
     /// socket can join the port and take part of its connections.
     @Test func nothingElseCanListenOnTheServersPort() async throws {
