@@ -67,22 +67,8 @@ struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDict
     /// https://www.rfc-editor.org/rfc/rfc9110#name-lists-rule-abnf-extension
     func listContains(_ name: HTTPField.Name, token: String) -> Bool {
         let token = token.lowercased()
-        for field in fields where field.name == name {
-            for element in field.value.split(separator: ",")
-            where element.trimmingOWS().lowercased() == token {
-                return true
-            }
+        return fields.contains { field in
+            field.name == name && splitList(field.value).contains { $0.lowercased() == token }
         }
-        return false
-    }
-}
-
-extension Substring {
-    /// Drops optional whitespace (SP and HTAB) at both ends.
-    func trimmingOWS() -> Substring {
-        var slice = self
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return slice
     }
 }

@@ -46,14 +46,3 @@ extension HTTPRequest {
         return String(decoding: output, as: UTF8.self)
     }
 }
-
-/// The value of one hex digit, or nil.
-@inline(__always)
-func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
-    default: nil
-    }
-}

@@ -303,22 +303,22 @@ struct RequestParser {
     /// https://www.rfc-editor.org/rfc/rfc9112#name-field-syntax
     private static func scanFieldLine(_ line: UnsafeRawBufferPointer) -> Result<FieldSplit, HTTPParseError> {
         let first = line[0]
-        if first == ASCII.space || first == ASCII.tab { return .failure(.obsoleteLineFolding) }
+        if isWhitespace(first) { return .failure(.obsoleteLineFolding) }
         var index = 0
         while index < line.count, isTokenByte(line[index]) { index += 1 }
         guard index < line.count, index > 0 else { return .failure(.invalidFieldName) }
         let stop = line[index]
         if stop != UInt8(ascii: ":") {
-            if (stop == ASCII.space || stop == ASCII.tab), line[index...].contains(UInt8(ascii: ":")) {
+            if isWhitespace(stop), line[index...].contains(UInt8(ascii: ":")) {
                 return .failure(.whitespaceBeforeColon)
             }
             return .failure(stop == ASCII.cr ? .invalidLineEnding : .invalidFieldName)
         }
         let nameEnd = index
         var start = index + 1
-        while start < line.count, line[start] == ASCII.space || line[start] == ASCII.tab { start += 1 }
+        while start < line.count, isWhitespace(line[start]) { start += 1 }
         var end = line.count
-        while end > start, line[end - 1] == ASCII.space || line[end - 1] == ASCII.tab { end -= 1 }
+        while end > start, isWhitespace(line[end - 1]) { end -= 1 }
         for position in start..<end {
             let byte = line[position]
             if byte < 0x20 && byte != ASCII.tab || byte == 0x7F {
@@ -333,29 +333,31 @@ struct RequestParser {
         let name = UnsafeRawBufferPointer(rebasing: line[0..<split.nameEnd])
         let value = UnsafeRawBufferPointer(rebasing: line[split.valueStart..<split.valueEnd])
         switch name.count {
-        case 4 where Self.equalsCaseInsensitive(name, "host"):
+        case 4 where equalsCaseInsensitive(name, "host"):
             head.hostCount += 1
-            if !Self.isValidHost(value) { head.hasInvalidHost = true }
-        case 6 where Self.equalsCaseInsensitive(name, "expect"):
-            if Self.equalsCaseInsensitive(value, "100-continue") {
+            if !isValidHost(value) { head.hasInvalidHost = true }
+        case 6 where equalsCaseInsensitive(name, "expect"):
+            if equalsCaseInsensitive(value, "100-continue") {
                 head.expectsContinue = true
             } else {
                 head.hasUnsupportedExpectation = true
             }
-        case 10 where Self.equalsCaseInsensitive(name, "connection"):
-            Self.forEachListElement(value) { token in
-                if Self.equalsCaseInsensitive(token, "close") { head.connectionClose = true }
-                if Self.equalsCaseInsensitive(token, "keep-alive") { head.connectionKeepAlive = true }
+        case 10 where equalsCaseInsensitive(name, "connection"):
+            forEachListElement(value) { range in
+                let token = UnsafeRawBufferPointer(rebasing: value[range])
+                if equalsCaseInsensitive(token, "close") { head.connectionClose = true }
+                if equalsCaseInsensitive(token, "keep-alive") { head.connectionKeepAlive = true }
             }
-        case 14 where Self.equalsCaseInsensitive(name, "content-length"):
+        case 14 where equalsCaseInsensitive(name, "content-length"):
             addContentLength(value)
-        case 17 where Self.equalsCaseInsensitive(name, "transfer-encoding"):
+        case 17 where equalsCaseInsensitive(name, "transfer-encoding"):
             head.hasTransferEncoding = true
-            Self.forEachListElement(value) { element in
+            forEachListElement(value) { range in
+                let element = UnsafeRawBufferPointer(rebasing: value[range])
                 var end = 0
                 while end < element.count, isTokenByte(element[end]) { end += 1 }
                 let coding = UnsafeRawBufferPointer(rebasing: element[..<end])
-                let isChunked = Self.equalsCaseInsensitive(coding, "chunked")
+                let isChunked = equalsCaseInsensitive(coding, "chunked")
                 if isChunked { head.chunkedCount += 1 } else { head.otherCodingCount += 1 }
                 head.lastCodingIsChunked = isChunked
             }
@@ -372,11 +374,12 @@ struct RequestParser {
     /// https://www.rfc-editor.org/rfc/rfc9110#name-content-length
     private mutating func addContentLength(_ value: UnsafeRawBufferPointer) {
         var sawElement = false
-        Self.forEachListElement(value) { element in
+        forEachListElement(value) { range in
+            let element = UnsafeRawBufferPointer(rebasing: value[range])
             sawElement = true
             var length = 0
             for byte in element {
-                guard let digit = Self.digitValue(byte) else {
+                guard let digit = digitValue(byte) else {
                     head.contentLengthError = head.contentLengthError ?? .invalidContentLength
                     return
                 }
@@ -472,7 +475,7 @@ struct RequestParser {
         }
         guard index > 0 else { return nil }
         func skipWhitespace() {
-            while index < line.count, line[index] == ASCII.space || line[index] == ASCII.tab { index += 1 }
+            while index < line.count, isWhitespace(line[index]) { index += 1 }
         }
         func token() -> Bool {
             let start = index
@@ -504,91 +507,6 @@ struct RequestParser {
         return size
     }
 
-    /// The index just past the quoted string that starts at `start`, or nil if it is malformed.
-    ///
-    ///     quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE
-    private static func quotedStringEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        var index = start + 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                return index + 1
-            case UInt8(ascii: "\\"):
-                guard index + 1 < bytes.count, isFieldVisible(bytes[index + 1]) else { return nil }
-                index += 2
-            default:
-                guard isFieldVisible(byte) else { return nil }
-                index += 1
-            }
-        }
-        return nil
-    }
-
-    /// HTAB, SP, VCHAR and obs-text: what a quoted string may hold.
-    private static func isFieldVisible(_ byte: UInt8) -> Bool {
-        byte == ASCII.tab || (byte >= 0x20 && byte != 0x7F)
-    }
-
-    // MARK: - Host
-
-    /// `Host = uri-host [ ":" port ]`: an IP literal in brackets or a registered name (letters,
-    /// digits, `-._~!$&'()*+,;=` and percent-escapes), then an optional port of at most 65535.
-    /// An empty value is allowed (RFC 9112 §3.2); spaces, userinfo (`user@host`) and a port
-    /// that is not a number are not.
-    ///
-    /// https://www.rfc-editor.org/rfc/rfc9112#name-request-target (§3.2), RFC 3986 §3.2.2
-    static func isValidHost(_ value: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        if value.first == UInt8(ascii: "[") {
-            guard let close = value.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
-            for byte in value[1..<close] where !(isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":")) {
-                return false
-            }
-            index = close + 1
-        } else {
-            while index < value.count, value[index] != UInt8(ascii: ":") {
-                let byte = value[index]
-                if byte == UInt8(ascii: "%") {
-                    guard index + 2 < value.count, hexValue(value[index + 1]) != nil, hexValue(value[index + 2]) != nil else {
-                        return false
-                    }
-                    index += 3
-                } else {
-                    guard isUnreserved(byte) || isSubDelimiter(byte) else { return false }
-                    index += 1
-                }
-            }
-        }
-        guard index < value.count else { return true }
-        guard value[index] == UInt8(ascii: ":") else { return false }
-        let port = value[(index + 1)...]
-        guard port.count <= 5, port.allSatisfy({ digitValue($0) != nil }) else { return false }
-        return port.reduce(0) { $0 * 10 + digitValue($1)! } <= 65_535
-    }
-
-    /// unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
-
-    /// sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
-    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            true
-        default:
-            false
-        }
-    }
-
     // MARK: - Bytes
 
     /// The index of the next LF at or after `from`, found with memchr.
@@ -598,59 +516,4 @@ struct RequestParser {
         guard let found = memchr(base + from, Int32(ASCII.lf), input.count - from) else { return nil }
         return UnsafeRawPointer(found) - base
     }
-
-    /// Calls `body` with each non-empty, OWS-trimmed element of a comma-separated list.
-    private static func forEachListElement(_ value: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
-        var start = 0
-        while start <= value.count {
-            var end = start
-            while end < value.count, value[end] != UInt8(ascii: ",") { end += 1 }
-            var low = start
-            var high = end
-            while low < high, value[low] == ASCII.space || value[low] == ASCII.tab { low += 1 }
-            while high > low, value[high - 1] == ASCII.space || value[high - 1] == ASCII.tab { high -= 1 }
-            if high > low { body(UnsafeRawBufferPointer(rebasing: value[low..<high])) }
-            start = end + 1
-        }
-    }
-
-    /// Whether `bytes` equal the lowercase ASCII `literal`, ignoring case.
-    static func equalsCaseInsensitive(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-        guard bytes.count == literal.utf8CodeUnitCount else { return false }
-        return startsCaseInsensitive(bytes, with: literal)
-    }
-
-    static func startsCaseInsensitive(_ bytes: UnsafeRawBufferPointer, with literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { expected in
-            guard bytes.count >= expected.count else { return false }
-            for index in 0..<expected.count where asciiLowercased(bytes[index]) != expected[index] {
-                return false
-            }
-            return true
-        }
-    }
-
-    @inline(__always)
-    private static func digitValue(_ byte: UInt8) -> Int? {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte &- UInt8(ascii: "0")) : nil
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// Whether these bytes are exactly `literal`: a length check and one `memcmp`, where
-    /// `elementsEqual(literal.utf8)` walks a String's UTF-8 view a byte at a time.
-    @inline(__always)
-    func equals(_ literal: StaticString) -> Bool {
-        guard count == literal.utf8CodeUnitCount else { return false }
-        guard let base = baseAddress else { return true }
-        return memcmp(base, literal.utf8Start, count) == 0
-    }
-}
-
-/// Byte constants used across the HTTP layer.
-enum ASCII {
-    static let cr = UInt8(ascii: "\r")
-    static let lf = UInt8(ascii: "\n")
-    static let space = UInt8(ascii: " ")
-    static let tab = UInt8(ascii: "\t")
 }
