@@ -22,6 +22,11 @@ public protocol Importable: Sendable {
     static var importRepresentations: [ImportRepresentation<Self>] { get }
 }
 
+extension Importable {
+    /// The media types the value can be read from, most preferred first.
+    public static var importMediaTypes: [MediaType] { importRepresentations.map(\.mediaType) }
+}
+
 /// One form a value can be read from.
 public struct ImportRepresentation<Value>: Sendable {
     public let mediaType: MediaType

@@ -34,7 +34,7 @@ enum RequestBody {
     }
 
     /// The body as a JSON document, for a `Content-Type` among `accepted`.
-    static func json(_ request: HTTPRequest, accepting accepted: [MediaType] = [.json]) throws(APIError) -> JSONValue {
+    static func json(_ request: HTTPRequest, accepting accepted: [MediaType]) throws(APIError) -> JSONValue {
         _ = try choose(accepted, by: { $0 }, for: request)
         do {
             return try JSONValue(parsing: request.body)

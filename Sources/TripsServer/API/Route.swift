@@ -1,3 +1,5 @@
+import TripsDomain
+
 /// The resources the API serves, parsed once from a request path.
 enum Route: Sendable, Hashable {
     case trips
@@ -9,17 +11,32 @@ enum Route: Sendable, Hashable {
     case health
     case openAPI
 
-    /// Every route's path template and methods, as `openapi.yaml` lists them (a test
-    /// checks the two agree). `HEAD` goes with every `GET`; `OPTIONS` with every path.
-    static let table: [(template: String, methods: [HTTPMethod])] = [
-        ("/trips", [.get, .head, .post, .patch, .delete]),
-        ("/trips/reorder", [.post]),
-        ("/trips/sort", [.post]),
-        ("/trips/{id}", [.get, .head, .put, .patch, .delete]),
-        ("/favorites", [.get, .head, .patch, .post]),
-        ("/favorites/{id}", [.put, .delete]),
-        ("/health", [.get, .head]),
-        ("/openapi.yaml", [.get, .head]),
+    /// What one path template answers: its methods and, per method that takes a body, the
+    /// media types it reads.
+    struct Endpoint: Sendable {
+        let template: String
+        let methods: [HTTPMethod]
+        let bodies: [HTTPMethod: [MediaType]]
+    }
+
+    /// Every route, as `openapi.yaml` lists them (a test checks the two agree): the one place
+    /// a path, a method or a body type is added. `Allow`, `Accept-Post` and `Accept-Patch`
+    /// are derived from it. `HEAD` goes with every `GET`; `OPTIONS` with every path.
+    static let table: [Endpoint] = [
+        Endpoint(
+            template: "/trips", methods: [.get, .head, .post, .patch, .delete],
+            bodies: [.post: NewTrips.importMediaTypes, .patch: ReorderDifference.importMediaTypes]),
+        Endpoint(template: "/trips/reorder", methods: [.post], bodies: [.post: ReorderDifference.importMediaTypes]),
+        Endpoint(template: "/trips/sort", methods: [.post], bodies: [.post: TripSortKey.importMediaTypes]),
+        Endpoint(
+            template: "/trips/{id}", methods: [.get, .head, .put, .patch, .delete],
+            bodies: [.put: [.json], .patch: [.mergePatchJSON, .json]]),
+        Endpoint(
+            template: "/favorites", methods: [.get, .head, .patch, .post],
+            bodies: [.post: FavoriteDrop.importMediaTypes, .patch: FavoriteDrop.importMediaTypes]),
+        Endpoint(template: "/favorites/{id}", methods: [.put, .delete], bodies: [:]),
+        Endpoint(template: "/health", methods: [.get, .head], bodies: [:]),
+        Endpoint(template: "/openapi.yaml", methods: [.get, .head], bodies: [:]),
     ]
 
     /// The route for a request path, or nil (404). Ids are positive decimal numbers.
@@ -55,9 +72,9 @@ enum Route: Sendable, Hashable {
         return nil
     }
 
-    /// The methods this route answers, with `OPTIONS`, for `Allow`.
-    var allowedMethods: [HTTPMethod] {
-        let template = switch self {
+    /// This route's path template, as the table and the spec write it.
+    var template: String {
+        switch self {
         case .trips: "/trips"
         case .tripsReorder: "/trips/reorder"
         case .tripsSort: "/trips/sort"
@@ -67,8 +84,24 @@ enum Route: Sendable, Hashable {
         case .health: "/health"
         case .openAPI: "/openapi.yaml"
         }
-        let methods = Self.table.first { $0.template == template }?.methods ?? []
-        return methods + [.options]
+    }
+
+    /// This route's entry in the table.
+    var endpoint: Endpoint {
+        guard let endpoint = Self.table.first(where: { $0.template == template }) else {
+            preconditionFailure("\(template) is missing from Route.table")
+        }
+        return endpoint
+    }
+
+    /// The methods this route answers, with `OPTIONS`, for `Allow`.
+    var allowedMethods: [HTTPMethod] {
+        endpoint.methods + [.options]
+    }
+
+    /// The media types `method` reads here as a body; empty when it takes none.
+    func bodyTypes(for method: HTTPMethod) -> [MediaType] {
+        endpoint.bodies[method] ?? []
     }
 
     /// A trip id: digits only, no sign or leading zero, within `Int`.

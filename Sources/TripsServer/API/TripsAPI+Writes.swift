@@ -29,7 +29,7 @@ extension TripsAPI {
 
     /// `PUT /trips/{id}`: every field but the id replaced.
     func replaceTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let json = try RequestBody.json(request)
+        let json = try RequestBody.json(request, accepting: Route.trip(id).bodyTypes(for: .put))
         let draft: TripDraft
         do { draft = try TripDraft(json: json, replacing: id) } catch { throw APIError(error) }
         return try changeTrip(id, request) { _ in .replace(id, draft) }
@@ -37,7 +37,7 @@ extension TripsAPI {
 
     /// `PATCH /trips/{id}`: a JSON merge patch.
     func patchTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let patch = try RequestBody.json(request, accepting: [.mergePatchJSON, .json])
+        let patch = try RequestBody.json(request, accepting: Route.trip(id).bodyTypes(for: .patch))
         return try changeTrip(id, request) { list throws(MutationError) in
             .replace(id, try rejecting { () throws(TripsError) in try list.draft(patching: id, with: patch) })
         }

@@ -52,22 +52,12 @@ struct TripsAPI: HTTPHandler {
         return HTTPResponse(status: .noContent, headerFields: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
     }
 
-    /// `OPTIONS`: what the resource allows, and which bodies it takes.
+    /// `OPTIONS`: what the resource allows, and which bodies it takes (from `Route.table`).
     private func options(_ route: Route) -> HTTPResponse {
         var fields: HTTPFields = [.allow: route.allowedMethods.map(\.rawValue).joined(separator: ", ")]
-        switch route {
-        case .trips:
-            fields[.acceptPost] = "application/json, text/plain"
-            fields[.acceptPatch] = "application/json"
-        case .tripsReorder, .tripsSort:
-            fields[.acceptPost] = "application/json"
-        case .trip:
-            fields[.acceptPatch] = "application/merge-patch+json, application/json"
-        case .favorites:
-            fields[.acceptPost] = "application/json, text/plain"
-            fields[.acceptPatch] = "application/json, text/plain"
-        case .favorite, .health, .openAPI:
-            break
+        for (method, name) in [(HTTPMethod.post, HTTPField.Name.acceptPost), (.patch, .acceptPatch)] {
+            let types = route.bodyTypes(for: method)
+            if !types.isEmpty { fields[name] = types.map(\.description).joined(separator: ", ") }
         }
         return HTTPResponse(status: .noContent, headerFields: fields)
     }
