@@ -7,7 +7,7 @@ import TripsDomain
 /// and how a body that breaks rules is refused.
 @Suite struct APINewTripsTests {
     @Test func severalLinesOfTextAreADropOfSeveralTripsAnsweredWithAList() async throws {
-        let api = try APIServer()
+        let api = try APIServer(mode: .live)
         defer { api.stop() }
         let response = try await api.request(
             "POST", "/trips", headers: ["Content-Type": "text/plain", "Accept": "text/plain"],

@@ -1,39 +1,69 @@
 import Foundation
+import Synchronization
 import TripsDomain
 @testable import TripsServer
 
-/// A Trips server on an ephemeral port over an in-memory store, and a way to talk to it.
+/// The Trips API over an in-memory store (or a given one), and a way to talk to it.
+///
+/// Two modes, as Hummingbird's tests have: `.router` hands each request, parsed by the
+/// server's own parser, straight to `TripsAPI.handle` and writes the answer as a connection
+/// would (deferred answers complete through a recording responder), for the bulk of the
+/// API's rules; `.live` runs a real server on an ephemeral port and talks over sockets.
 final class APIServer: Sendable {
-    let server: HTTPServer
-    let store: TripStore
+    enum Mode: Sendable { case router, live }
 
-    convenience init(samples: Bool = true) throws {
-        try self.init(store: TripStore(directory: nil, seedSamples: samples))
+    let store: TripStore
+    private let api: TripsAPI
+    private let server: HTTPServer?
+
+    convenience init(samples: Bool = true, mode: Mode = .router) throws {
+        try self.init(store: TripStore(directory: nil, seedSamples: samples), mode: mode)
     }
 
-    init(store: TripStore) throws {
+    init(store: TripStore, mode: Mode = .router) throws {
         self.store = store
+        api = TripsAPI(store: store)
+        guard mode == .live else {
+            server = nil
+            return
+        }
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoopCount = 1
-        server = HTTPServer(configuration: configuration, handler: TripsAPI(store: store))
+        let server = HTTPServer(configuration: configuration, handler: api)
         try server.start()
+        self.server = server
     }
 
-    /// Sends one request on a new connection and reads the answer. Runs on its own thread.
+    /// Sends one request and reads the answer: on a new connection in `.live` mode, in memory
+    /// in `.router` mode.
     func request(
         _ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil
     ) async throws -> TestResponse {
+        let request = TestRequest(method: method, target: target, headers: headers, body: body, closes: true)
+        guard let server else { return try await handleInMemory(request) }
         let port = server.port
-        return try await onOwnThread {
-            let client = try TestClient(port: port)
-            var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
-            let bytes = Array((body ?? "").utf8)
-            if body != nil { head += "Content-Length: \(bytes.count)\r\n" }
-            try client.send(Array((head + "\r\n").utf8) + bytes)
-            return try client.readResponse(head: method == "HEAD")
+        return try await onOwnThread { try TestClient(port: port).exchange(request) }
+    }
+
+    /// The request through `TripsAPI.handle`, its answer serialized as a connection writes it.
+    private func handleInMemory(_ request: TestRequest) async throws -> TestResponse {
+        let parsed = try request.parsed
+        let response: HTTPResponse
+        switch api.handle(parsed) {
+        case .now(let immediate):
+            response = immediate
+        case .later(let start):
+            response = await withCheckedContinuation { continuation in
+                start(HTTPResponder(sink: AnswerSink(continuation), connection: ConnectionID(descriptor: 0, serial: 0)))
+            }
         }
+        var bytes: [UInt8] = []
+        response.serialize(into: &bytes, omitContent: parsed.method == .head, connection: .close, dateFields: [])
+        guard let (parsedResponse, _) = try TestResponse.parse(bytes, head: parsed.method == .head) else {
+            throw TestFailure("an incomplete response: \(String(decoding: bytes, as: UTF8.self))")
+        }
+        return parsedResponse
     }
 
     /// The same request with a JSON body.
@@ -46,9 +76,25 @@ final class APIServer: Sendable {
     /// The stored order of ids.
     var order: [Int] { store.list.trips.map(\.id) }
 
-    /// Starts a graceful shutdown; the loop finishes on its own. Synchronous, for `defer`.
+    /// Starts a graceful shutdown of a live server; the loop finishes on its own. Synchronous, for `defer`.
     func stop() {
-        server.beginShutdown()
+        server?.beginShutdown()
+    }
+}
+
+/// Completes a deferred answer into a test's continuation, once.
+private final class AnswerSink: HTTPResponseSink {
+    private let continuation: Mutex<CheckedContinuation<HTTPResponse, Never>?>
+
+    init(_ continuation: CheckedContinuation<HTTPResponse, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
+        continuation.withLock { pending in
+            pending?.resume(returning: response)
+            pending = nil
+        }
     }
 }
 

@@ -74,7 +74,7 @@ import TripsDomain
     }
 
     @Test func headSendsGetsHeadersWithoutContent() async throws {
-        let api = try APIServer()
+        let api = try APIServer(mode: .live)
         defer { api.stop() }
         let get = try await api.request("GET", "/trips/2")
         let head = try await api.request("HEAD", "/trips/2")

@@ -26,6 +26,55 @@ struct TestResponse: Sendable {
         fields.first { $0.name.lowercased() == name.lowercased() }?.value
     }
     var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The first whole response in `bytes` and how many bytes it took; nil while incomplete.
+    /// `head` says the request was HEAD (no content follows).
+    static func parse(_ bytes: [UInt8], head: Bool = false) throws -> (TestResponse, Int)? {
+        guard let end = TestClient.find([13, 10, 13, 10], in: bytes) else { return nil }
+        var lines = String(decoding: bytes[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2).map(String.init)
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestFailure("bad status line") }
+        let fields = lines.map { line -> (name: String, value: String) in
+            let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+            return (parts[0], parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+        var response = TestResponse(status: status, reason: statusLine.count > 2 ? statusLine[2] : "", fields: fields, body: [])
+        let length = head || status < 200 || status == 204 || status == 304
+            ? 0 : Int(response.field("Content-Length") ?? "0") ?? 0
+        guard bytes.count >= end + 4 + length else { return nil }
+        response.body = Array(bytes[(end + 4)..<(end + 4 + length)])
+        return (response, end + 4 + length)
+    }
+}
+
+/// A request as every test writes it: over a socket (`bytes`) or handed to a handler in
+/// memory (`parsed`, read by the server's own parser). The one request builder of the tests.
+struct TestRequest: Sendable {
+    var method: String
+    var target: String
+    var headers: [String: String] = [:]
+    var body: String?
+    /// Adds `Connection: close`, for one request per connection.
+    var closes = false
+
+    /// The request on the wire: `Host`, the headers in name order, and `Content-Length` with a body.
+    var bytes: [UInt8] {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"
+        if closes { head += "Connection: close\r\n" }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        let content = Array((body ?? "").utf8)
+        if body != nil { head += "Content-Length: \(content.count)\r\n" }
+        return Array((head + "\r\n").utf8) + content
+    }
+
+    /// The request as the server's parser reads it from `bytes`.
+    var parsed: HTTPRequest {
+        get throws {
+            let events = parseEvents([bytes])
+            guard case .request(let request)? = events.first else { throw TestFailure("unparsable: \(events)") }
+            return request
+        }
+    }
 }
 
 /// A small blocking HTTP client over a Glibc socket, with a receive timeout so no test hangs.
@@ -79,33 +128,21 @@ final class TestClient {
         throw TestFailure("recv failed (timeout?): errno \(errno)")
     }
 
+    /// Sends `request` on this connection and reads the answer.
+    func exchange(_ request: TestRequest) throws -> TestResponse {
+        try send(request.bytes)
+        return try readResponse(head: request.method == "HEAD")
+    }
+
     /// Reads one response; `head` says the request was HEAD (no content follows).
     func readResponse(head: Bool = false) throws -> TestResponse {
-        var end: Int?
         while true {
-            end = Self.find([13, 10, 13, 10], in: buffer)
-            if end != nil { break }
-            guard try fill() else { throw TestFailure("closed before a response: \(String(decoding: buffer, as: UTF8.self))") }
+            if let (response, length) = try TestResponse.parse(buffer, head: head) {
+                buffer.removeFirst(length)
+                return response
+            }
+            guard try fill() else { throw TestFailure("closed before a whole response: \(String(decoding: buffer, as: UTF8.self))") }
         }
-        let headEnd = end! + 4
-        let headText = String(decoding: buffer[0..<end!], as: UTF8.self)
-        var lines = headText.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2).map(String.init)
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestFailure("bad status line") }
-        let fields = lines.map { line -> (name: String, value: String) in
-            let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
-            return (parts[0], parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
-        }
-        var response = TestResponse(status: status, reason: statusLine.count > 2 ? statusLine[2] : "", fields: fields, body: [])
-        buffer.removeFirst(headEnd)
-        let length = head || status < 200 || status == 204 || status == 304
-            ? 0 : Int(response.field("Content-Length") ?? "0") ?? 0
-        while buffer.count < length {
-            guard try fill() else { throw TestFailure("closed in the content") }
-        }
-        response.body = Array(buffer[0..<length])
-        buffer.removeFirst(length)
-        return response
     }
 
     /// True if the server closes the connection (EOF or reset) with nothing more sent.
@@ -114,7 +151,7 @@ final class TestClient {
         return try !fill()
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         for index in 0...(haystack.count - needle.count) where haystack[index..<(index + needle.count)].elementsEqual(needle) {
             return index

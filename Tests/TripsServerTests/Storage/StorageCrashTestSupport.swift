@@ -152,11 +152,7 @@ final class ChildServer {
 extension TestClient {
     /// Sends one request on this keep-alive connection and reads the answer.
     func exchange(_ method: String, _ target: String, json: String? = nil) throws -> TestResponse {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"
-        let body = Array((json ?? "").utf8)
-        if json != nil { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
-        try send(Array((head + "\r\n").utf8) + body)
-        return try readResponse(head: method == "HEAD")
+        try exchange(TestRequest(method: method, target: target, headers: json == nil ? [:] : ["Content-Type": "application/json"], body: json))
     }
 }
 
