@@ -26,33 +26,33 @@
 #   BENCH_STARTS        start-ups timed per case (default 5)
 #   BENCH_DATA_ROOT     where data folders go (default: a new folder under $TMPDIR or /tmp);
 #                       put it on the disk you want to measure
-#   BENCH_SCRATCH       SwiftPM scratch path (default .build-crash-release)
-#   BENCH_NO_BUILD=1    use the binary already built
+#   TRIPS_RELEASE_SCRATCH, TRIPS_NO_BUILD=1   the release build that bench.sh and the drills
+#                       share, and using the binary already there (scripts/lib/build.sh;
+#                       the older BENCH_SCRATCH and BENCH_NO_BUILD still work)
 #
-# Needs wrk (apt-get install -y wrk), taskset and python3 (to write the long journal).
+# Needs wrk, curl, taskset and python3 (to write the long journal): installed with apt-get
+# when run as root, otherwise named (scripts/lib/require.sh).
 # Every process this script starts is stopped on any exit, and its data folders are removed.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/scripts/lib/require.sh"
+source "$ROOT/scripts/lib/build.sh"
 DURATION="${BENCH_DURATION:-10}"
 CONNECTIONS="${BENCH_CONNECTIONS:-1 64}"
 THREADS="${BENCH_THREADS:-1}"
 TRIPS="${BENCH_TRIPS:-100000}"
 STARTS="${BENCH_STARTS:-5}"
-SCRATCH="${BENCH_SCRATCH:-.build-crash-release}"
 WHAT="${1:-all}"
 case "$WHAT" in all | writes | startup) ;; *) echo "usage: $0 [all|writes|startup]" >&2; exit 2 ;; esac
 
-for tool in wrk taskset python3 curl; do
-  command -v "$tool" >/dev/null || { echo "bench-writes.sh: $tool is missing (apt-get install -y $tool)" >&2; exit 2; }
-done
+require_tool wrk wrk
+require_tool curl curl
+require_tool taskset util-linux
+require_tool python3 python3
 
 cd "$ROOT"
-if [[ "${BENCH_NO_BUILD:-0}" != 1 ]]; then
-  swift build -c release --product trips-server --scratch-path "$SCRATCH" >&2
-fi
-BINARY="$ROOT/$SCRATCH/release/trips-server"
-[[ -x "$BINARY" ]] || { echo "bench-writes.sh: $BINARY was not built" >&2; exit 2; }
+BINARY="$(build_release_server)"
 
 WORK="$(mktemp -d "${BENCH_DATA_ROOT:-${TMPDIR:-/tmp}}/trips-bench-writes.XXXXXX")"
 SERVER_PID=""

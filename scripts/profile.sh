@@ -14,14 +14,18 @@
 #
 # Environment: TRIPS_PROFILE_SECONDS (default 3), TRIPS_PROFILE_CONNS (default 16),
 # TRIPS_PROFILE_URL_PATH (default /trips/2), TRIPS_PROFILE_OUT (default /tmp/trips-profile),
-# TRIPS_BENCH_SCRATCH (default .build-perf-release), TRIPS_BENCH_NO_BUILD=1.
+# TRIPS_RELEASE_SCRATCH and TRIPS_NO_BUILD=1 (the release build that bench.sh and the drills
+# share: scripts/lib/build.sh).
 #
+# Needs curl, wrk and valgrind (callgrind) or perf (Debian's linux-perf): installed with
+# apt-get when run as root, otherwise named (scripts/lib/require.sh).
 # Stops the server it started (by pid) on any exit.
 set -euo pipefail
 
 MODE="${1:-callgrind}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SCRATCH="${TRIPS_BENCH_SCRATCH:-.build-perf-release}"
+source "$ROOT/scripts/lib/require.sh"
+source "$ROOT/scripts/lib/build.sh"
 SECONDS_RUN="${TRIPS_PROFILE_SECONDS:-3}"
 CONNS="${TRIPS_PROFILE_CONNS:-16}"
 URL_PATH="${TRIPS_PROFILE_URL_PATH:-/trips/2}"
@@ -29,11 +33,25 @@ OUT="${TRIPS_PROFILE_OUT:-/tmp/trips-profile}"
 LOG_LEVEL=warning
 [[ "${TRIPS_PROFILE_ACCESS_LOG:-0}" == 1 ]] && LOG_LEVEL=info
 
+require_tool curl curl
+require_tool wrk wrk
+case "$MODE" in
+  callgrind)
+    require_tool valgrind valgrind
+    require_tool callgrind_control valgrind
+    require_tool callgrind_annotate valgrind
+    ;;
+  perf)
+    require_tool perf linux-perf
+    perf stat -e task-clock true >/dev/null 2>&1 \
+      || die "perf cannot count here (kernel.perf_event_paranoid is $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo unknown));" \
+        "as root: sysctl kernel.perf_event_paranoid=1, or use scripts/profile.sh callgrind"
+    ;;
+  *) echo "usage: $0 callgrind|perf" >&2; exit 2 ;;
+esac
+
 cd "$ROOT"
-if [[ "${TRIPS_BENCH_NO_BUILD:-0}" != 1 ]]; then
-  swift build -c release --product trips-server --scratch-path "$SCRATCH" >&2
-fi
-BINARY="$ROOT/$SCRATCH/release/trips-server"
+BINARY="$(build_release_server)"
 mkdir -p "$OUT"
 rm -f "$OUT"/callgrind.out.* "$OUT/server.out"
 
@@ -45,7 +63,8 @@ cleanup() {
     kill -KILL "$SERVER_PID" 2>/dev/null || true
   fi
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 SERVER=("$BINARY" --in-memory --host 127.0.0.1 --port 0 --threads 1 --log-level "$LOG_LEVEL")
 case "$MODE" in
@@ -56,7 +75,6 @@ case "$MODE" in
   perf)
     "${SERVER[@]}" >"$OUT/server.out" 2>&1 &
     ;;
-  *) echo "usage: $0 callgrind|perf" >&2; exit 2 ;;
 esac
 SERVER_PID=$!
 

@@ -14,8 +14,15 @@
 # toolchain's Foundation Process and XCTest (see that file). The crash test's `trips-server`
 # children are built with the same sanitizer and inherit the environment, so they are
 # checked too (a leak or race report at a clean exit fails that test).
+#
+# Needs the Swift toolchain's clang and its TSan/ASan runtimes (a full toolchain from
+# swift.org has them; nothing to install from Debian), and bc: installed with apt-get when
+# run as root, otherwise named (scripts/lib/require.sh). The scratch folders are these
+# builds' own (scripts/lib/build.sh). On INT or TERM it stops the build or test it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/require.sh
+source scripts/lib/build.sh
 
 kinds=("$@")
 [[ ${#kinds[@]} -eq 0 ]] && kinds=(thread address)
@@ -24,9 +31,36 @@ summary=()
 
 for kind in "${kinds[@]}"; do
     case "$kind" in
-    thread) scratch=.build-tsan ;;
-    address) scratch=.build-asan ;;
+    thread) clang="$(require_toolchain_clang)" ;;
+    address) ;;
     *) echo "unknown sanitizer: $kind (thread or address)" >&2; exit 2 ;;
+    esac
+    require_clang_runtime "$kind"
+done
+require_tool bc bc
+
+# run LOG COMMAND...: COMMAND in the background, its output appended to LOG; waiting with
+# `wait` lets INT or TERM reach the trap at once, and the trap stops the command.
+child=""
+cleanup() {
+    [[ -z "$child" ]] || { kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; }
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+run() {
+    local log="$1" code=0
+    shift
+    "$@" >>"$log" 2>&1 &
+    child=$!
+    wait "$child" || code=$?
+    child=""
+    return "$code"
+}
+
+for kind in "${kinds[@]}"; do
+    case "$kind" in
+    thread) scratch=$TSAN_SCRATCH ;;
+    address) scratch=$ASAN_SCRATCH ;;
     esac
     [[ "${CLEAN:-0}" == 1 ]] && rm -rf "$scratch"
     mkdir -p "$scratch"
@@ -34,15 +68,15 @@ for kind in "${kinds[@]}"; do
     started=$(date +%s.%N)
     echo "== swift test --sanitize=$kind --scratch-path $scratch (log: $log)"
     result=0
-    if swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" >"$log" 2>&1; then
+    : >"$log"
+    if run "$log" swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"; then
         if [[ "$kind" == thread ]]; then
-            clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
             "$clang" -O2 -shared -fPIC -fdollars-in-identifiers -o "$scratch/tsan-mutex.so" scripts/tsan-mutex.c -ldl
             LD_PRELOAD="$PWD/$scratch/tsan-mutex.so" TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" \
-                swift test --skip-build --sanitize=thread --scratch-path "$scratch" >>"$log" 2>&1 || result=$?
+                run "$log" swift test --skip-build --sanitize=thread --scratch-path "$scratch" || result=$?
         else
             ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp ${LSAN_OPTIONS:-}" \
-                swift test --skip-build --sanitize=address --scratch-path "$scratch" >>"$log" 2>&1 || result=$?
+                run "$log" swift test --skip-build --sanitize=address --scratch-path "$scratch" || result=$?
         fi
     else
         result=$?

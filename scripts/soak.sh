@@ -12,20 +12,29 @@
 # slice from before the first; a slice's p99 is above P99_FACTOR (default 5) times the
 # median slice p99 (and above 20 ms); or the server dies.
 # Environment: CONNECTIONS (default 32), SOAK_THREADS (wrk threads, default 1), SLICE (60).
+# Needs wrk and bc: installed with apt-get when run as root, otherwise named
+# (scripts/lib/require.sh). Builds in the release folder the other drills share
+# (scripts/lib/build.sh). Stops the server and the sampler it started on any exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/require.sh
+source scripts/lib/build.sh
 source scripts/lib/server.sh
 total=${1:-600}
 slice=${SLICE:-60}
 connections=${CONNECTIONS:-32}
-scratch=.build-drill-release
+[[ "$total" =~ ^[0-9]+$ && "$slice" =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/soak.sh [seconds]" >&2; exit 2; }
 
-swift build -c release --product trips-server --scratch-path "$scratch" >/dev/null
-server="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/trips-server"
+require_tool wrk wrk
+require_tool bc bc
+require_tool timeout coreutils
+server="$(build_release_server)"
 work=$(mktemp -d /tmp/trips-soak.XXXXXX)
 pid=""
 sampler=""
+load=""
 cleanup() {
+    [[ -n "$load" ]] && kill "$load" 2>/dev/null || true
     [[ -n "$sampler" ]] && kill "$sampler" 2>/dev/null || true
     if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
         kill -TERM "$pid"
@@ -35,6 +44,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 "$server" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
 pid=$!
@@ -48,11 +58,17 @@ idle_fds_before=$(fds)
 echo "trips-server pid $pid on $url; data in $work/data; $total s in ${slice} s slices, $connections connections"
 echo "idle: RSS $(($(rss_kib) / 1024)) MiB, $idle_fds_before descriptors"
 
+# The sampler sleeps in the background and waits for it, so that the TERM that stops the
+# sampler stops its sleep too (a sleep left behind would hold this script's output open).
 (
+    nap=""
+    trap '[[ -z "$nap" ]] || kill "$nap" 2>/dev/null; exit 0' TERM
     start=$(date +%s)
     while kill -0 "$pid" 2>/dev/null; do
         echo "$(( $(date +%s) - start )) $(rss_kib) $(fds) $(cpu_ticks)" >>"$work/samples"
-        sleep 10
+        sleep 10 &
+        nap=$!
+        wait "$nap" || true
     done
 ) &
 sampler=$!
@@ -62,8 +78,12 @@ slices=$(( (total + slice - 1) / slice ))
 printf '%-6s %10s %8s %9s %9s %9s %9s %6s %9s\n' slice requests req/s p50_ms p90_ms p99_ms max_ms errors idle_fds
 for index in $(seq "$slices"); do
     length=$(( total - (index - 1) * slice < slice ? total - (index - 1) * slice : slice ))
+    # In the background, so that INT or TERM reach the trap at once rather than after the slice.
     timeout $((length + 30)) wrk -t"${SOAK_THREADS:-1}" -c"$connections" -d"${length}s" --timeout 5s \
-        -s scripts/soak.lua "$url" >"$work/wrk.$index" 2>&1 || true
+        -s scripts/soak.lua "$url" >"$work/wrk.$index" 2>&1 &
+    load=$!
+    wait "$load" || true
+    load=""
     line=$(grep '^SOAK ' "$work/wrk.$index" || true)
     if [[ -z "$line" ]]; then
         failures+=("slice $index: wrk printed no summary: $(tail -3 "$work/wrk.$index")")
