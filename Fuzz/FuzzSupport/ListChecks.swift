@@ -33,4 +33,3 @@ public func checkWhole(_ list: TripList) {
         precondition(list.version(of: trip.id) != nil, "trip \(trip.id) has no version")
     }
 }
-

@@ -49,9 +49,12 @@ public struct TripDraft: Sendable, Hashable {
         }
         check(.city, Self.nameViolations(city))
         check(.country, Self.nameViolations(country) + (Self.containsCommaSpace(country) ? [Self.countryCommaRule] : []))
-        check(.nights, Limits.nights.contains(nights) ? [] : ["must be between \(Limits.nights.lowerBound) and \(Limits.nights.upperBound)"])
+        check(
+            .nights, Limits.nights.contains(nights) ? [] : ["must be between \(Limits.nights.lowerBound) and \(Limits.nights.upperBound)"])
         check(.imageName, imageName.count <= Limits.nameLength ? [] : ["must be at most \(Limits.nameLength) characters"])
-        check(.imageName, imageName.unicodeScalars.contains(where: \.isControlOrLineBreak) ? ["must not hold control characters or line breaks"] : [])
+        check(
+            .imageName,
+            imageName.unicodeScalars.contains(where: \.isControlOrLineBreak) ? ["must not hold control characters or line breaks"] : [])
         check(.price, !price.isNaN && price >= 0 ? [] : ["must be zero or more"])
         check(.notes, notes.count <= Limits.notesLength ? [] : ["must be at most \(Limits.notesLength) characters"])
         return errors
@@ -77,7 +80,8 @@ public struct TripDraft: Sendable, Hashable {
 
     /// A sentence's country is what follows the last ", " before ": ", so a city may hold
     /// ", " (`Washington, D.C.`) and a country may not.
-    private static let countryCommaRule = #"must not contain ", " (a comma and a space): in a sentence, the country is what follows the last one"#
+    private static let countryCommaRule =
+        #"must not contain ", " (a comma and a space): in a sentence, the country is what follows the last one"#
 }
 
 extension Unicode.Scalar {

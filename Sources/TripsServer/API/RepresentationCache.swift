@@ -25,7 +25,8 @@ final class RepresentationCache: Sendable {
         if let hit { return hit }
         let response = build().prepared()
         trips.withLock { entries in
-            var entry = entries[id].flatMap { $0.version == version ? $0 : nil }
+            var entry =
+                entries[id].flatMap { $0.version == version ? $0 : nil }
                 ?? Entry(version: version, responses: Array(repeating: nil, count: Trip.transferRepresentations.count))
             entry.responses[representation] = response
             entries[id] = entry

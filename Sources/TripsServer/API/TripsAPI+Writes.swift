@@ -51,11 +51,14 @@ extension TripsAPI {
     /// `DELETE /trips/{id}`: 204.
     func deleteTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let condition = ifMatch(request)
-        return change(request, pathID: id, plan: { list throws(MutationError) in
-            try existing(id, in: list)
-            try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
-            return .delete([id])
-        }) { _ in
+        return change(
+            request, pathID: id,
+            plan: { list throws(MutationError) in
+                try existing(id, in: list)
+                try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
+                return .delete([id])
+            }
+        ) { _ in
             cache.forget([id])
             return HTTPResponse(status: .noContent)
         }
@@ -65,10 +68,13 @@ extension TripsAPI {
     func deleteTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let ids = try deletionIDs(request.queryItems)
         let condition = ifMatch(request)
-        return change(request, plan: { list throws(MutationError) in
-            try MutationError.check(condition, against: EntityTag.allList(list))
-            return .delete(ids)
-        }) { _ in
+        return change(
+            request,
+            plan: { list throws(MutationError) in
+                try MutationError.check(condition, against: EntityTag.allList(list))
+                return .delete(ids)
+            }
+        ) { _ in
             cache.forget(ids)
             return HTTPResponse(status: .noContent)
         }
@@ -91,13 +97,16 @@ extension TripsAPI {
         let drop = try RequestBody.decode(request, as: FavoriteDrop.self)
         let chosen = try negotiate(FavoritesChange.self, for: request)
         let condition = ifMatch(request)
-        return change(request, returningList: true, plan: { list throws(MutationError) in
-            try MutationError.check(condition, against: EntityTag.allList(list))
-            let ids = try drop.items.map { (item) throws(MutationError) in
-                try rejecting { () throws(TripsError) in try list.resolve(item) }
+        return change(
+            request, returningList: true,
+            plan: { list throws(MutationError) in
+                try MutationError.check(condition, against: EntityTag.allList(list))
+                let ids = try drop.items.map { (item) throws(MutationError) in
+                    try rejecting { () throws(TripsError) in try list.resolve(item) }
+                }
+                return .makeFavorites(ids)
             }
-            return .makeFavorites(ids)
-        }) { mutation throws(APIError) in
+        ) { mutation throws(APIError) in
             guard case .addedFavorites(let added)? = mutation.outcome, let list = mutation.list else {
                 throw .inconsistent
             }
@@ -113,11 +122,14 @@ extension TripsAPI {
     ) throws(APIError) -> HTTPReply {
         let chosen = try negotiate(Trip.self, for: request)
         let condition = ifMatch(request)
-        return change(request, pathID: id, plan: { list throws(MutationError) in
-            try existing(id, in: list)
-            try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
-            return try plan(list)
-        }) { mutation throws(APIError) in
+        return change(
+            request, pathID: id,
+            plan: { list throws(MutationError) in
+                try existing(id, in: list)
+                try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
+                return try plan(list)
+            }
+        ) { mutation throws(APIError) in
             guard case .trip(let trip)? = mutation.outcome, let version = mutation.tripVersion else { throw .inconsistent }
             return representTrip(trip, version: version, as: chosen)
         }
@@ -129,10 +141,13 @@ extension TripsAPI {
     ) throws(APIError) -> HTTPReply {
         let chosen = try negotiate([Trip].self, for: request)
         let condition = ifMatch(request)
-        return change(request, returningList: true, plan: { list throws(MutationError) in
-            try MutationError.check(condition, against: EntityTag.allList(list))
-            return try plan(list)
-        }) { mutation throws(APIError) in
+        return change(
+            request, returningList: true,
+            plan: { list throws(MutationError) in
+                try MutationError.check(condition, against: EntityTag.allList(list))
+                return try plan(list)
+            }
+        ) { mutation throws(APIError) in
             guard let list = mutation.list else { throw .inconsistent }
             return represent(list.trips, as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType))
         }

@@ -34,7 +34,8 @@ struct HTTPField: Sendable, Hashable {
 
         private init(unchecked name: String) {
             rawName = name
-            canonicalName = name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+            canonicalName =
+                name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
                 ? name.lowercased() : name
         }
 

@@ -30,7 +30,8 @@ struct ProblemDetails: Sendable {
         fields[.vary] = "Accept"
         if ContentNegotiation.choose([.problemJSON, .plainText], accept: accept) == 1 {
             fields[.contentType] = MediaType.plainText.contentTypeValue
-            return HTTPResponse(status: status, headerFields: fields, body: Array("\(status.code) \(status.reasonPhrase): \(detail)\n".utf8))
+            return HTTPResponse(
+                status: status, headerFields: fields, body: Array("\(status.code) \(status.reasonPhrase): \(detail)\n".utf8))
         }
         var writer = JSONWriter()
         writer.appendRaw(#"{"type":"about:blank","title":"#)

@@ -92,7 +92,8 @@ struct DiskStore: Sendable {
         journalLength = replay.validLength
         recordCount = replay.recordCount
         if let tornTail = replay.tornTail {
-            log.warning("\(path): dropped a torn last record, a write a crash interrupted: \(tornTail); truncating to \(replay.validLength) bytes")
+            log.warning(
+                "\(path): dropped a torn last record, a write a crash interrupted: \(tornTail); truncating to \(replay.validLength) bytes")
             try fileSystem.truncate(journal, to: replay.validLength)
             try fileSystem.synchronize(journal)
         }

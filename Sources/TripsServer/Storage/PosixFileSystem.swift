@@ -56,10 +56,11 @@ struct PosixFileSystem: FileSystem {
     }
 
     func open(_ path: String, mode: OpenMode) throws(StorageError) -> OpenFile {
-        let flags = switch mode {
-        case .append: O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC
-        case .truncateAndAppend: O_WRONLY | O_APPEND | O_TRUNC | O_CREAT | O_CLOEXEC
-        }
+        let flags =
+            switch mode {
+            case .append: O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC
+            case .truncateAndAppend: O_WRONLY | O_APPEND | O_TRUNC | O_CREAT | O_CLOEXEC
+            }
         let descriptor = try Self.call("open", path) { Glibc.open(path, flags, 0o644) }
         return OpenFile(descriptor: descriptor, path: path)
     }

@@ -87,7 +87,8 @@ struct Snapshot: Sendable, Equatable {
             guard format == Self.format else { throw StoredJSONError(reason: "unknown snapshot format \(format)") }
             let counts: (UInt64, UInt64, Int, Int) = (
                 try header.integer("journal"), try header.integer("revision"), try header.integer("lastIssuedID"),
-                try header.integer("trips"))
+                try header.integer("trips")
+            )
             guard counts.3 >= 0 else { throw StoredJSONError(reason: "a negative trip count") }
             return counts
         }

@@ -7,9 +7,10 @@ struct Linux: @unchecked Sendable {  // immutable C function pointers
     typealias EpollCtl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
     typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
     typealias EventFD = @convention(c) (UInt32, Int32) -> Int32
-    typealias Accept4 = @convention(c) (
-        Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32
-    ) -> Int32
+    typealias Accept4 =
+        @convention(c) (
+            Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32
+        ) -> Int32
 
     let epollCreate1: EpollCreate1
     let epollCtl: EpollCtl

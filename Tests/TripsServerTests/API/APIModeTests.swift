@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 /// The in-memory mode answers exactly as the live server does, so the bulk of the API's
@@ -15,9 +16,11 @@ import TripsDomain
         TestRequest(method: "GET", target: "/trips/2", headers: ["Accept": "image/png"]),
         TestRequest(method: "OPTIONS", target: "/trips"),
         TestRequest(method: "POST", target: "/trips", headers: ["Content-Type": "text/csv"], body: "a,b"),
-        TestRequest(method: "POST", target: "/trips", headers: ["Content-Type": "text/plain"], body: "Oslo, Norway: 2 nights from June 1, 2027"),
+        TestRequest(
+            method: "POST", target: "/trips", headers: ["Content-Type": "text/plain"], body: "Oslo, Norway: 2 nights from June 1, 2027"),
         TestRequest(method: "POST", target: "/favorites", headers: ["Content-Type": "application/json"], body: "[3]"),
-        TestRequest(method: "PATCH", target: "/trips", headers: ["Content-Type": "application/json"], body: #"{"sources":[1],"destination":"end"}"#),
+        TestRequest(
+            method: "PATCH", target: "/trips", headers: ["Content-Type": "application/json"], body: #"{"sources":[1],"destination":"end"}"#),
     ]
 
     @Test func bothModesAnswerEveryRequestAlike() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 /// `POST /trips` with several trips at once (lines of text, a JSON array), where they land,
@@ -29,20 +30,28 @@ import TripsDomain
         #expect(try response.member("line") == .number("2"))
         guard case .array(let errors)? = try response.member("errors") else { throw TestFailure("no errors: \(response.text)") }
         #expect(errors.count == 2)
-        #expect(errors.last == .object(["line": .number("3"), "member": .string("nights"), "detail": .string("line 3: nights: must be between 1 and 365")]))
+        #expect(
+            errors.last
+                == .object([
+                    "line": .number("3"), "member": .string("nights"), "detail": .string("line 3: nights: must be between 1 and 365"),
+                ]))
         #expect(api.store.list == TripList.samples)
     }
 
     @Test func aJSONArrayOfDraftsIsTheSameDrop() async throws {
         let api = try APIServer()
         defer { api.stop() }
-        let drafts = #"[{"city":"Lisbon","country":"Portugal","nights":4,"price":1,"start":"2027-05-01"},{"city":"Oslo","country":"Norway","nights":1,"price":2,"start":"2027-06-01"}]"#
+        let drafts =
+            #"[{"city":"Lisbon","country":"Portugal","nights":4,"price":1,"start":"2027-05-01"},{"city":"Oslo","country":"Norway","nights":1,"price":2,"start":"2027-06-01"}]"#
         let response = try await api.json("POST", "/trips", drafts)
         #expect(response.status == 201)
         #expect(try response.ids == [7, 8])
         let one = try await api.json("POST", "/trips", #"[{"city":"Faro","country":"Portugal","nights":2,"price":1,"start":"2027-07-01"}]"#)
         #expect(try one.ids == [9])  // an array is answered with a list, even of one
-        let bad = try await api.json("POST", "/trips", #"[{"city":"Faro","country":"Portugal","nights":2,"price":1,"start":"2027-07-01"},{"city":"Faro","country":"Portugal","nights":0,"price":1,"start":"2027-07-01"}]"#)
+        let bad = try await api.json(
+            "POST", "/trips",
+            #"[{"city":"Faro","country":"Portugal","nights":2,"price":1,"start":"2027-07-01"},{"city":"Faro","country":"Portugal","nights":0,"price":1,"start":"2027-07-01"}]"#
+        )
         #expect(bad.status == 422)
         #expect(try bad.member("member") == .string("[1].nights"))
         #expect(try await api.json("POST", "/trips", "[]").status == 422)
@@ -57,17 +66,27 @@ import TripsDomain
             body: "Lisbon, Portugal: 4 nights from May 1, 2027\nOslo, Norway: 1 night from June 1, 2027")
         #expect(response.status == 201)
         #expect(api.order == [1, 7, 8, 2, 3, 4, 5, 6])
-        let one = try await api.request("POST", "/trips?before=1", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027")
+        let one = try await api.request(
+            "POST", "/trips?before=1", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027")
         #expect(one.field("Location") == "/trips/9")
         #expect(api.order == [9, 1, 7, 8, 2, 3, 4, 5, 6])
 
-        let unknown = try await api.request("POST", "/trips?before=42", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027")
+        let unknown = try await api.request(
+            "POST", "/trips?before=42", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027")
         #expect(unknown.status == 422)
         #expect(try unknown.member("member") == .string("before"))
-        let tooLarge = try await api.request("POST", "/trips?before=99999999999999999999999", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027")
+        let tooLarge = try await api.request(
+            "POST", "/trips?before=99999999999999999999999", headers: ["Content-Type": "text/plain"],
+            body: "Faro, Portugal: 2 nights from July 1, 2027")
         #expect(tooLarge.status == 422)
-        #expect(try await api.request("POST", "/trips?before=x", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027").status == 400)
-        #expect(try await api.request("POST", "/trips?at=1", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027").status == 400)
+        #expect(
+            try await api.request(
+                "POST", "/trips?before=x", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027"
+            ).status == 400)
+        #expect(
+            try await api.request(
+                "POST", "/trips?at=1", headers: ["Content-Type": "text/plain"], body: "Faro, Portugal: 2 nights from July 1, 2027"
+            ).status == 400)
         #expect(api.order == [9, 1, 7, 8, 2, 3, 4, 5, 6])
     }
 
@@ -96,7 +115,10 @@ import TripsDomain
     func aNameThatCannotSurviveItsSentenceIs422OnEveryPath(body: String, member: String) async throws {
         let api = try APIServer()
         defer { api.stop() }
-        for (method, target, type) in [("POST", "/trips", "application/json"), ("PUT", "/trips/2", "application/json"), ("PATCH", "/trips/2", "application/merge-patch+json")] {
+        for (method, target, type) in [
+            ("POST", "/trips", "application/json"), ("PUT", "/trips/2", "application/json"),
+            ("PATCH", "/trips/2", "application/merge-patch+json"),
+        ] {
             let response = try await api.request(method, target, headers: ["Content-Type": type], body: body)
             #expect(response.status == 422, "\(method) \(target)")
             #expect(try response.member("member") == .string(member))
@@ -108,7 +130,8 @@ import TripsDomain
         let api = try APIServer()
         defer { api.stop() }
         let created = try await api.json(
-            "POST", "/trips", #"{"city": "  Washington, D.C. ", "country": "United States", "nights": 2, "price": 1, "start": "2027-07-04"}"#)
+            "POST", "/trips",
+            #"{"city": "  Washington, D.C. ", "country": "United States", "nights": 2, "price": 1, "start": "2027-07-04"}"#)
         #expect(try created.member("city") == .string("Washington, D.C."))
         let sentence = try await api.request("GET", "/trips/7", headers: ["Accept": "text/plain"]).text
         let again = try await api.request("POST", "/trips", headers: ["Content-Type": "text/plain"], body: sentence)

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 @Suite struct APIStorageFailureTests {

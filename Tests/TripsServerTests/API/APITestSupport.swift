@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TripsDomain
+
 @testable import TripsServer
 
 /// The Trips API over an in-memory store (or a given one), and a way to talk to it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 @Suite struct ContentNegotiationTests {

@@ -1,5 +1,6 @@
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 @Suite struct APIReadTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 @Suite struct APICreateTests {
@@ -33,7 +34,8 @@ import TripsDomain
         let api = try APIServer()
         defer { api.stop() }
         #expect(try await api.request("DELETE", "/trips/6").status == 204)
-        let response = try await api.request("POST", "/trips", headers: ["Content-Type": "text/plain"], body: "Oslo, Norway: 2 nights from June 1, 2027")
+        let response = try await api.request(
+            "POST", "/trips", headers: ["Content-Type": "text/plain"], body: "Oslo, Norway: 2 nights from June 1, 2027")
         #expect(response.field("Location") == "/trips/7")
         #expect(try await api.request("GET", "/trips/6").status == 404)
     }
@@ -42,7 +44,11 @@ import TripsDomain
         ("application/json", "{not json", 400, nil as String?),
         ("application/json", "", 400, nil),
         ("application/json", #"{"city": "Lisbon", "country": "Portugal", "nights": 0, "price": 1, "start": "2027-05-01"}"#, 422, "nights"),
-        ("application/json", #"{"city": "Lisbon", "country": "Portugal", "nights": 1, "price": 1, "start": "2027-05-01", "isFavourite": true}"#, 422, "isFavourite"),
+        (
+            "application/json",
+            #"{"city": "Lisbon", "country": "Portugal", "nights": 1, "price": 1, "start": "2027-05-01", "isFavourite": true}"#, 422,
+            "isFavourite"
+        ),
         ("text/plain", "Lisbon for a while", 422, nil),
         ("text/plain; charset=iso-8859-1", "Lisbon, Portugal: 4 nights from May 1, 2027", 415, nil),
         ("application/x-www-form-urlencoded", "city=Lisbon", 415, nil),
@@ -79,7 +85,8 @@ import TripsDomain
         let patch = try await api.json("PATCH", "/trips", #"{"sources": [5, 3], "destination": "end"}"#)
         #expect(try patch.ids == [2, 1, 4, 6, 3, 5])
         #expect(api.order == [2, 1, 4, 6, 3, 5])
-        let text = try await api.json("POST", "/trips/reorder", #"{"sources": [1], "destination": "end"}"#, headers: ["Accept": "text/plain"])
+        let text = try await api.json(
+            "POST", "/trips/reorder", #"{"sources": [1], "destination": "end"}"#, headers: ["Accept": "text/plain"])
         #expect(text.text.hasSuffix("Seattle, United States: 4 nights from January 12, 2027\n"))
     }
 

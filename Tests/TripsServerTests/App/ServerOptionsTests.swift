@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TripsServer
 
 @Suite struct ServerOptionsTests {
@@ -18,7 +19,8 @@ import Testing
         #expect(fromEnvironment.http.host == "0.0.0.0" && fromEnvironment.http.port == 9000)
         #expect(fromEnvironment.dataDirectory == "/data" && !fromEnvironment.seedSamples)
         #expect(fromEnvironment.http.eventLoopCount == 3)
-        let overridden = try ServerOptions(arguments: ["--port", "0", "--host", "::1"], environment: environment.merging(["TRIPS_PORT": "9100"]) { $1 })
+        let overridden = try ServerOptions(
+            arguments: ["--port", "0", "--host", "::1"], environment: environment.merging(["TRIPS_PORT": "9100"]) { $1 })
         #expect(overridden.http.port == 0 && overridden.http.host == "::1")
         #expect(try ServerOptions(arguments: [], environment: ["TRIPS_PORT": "9100", "PORT": "9000"]).http.port == 9100)
     }
@@ -27,7 +29,8 @@ import Testing
         let options = try ServerOptions(
             arguments: [
                 "--max-body", "10", "--max-header", "2048", "--max-fields", "5", "--max-request-line", "100",
-                "--header-timeout", "2", "--body-timeout", "3", "--idle-timeout", "4", "--write-timeout", "5", "--in-memory", "--log-level", "warning",
+                "--header-timeout", "2", "--body-timeout", "3", "--idle-timeout", "4", "--write-timeout", "5", "--in-memory", "--log-level",
+                "warning",
             ], environment: [:])
         #expect(options.http.limits.maxBodyLength == 10)
         #expect(options.http.limits.maxHeaderSectionLength == 2048)

@@ -5,9 +5,10 @@ import TripsDomain
 /// A list of trips with ids 1...count, for reorder cases.
 func numberedList(_ count: Int) -> TripList {
     let template = Trip.samples[0]
-    return TripList(trips: (1...max(count, 1)).prefix(count).map { id in
-        Trip(id: id, city: "City \(id)", country: "Country", nights: 1, price: 1, start: template.start)
-    })
+    return TripList(
+        trips: (1...max(count, 1)).prefix(count).map { id in
+            Trip(id: id, city: "City \(id)", country: "Country", nights: 1, price: 1, start: template.start)
+        })
 }
 
 @Suite struct ReorderTests {
@@ -105,7 +106,10 @@ func numberedList(_ count: Int) -> TripList {
         (#"{"destination": "end"}"#, "sources: is required"),
         (#"{"sources": 2, "destination": "end"}"#, "sources: must be an array of trip ids"),
         (#"{"sources": ["a"], "destination": "end"}"#, "sources: must be a whole number, not a string"),
-        (#"{"sources": [1], "destination": "start"}"#, #"destination (an object like {"before": 1}, or "end") must be a JSON object, not a string"#),
+        (
+            #"{"sources": [1], "destination": "start"}"#,
+            #"destination (an object like {"before": 1}, or "end") must be a JSON object, not a string"#
+        ),
         (#"{"sources": [1], "destination": {"after": 2}}"#, "before: is required"),
         (#"{"sources": [1], "destination": "end", "dest": 1}"#, "dest: is not a member this request accepts"),
     ])

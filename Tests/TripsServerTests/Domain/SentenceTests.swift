@@ -71,7 +71,10 @@ import TripsDomain
         let text = String(decoding: [Trip].transferRepresentations[1].export(trips), as: UTF8.self)
         #expect(text == "Seattle, United States: 4 nights from January 12, 2027\nVancouver, Canada: 3 nights from March 5, 2027\n")
         let json = try JSONValue(parsing: [Trip].transferRepresentations[0].export(trips))
-        guard case .array(let elements) = json else { Issue.record("not an array"); return }
+        guard case .array(let elements) = json else {
+            Issue.record("not an array")
+            return
+        }
         #expect(elements.count == 2)
     }
 
@@ -81,7 +84,10 @@ import TripsDomain
         #expect(throws: TripsError.malformedText) { try text.decode([0xFF]) }
         let json = NewTrips.importRepresentations[0]
         let error = #expect(throws: TripsError.self) { try json.decode(Array("{nope".utf8)) }
-        guard case .malformedJSON = error else { Issue.record("expected malformedJSON, got \(String(describing: error))"); return }
+        guard case .malformedJSON = error else {
+            Issue.record("expected malformedJSON, got \(String(describing: error))")
+            return
+        }
     }
 }
 

@@ -29,7 +29,10 @@ import TripsDomain
         #expect(try list.apply(.makeFavorites([2, 1])) == .addedFavorites([]))
         #expect(try list.apply(.move(ReorderDifference(sources: [6], destination: .end))) == .listChanged(false))
         #expect(try list.apply(.delete([])) == .listChanged(false))
-        guard case .added(let trips) = try list.apply(.add(lisbonDraft())) else { Issue.record("no trip"); return }
+        guard case .added(let trips) = try list.apply(.add(lisbonDraft())) else {
+            Issue.record("no trip")
+            return
+        }
         #expect(trips.map(\.id) == [7])
     }
 }

@@ -13,8 +13,14 @@ private func exportJSON(_ trip: Trip) -> String {
 @Suite struct TripJSONTests {
     @Test func aTripIsWrittenWithExactlyItsNineFields() throws {
         let text = exportJSON(TripList.samples[2]!)
-        #expect(text == #"{"id":2,"city":"Vancouver","country":"Canada","nights":3,"isFavorite":false,"imageName":"vancouver","price":1299.99,"start":"2027-03-05T00:00:00Z","notes":"Stanley Park by bike."}"#)
-        guard case .object(let members) = try json(text) else { Issue.record("not an object"); return }
+        #expect(
+            text
+                == #"{"id":2,"city":"Vancouver","country":"Canada","nights":3,"isFavorite":false,"imageName":"vancouver","price":1299.99,"start":"2027-03-05T00:00:00Z","notes":"Stanley Park by bike."}"#
+        )
+        guard case .object(let members) = try json(text) else {
+            Issue.record("not an object")
+            return
+        }
         #expect(Set(members.keys) == Set(Trip.Field.allCases.map(\.rawValue)))
     }
 
@@ -40,7 +46,10 @@ private func exportJSON(_ trip: Trip) -> String {
     }
 
     @Test func thirtyEightDigitsAndTrailingZerosAreKept() throws {
-        for price in ["12345678901234567890123456789012345678", "1000000000000000000000000000000000000000000", "0.00000000000000000000000000000000000000000001"] {
+        for price in [
+            "12345678901234567890123456789012345678", "1000000000000000000000000000000000000000000",
+            "0.00000000000000000000000000000000000000000001",
+        ] {
             let draft = try TripDraft(json: json(#"{"city":"A","country":"B","nights":1,"price":\#(price),"start":"2027-01-01"}"#))
             #expect(draft.price == Decimal(string: price, locale: nil))
         }
@@ -62,7 +71,10 @@ private func exportJSON(_ trip: Trip) -> String {
         #expect(TripDate.rfc3339(date) == written)
     }
 
-    @Test(arguments: ["9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+01:00", "2027-02-29", "2027-13-01", "2027-3-5", "March 5, 2027", "2027-03-05T25:00:00Z", "2027-03-05T10:00:00", "2027-03-05T10:00:00.Z", ""])
+    @Test(arguments: [
+        "9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+01:00", "2027-02-29", "2027-13-01", "2027-3-5", "March 5, 2027",
+        "2027-03-05T25:00:00Z", "2027-03-05T10:00:00", "2027-03-05T10:00:00.Z", "",
+    ])
     func malformedStartsAreRefused(input: String) {
         #expect(TripDate.parse(input) == nil)
     }
@@ -75,15 +87,27 @@ private func exportJSON(_ trip: Trip) -> String {
     @Test(arguments: [
         (#"{"country":"P","nights":4,"price":1,"start":"2027-05-01"}"#, "city: is required"),
         (#"{"city":"  ","country":"P","nights":4,"price":1,"start":"2027-05-01"}"#, "city: must not be blank"),
-        (#"{"city":"\#(String(repeating: "x", count: 201))","country":"P","nights":4,"price":1,"start":"2027-05-01"}"#, "city: must be at most 200 characters"),
+        (
+            #"{"city":"\#(String(repeating: "x", count: 201))","country":"P","nights":4,"price":1,"start":"2027-05-01"}"#,
+            "city: must be at most 200 characters"
+        ),
         (#"{"city":"L","country":"","nights":4,"price":1,"start":"2027-05-01"}"#, "country: must not be blank"),
         (#"{"city":"L","country":"P","nights":366,"price":1,"start":"2027-05-01"}"#, "nights: must be between 1 and 365"),
         (#"{"city":"L","country":"P","nights":2.5,"price":1,"start":"2027-05-01"}"#, "nights: must be a whole number, not 2.5"),
         (#"{"city":"L","country":"P","nights":"2","price":1,"start":"2027-05-01"}"#, "nights: must be a whole number, not a string"),
         (#"{"city":"L","country":"P","nights":2,"price":-0.01,"start":"2027-05-01"}"#, "price: must be zero or more"),
-        (#"{"city":"L","country":"P","nights":2,"price":1,"start":"soon"}"#, #"start: must be an RFC 3339 timestamp like 2027-03-05T00:00:00Z or a date like 2027-03-05, not "soon""#),
-        (#"{"city":"L","country":"P","nights":2,"price":1,"start":"2027-05-01","notes":"\#(String(repeating: "n", count: 10_001))"}"#, "notes: must be at most 10000 characters"),
-        (#"{"city":"L","country":"P","nights":2,"price":1,"start":"2027-05-01","isFavourite":true}"#, "isFavourite: is not a member this request accepts"),
+        (
+            #"{"city":"L","country":"P","nights":2,"price":1,"start":"soon"}"#,
+            #"start: must be an RFC 3339 timestamp like 2027-03-05T00:00:00Z or a date like 2027-03-05, not "soon""#
+        ),
+        (
+            #"{"city":"L","country":"P","nights":2,"price":1,"start":"2027-05-01","notes":"\#(String(repeating: "n", count: 10_001))"}"#,
+            "notes: must be at most 10000 characters"
+        ),
+        (
+            #"{"city":"L","country":"P","nights":2,"price":1,"start":"2027-05-01","isFavourite":true}"#,
+            "isFavourite: is not a member this request accepts"
+        ),
         (#"{"id":3,"city":"L","country":"P","nights":2,"price":1,"start":"2027-05-01"}"#, "id: is issued by the server; leave it out"),
         (#"[]"#, "a trip must be a JSON object, not an array"),
     ])
@@ -93,7 +117,8 @@ private func exportJSON(_ trip: Trip) -> String {
     }
 
     @Test func notesOfExactlyTheLimitAreAccepted() throws {
-        let body = #"{"city":"L","country":"P","nights":365,"price":0,"start":"2027-05-01","notes":"\#(String(repeating: "n", count: 10_000))"}"#
+        let body =
+            #"{"city":"L","country":"P","nights":365,"price":0,"start":"2027-05-01","notes":"\#(String(repeating: "n", count: 10_000))"}"#
         #expect(try TripDraft(json: json(body)).notes.count == 10_000)
     }
 
@@ -111,10 +136,12 @@ private func exportJSON(_ trip: Trip) -> String {
 @Suite struct JSONParserTests {
     @Test func documentsParseIntoValues() throws {
         let value = try json(#" {"a": [1, -2.5e3, true, false, null, "x\"\u00e9\ud83d\ude00"], "b": {}} "#)
-        #expect(value == .object([
-            "a": .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null, .string("x\"é😀")]),
-            "b": .object([:]),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "a": .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null, .string("x\"é😀")]),
+                    "b": .object([:]),
+                ]))
     }
 
     @Test(arguments: [
@@ -147,14 +174,16 @@ private func exportJSON(_ trip: Trip) -> String {
 @Suite struct WholeNumberTests {
     @Test(arguments: [("3", 3), ("3.0", 3), ("3e0", 3), ("0.3e1", 3), ("300e-2", 3)])
     func wholeNumbersMayBeWrittenWithAFractionOfZeros(literal: String, expected: Int) throws {
-        let draft = try TripDraft(json: JSONValue(parsing: Array(#"{"city":"A","country":"B","nights":\#(literal),"price":1,"start":"2027-01-01"}"#.utf8)))
+        let draft = try TripDraft(
+            json: JSONValue(parsing: Array(#"{"city":"A","country":"B","nights":\#(literal),"price":1,"start":"2027-01-01"}"#.utf8)))
         #expect(draft.nights == expected)
     }
 
     @Test(arguments: ["2.5", "1e40", "-1e40", "3.01"])
     func otherNumbersAreNotWhole(literal: String) {
         #expect(throws: TripsError.invalidField(.nights, "must be a whole number, not \(literal)")) {
-            try TripDraft(json: JSONValue(parsing: Array(#"{"city":"A","country":"B","nights":\#(literal),"price":1,"start":"2027-01-01"}"#.utf8)))
+            try TripDraft(
+                json: JSONValue(parsing: Array(#"{"city":"A","country":"B","nights":\#(literal),"price":1,"start":"2027-01-01"}"#.utf8)))
         }
     }
 }

@@ -8,7 +8,9 @@ import TripsDomain
         TripDraft(city: city, country: country, nights: 3, price: 1, start: TripDate.parse("2027-03-05")!)
     }
 
-    @Test(arguments: ["Van\ncouver", "Van\rcouver", "Van\u{0}couver", "Van\u{7F}couver", "Van\u{85}couver", "Van\u{2028}couver", "Van\tcouver"])
+    @Test(arguments: [
+        "Van\ncouver", "Van\rcouver", "Van\u{0}couver", "Van\u{7F}couver", "Van\u{85}couver", "Van\u{2028}couver", "Van\tcouver",
+    ])
     func aNameWithAControlCharacterOrLineBreakIsRefused(city: String) {
         #expect(throws: TripsError.invalidField(.city, "must not hold control characters or line breaks")) {
             try draft(city: city).validate()

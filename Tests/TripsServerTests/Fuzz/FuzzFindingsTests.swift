@@ -1,5 +1,6 @@
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 /// Inputs the fuzz targets (`Fuzz/`, `scripts/fuzz.sh`) stopped on, kept byte for byte.
@@ -18,7 +19,8 @@ import TripsDomain
     /// whole but written back to the millisecond, so the trip's own JSON read back as a
     /// different trip. Fractions are now rounded to the millisecond when read.
     @Test func aSubMillisecondStartReadsBackFromTheTripsOwnJSON() throws {
-        let body = #"{"city":"Lsbon","country":"Portugal","nights":4,"price":0,"start":"2027-04-01T00:00:00.0005Z","isFavorite":true,"imageName":"lisbon","notes":"tram 28"}"#
+        let body =
+            #"{"city":"Lsbon","country":"Portugal","nights":4,"price":0,"start":"2027-04-01T00:00:00.0005Z","isFavorite":true,"imageName":"lisbon","notes":"tram 28"}"#
         let draft = try TripDraft(json: JSONValue(parsing: Array(body.utf8)))
         var list = TripList()
         let trip = try list.add(draft)

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import TripsServer
 
 /// A pipe whose write end an `AccessLog` writes to, read back whole.
@@ -85,7 +86,8 @@ private final class LogPipe {
         let strange = feed(connection, "GET / HTTP/1.1\r\nHost: a\r\nX-Request-ID: a b\"c\r\n\r\n", clock: clock)
         #expect(!strange.contains("a b"))
         #expect(strange.contains("X-Request-ID: "))
-        let tooLong = feed(connection, "GET / HTTP/1.1\r\nHost: a\r\nX-Request-ID: \(String(repeating: "a", count: 129))\r\n\r\n", clock: clock)
+        let tooLong = feed(
+            connection, "GET / HTTP/1.1\r\nHost: a\r\nX-Request-ID: \(String(repeating: "a", count: 129))\r\n\r\n", clock: clock)
         #expect(!tooLong.contains(String(repeating: "a", count: 129)))
     }
 

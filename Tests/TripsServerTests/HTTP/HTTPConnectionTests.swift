@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import TripsServer
 
 /// Collects deferred responses as an event loop's mailbox would.
@@ -98,8 +99,10 @@ struct ConnectionHarness {
         #expect(written.hasPrefix("HTTP/1.1 505 HTTP Version Not Supported\r\n"))
         #expect(written.contains("Content-Type: application/problem+json\r\nContent-Length: "))
         #expect(written.contains("Connection: close\r\n\r\n"))
-        #expect(written.hasSuffix(
-            "{\"type\":\"about:blank\",\"title\":\"HTTP Version Not Supported\",\"status\":505,\"detail\":\"Only HTTP/1.0 and HTTP/1.1 are supported.\"}"))
+        #expect(
+            written.hasSuffix(
+                "{\"type\":\"about:blank\",\"title\":\"HTTP Version Not Supported\",\"status\":505,\"detail\":\"Only HTTP/1.0 and HTTP/1.1 are supported.\"}"
+            ))
         #expect(harness.connection.state == .closing)
     }
 
@@ -233,17 +236,19 @@ struct ConnectionHarness {
     @Test func queryItemsArePercentDecoded() {
         let request = HTTPRequest(method: .get, target: "/t?q=new+york&tag=a%26b&flag&bad=%zz&&e=")
         #expect(request.path == "/t")
-        #expect(request.queryItems == [
-            HTTPQueryItem(name: "q", value: "new york"), HTTPQueryItem(name: "tag", value: "a&b"),
-            HTTPQueryItem(name: "flag", value: ""), HTTPQueryItem(name: "bad", value: "%zz"),
-            HTTPQueryItem(name: "e", value: ""),
-        ])
+        #expect(
+            request.queryItems == [
+                HTTPQueryItem(name: "q", value: "new york"), HTTPQueryItem(name: "tag", value: "a&b"),
+                HTTPQueryItem(name: "flag", value: ""), HTTPQueryItem(name: "bad", value: "%zz"),
+                HTTPQueryItem(name: "e", value: ""),
+            ])
     }
 
     @Test func problemBodiesEscapeJSON() {
         let response = ProblemDetails(.badRequest, "a \"quoted\"\n\u{1} word").response()
-        #expect(String(decoding: response.body, as: UTF8.self)
-            == "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,\"detail\":\"a \\\"quoted\\\"\\n\\u0001 word\"}")
+        #expect(
+            String(decoding: response.body, as: UTF8.self)
+                == "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,\"detail\":\"a \\\"quoted\\\"\\n\\u0001 word\"}")
     }
 
     /// Errors the HTTP layer answers itself follow `Accept` like the API's do.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TripsServer
 
 /// Feeds `chunks` the way a connection does (keeping unconsumed bytes) and collects the events.
@@ -29,7 +30,8 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 @Suite struct HTTPRequestParserTests {
     @Test func aSimpleGetParsesIntoAValue() throws {
-        let events = parseEvents("GET /trips/7?sort=name&x=a+b HTTP/1.1\r\nHost: example.com\r\nAccept: application/json\r\nX-Twice: 1\r\nx-twice: 2\r\n\r\n")
+        let events = parseEvents(
+            "GET /trips/7?sort=name&x=a+b HTTP/1.1\r\nHost: example.com\r\nAccept: application/json\r\nX-Twice: 1\r\nx-twice: 2\r\n\r\n")
         guard case .request(let request) = try #require(events.first) else {
             Issue.record("expected a request, got \(events)")
             return
@@ -192,14 +194,20 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func asteriskFormIsAcceptedForOptionsOnly() throws {
         let events = parseEvents("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n")
-        guard case .request(let request) = try #require(events.first) else { Issue.record("\(events)"); return }
+        guard case .request(let request) = try #require(events.first) else {
+            Issue.record("\(events)")
+            return
+        }
         #expect(request.method == .options)
         #expect(request.path == "*")
     }
 
     @Test func absoluteFormIsSplitIntoPathAndQuery() throws {
         let events = parseEvents("GET HTTP://example.com:80/trips?x=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")
-        guard case .request(let request) = try #require(events.first) else { Issue.record("\(events)"); return }
+        guard case .request(let request) = try #require(events.first) else {
+            Issue.record("\(events)")
+            return
+        }
         #expect(request.path == "/trips")
         #expect(request.query == "x=1")
     }
@@ -217,7 +225,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     func everySplitPointGivesTheSameRequest(sample: [UInt8]) throws {
         let whole = parseEvents([sample])
         #expect(whole.count == 1)
-        guard case .request(let expected) = try #require(whole.first) else { Issue.record("\(whole)"); return }
+        guard case .request(let expected) = try #require(whole.first) else {
+            Issue.record("\(whole)")
+            return
+        }
         for split in 0...sample.count {
             let events = parseEvents([Array(sample[..<split]), Array(sample[split...])])
             #expect(events == [.request(expected)], "split at \(split)")
@@ -255,7 +266,8 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let head = "POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 5\r\n\r\n"
         #expect(parseEvents([bytes(head), bytes("hello")]).count == 2)
         guard case .sendContinue = parseEvents([bytes(head), bytes("hello")]).first else {
-            Issue.record("expected sendContinue first"); return
+            Issue.record("expected sendContinue first")
+            return
         }
         let together = parseEvents(head + "hello")
         #expect(together.count == 1)
@@ -269,7 +281,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func noContinueForABodilessRequest() {
         let events = parseEvents("GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\n\r\n")
-        guard events.count == 1, case .request = events[0] else { Issue.record("\(events)"); return }
+        guard events.count == 1, case .request = events[0] else {
+            Issue.record("\(events)")
+            return
+        }
     }
 
     // MARK: - Keep-alive
@@ -283,7 +298,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         ("GET / HTTP/1.0\r\nConnection: keep-alive, close\r\n\r\n", false),
     ])
     func keepAliveFollowsVersionAndConnection(raw: String, keepAlive: Bool) throws {
-        guard case .request(let request) = try #require(parseEvents(raw).first) else { Issue.record(""); return }
+        guard case .request(let request) = try #require(parseEvents(raw).first) else {
+            Issue.record("")
+            return
+        }
         #expect(request.keepAlive == keepAlive)
         #expect(HTTPRequest.defaultKeepAlive(version: request.version, fields: request.headerFields) == keepAlive)
     }
@@ -295,7 +313,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let fixed = "GET / HTTP/1.1".utf8.count
         let atLimit = "GET /" + String(repeating: "a", count: limits.maxRequestLineLength - fixed) + " HTTP/1.1"
         #expect(atLimit.utf8.count == limits.maxRequestLineLength)
-        guard case .request = parseEvents(atLimit + "\r\nHost: a\r\n\r\n").first else { Issue.record("at limit"); return }
+        guard case .request = parseEvents(atLimit + "\r\nHost: a\r\n\r\n").first else {
+            Issue.record("at limit")
+            return
+        }
         let past = "GET /a" + String(repeating: "a", count: limits.maxRequestLineLength - fixed) + " HTTP/1.1"
         #expect(parseEvents(past + "\r\nHost: a\r\n\r\n") == [.failure(.requestLineTooLong)])
         // Refused before the line ends: nothing past the limit is kept.
@@ -309,7 +330,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
             let fixed = "Host: a\r\nX: \r\n\r\n".utf8.count
             return "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: sectionLength - fixed) + "\r\n\r\n"
         }
-        guard case .request = parseEvents(head(sectionLength: limit)).first else { Issue.record("at limit"); return }
+        guard case .request = parseEvents(head(sectionLength: limit)).first else {
+            Issue.record("at limit")
+            return
+        }
         #expect(parseEvents(head(sectionLength: limit + 1)) == [.failure(.headerSectionTooLarge)])
         let unterminated = "GET / HTTP/1.1\r\nX: " + String(repeating: "v", count: limit)
         #expect(parseEvents(unterminated) == [.failure(.headerSectionTooLarge)])
@@ -320,7 +344,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         func head(fields: Int) -> String {
             "GET / HTTP/1.1\r\nHost: a\r\n" + (1..<fields).map { "X-\($0): v\r\n" }.joined() + "\r\n"
         }
-        guard case .request(let request) = parseEvents(head(fields: limit)).first else { Issue.record("at limit"); return }
+        guard case .request(let request) = parseEvents(head(fields: limit)).first else {
+            Issue.record("at limit")
+            return
+        }
         #expect(request.headerFields.count == limit)
         #expect(parseEvents(head(fields: limit + 1)) == [.failure(.tooManyHeaderFields)])
     }
@@ -328,7 +355,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
     @Test func theBodyLimitHoldsForContentLengthBeforeAnyContent() {
         let limit = HTTPServerConfiguration.Limits().maxBodyLength
         let atLimit = bytes("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(limit)\r\n\r\n") + [UInt8](repeating: 1, count: limit)
-        guard case .request(let request) = parseEvents([atLimit]).first else { Issue.record("at limit"); return }
+        guard case .request(let request) = parseEvents([atLimit]).first else {
+            Issue.record("at limit")
+            return
+        }
         #expect(request.body.count == limit)
         #expect(parseEvents("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(limit + 1)\r\n\r\n") == [.failure(.contentTooLarge)])
     }
@@ -340,7 +370,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let first = bytes(String(half, radix: 16) + "\r\n") + [UInt8](repeating: 1, count: half) + bytes("\r\n")
         let rest = limit - half
         let atLimit = head + first + bytes(String(rest, radix: 16) + "\r\n") + [UInt8](repeating: 2, count: rest) + bytes("\r\n0\r\n\r\n")
-        guard case .request(let request) = parseEvents([atLimit]).first else { Issue.record("at limit"); return }
+        guard case .request(let request) = parseEvents([atLimit]).first else {
+            Issue.record("at limit")
+            return
+        }
         #expect(request.body.count == limit)
         let past = head + first + bytes(String(rest + 1, radix: 16) + "\r\n")
         #expect(parseEvents([past]) == [.failure(.contentTooLarge)])

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import TripsServer
 
 /// The server over real sockets on an ephemeral port.
@@ -79,12 +80,13 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("GET / HTTP/1.0\r\n\r\n", "close", true),
-        ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "keep-alive", false),
-        ("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "close", true),
-        ("GET / HTTP/1.1\r\nHost: x\r\n\r\n", nil, false),
-    ] as [(String, String?, Bool)])
+    @Test(
+        arguments: [
+            ("GET / HTTP/1.0\r\n\r\n", "close", true),
+            ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "keep-alive", false),
+            ("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "close", true),
+            ("GET / HTTP/1.1\r\nHost: x\r\n\r\n", nil, false),
+        ] as [(String, String?, Bool)])
     func connectionsCloseByVersionAndConnectionField(request: String, field: String?, closes: Bool) async throws {
         try await withServer { _, port in
             let (response, followUp) = try await onOwnThread {

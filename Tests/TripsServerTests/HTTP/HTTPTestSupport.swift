@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+
 @testable import TripsServer
 
 /// Runs blocking socket work on a thread of its own, never on Swift's shared pool.
@@ -39,7 +40,8 @@ struct TestResponse: Sendable {
             return (parts[0], parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
         }
         var response = TestResponse(status: status, reason: statusLine.count > 2 ? statusLine[2] : "", fields: fields, body: [])
-        let length = head || status < 200 || status == 204 || status == 304
+        let length =
+            head || status < 200 || status == 204 || status == 304
             ? 0 : Int(response.field("Content-Length") ?? "0") ?? 0
         guard bytes.count >= end + 4 + length else { return nil }
         response.body = Array(bytes[(end + 4)..<(end + 4 + length)])

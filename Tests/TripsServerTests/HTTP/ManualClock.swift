@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import TripsServer
 
 /// A clock that moves only when told to, for deterministic timeout tests.

@@ -119,7 +119,8 @@ struct CrashVerification {
         if recovered.revision < lowestPossible || recovered.revision > base.revision + UInt64(acknowledged.count) + inFlightCount {
             problems.append(
                 "recovered revision \(recovered.revision), expected \(lowestPossible)…\(base.revision + UInt64(acknowledged.count) + inFlightCount) "
-                    + "(round started at \(base.revision), \(acknowledged.count) acknowledged, highest \(highest), \(inFlightCount) in flight)")
+                    + "(round started at \(base.revision), \(acknowledged.count) acknowledged, highest \(highest), \(inFlightCount) in flight)"
+            )
         }
 
         // Replay the acknowledged changes in commit order; a delete goes right after the
@@ -157,7 +158,8 @@ struct CrashVerification {
             guard claimants.count == 1, claimed.values.contains(claimants[0].thread) == false else {
                 let trip = CrashTripEntry(id: id, json: recovered.trips[id] ?? [:])
                 let wasDeleted = acknowledged.contains { $0.change == .delete(id) }
-                problems.append("trip \(trip) is there, but " + (wasDeleted ? "an acknowledged request deleted it" : "no request created it"))
+                problems.append(
+                    "trip \(trip) is there, but " + (wasDeleted ? "an acknowledged request deleted it" : "no request created it"))
                 continue
             }
             claimed[id] = claimants[0].thread
@@ -204,7 +206,8 @@ struct CrashVerification {
         let recoveredOrder = recovered.order.filter(settled.contains)
         let expectedOrder = model.order.filter(settled.contains)
         if recoveredOrder != expectedOrder {
-            problems.append("the order across threads differs from the commit order: recovered \(recoveredOrder), expected \(expectedOrder)")
+            problems.append(
+                "the order across threads differs from the commit order: recovered \(recoveredOrder), expected \(expectedOrder)")
         }
         self.owners = self.owners.filter { recovered.trips[$0.key] != nil }
     }

@@ -152,7 +152,8 @@ final class ChildServer {
 extension TestClient {
     /// Sends one request on this keep-alive connection and reads the answer.
     func exchange(_ method: String, _ target: String, json: String? = nil) throws -> TestResponse {
-        try exchange(TestRequest(method: method, target: target, headers: json == nil ? [:] : ["Content-Type": "application/json"], body: json))
+        try exchange(
+            TestRequest(method: method, target: target, headers: json == nil ? [:] : ["Content-Type": "application/json"], body: json))
     }
 }
 

@@ -47,7 +47,9 @@ import TripsDomain
                     restarted.send(SIGTERM)
                     let stopped = restarted.waitForExit()
                     if stopped?.reason != .exit || stopped?.status != 0 {
-                        problems.append("round \(round): SIGTERM did not stop the server cleanly: \(String(describing: stopped)); stderr: \(restarted.errors.text)")
+                        problems.append(
+                            "round \(round): SIGTERM did not stop the server cleanly: \(String(describing: stopped)); stderr: \(restarted.errors.text)"
+                        )
                     }
                     if !problems.isEmpty { break }
                 }
@@ -81,10 +83,15 @@ import TripsDomain
                 }
 
                 let client = try TestClient(port: port)
-                let created = try client.exchange("POST", "/trips", json: #"{"city":"Oslo","country":"Norway","nights":2,"price":640.5,"start":"2027-08-14"}"#)
-                guard created.status == 201 else { throw TestFailure("the first server stopped serving writes: \(created.status) \(created.text)") }
+                let created = try client.exchange(
+                    "POST", "/trips", json: #"{"city":"Oslo","country":"Norway","nights":2,"price":640.5,"start":"2027-08-14"}"#)
+                guard created.status == 201 else {
+                    throw TestFailure("the first server stopped serving writes: \(created.status) \(created.text)")
+                }
                 let list = try client.exchange("GET", "/trips")
-                guard list.status == 200, try list.ids.count == 1 else { throw TestFailure("the first server's list: \(list.status) \(list.text)") }
+                guard list.status == 200, try list.ids.count == 1 else {
+                    throw TestFailure("the first server's list: \(list.status) \(list.text)")
+                }
             }
         }
     }
@@ -93,7 +100,10 @@ import TripsDomain
         // Thread 0 created 1 and 2, moved 2 before 1 and made 1 a favorite; thread 1 created
         // 3 and 4 and had a delete of 3 in flight when the server died.
         func trip(_ id: Int, _ city: String) -> [String: JSONValue] {
-            ["id": .number("\(id)"), "city": .string(city), "country": .string("Crashland"), "nights": .number("2"), "isFavorite": .bool(false)]
+            [
+                "id": .number("\(id)"), "city": .string(city), "country": .string("Crashland"), "nights": .number("2"),
+                "isFavorite": .bool(false),
+            ]
         }
         var zero = CrashWorkerLog(thread: 0)
         zero.acknowledged = [
@@ -109,7 +119,10 @@ import TripsDomain
         }
 
         var good = CrashListState()
-        for change in [zero.acknowledged[0], one.acknowledged[0], zero.acknowledged[1], zero.acknowledged[2], zero.acknowledged[3], one.acknowledged[1]] {
+        for change in [
+            zero.acknowledged[0], one.acknowledged[0], zero.acknowledged[1], zero.acknowledged[2], zero.acknowledged[3],
+            one.acknowledged[1],
+        ] {
             good.apply(change.change)
         }
         good.revision = 6
@@ -294,8 +307,10 @@ private struct CrashWriter {
             let city = "C\(round)-\(thread)-\(sequence)"
             let nights = 1 + random.next(below: 30)
             let price = "\(100 + random.next(below: 900)).\(random.next(below: 100))"
-            let body = #"{"city":"\#(city)","country":"Crashland","nights":\#(nights),"price":\#(price),"start":"2027-0\#(1 + random.next(below: 9))-1\#(random.next(below: 10))","notes":"round \#(round) \"crash\" ✓"}"#
-            return CrashRequest(method: "POST", target: "/trips", body: body, change: .create(city: city, country: "Crashland", nights: nights))
+            let body =
+                #"{"city":"\#(city)","country":"Crashland","nights":\#(nights),"price":\#(price),"start":"2027-0\#(1 + random.next(below: 9))-1\#(random.next(below: 10))","notes":"round \#(round) \"crash\" ✓"}"#
+            return CrashRequest(
+                method: "POST", target: "/trips", body: body, change: .create(city: city, country: "Crashland", nights: nights))
         case 30..<55:
             let sources = Array(ids.shuffled(using: &random).prefix(1 + random.next(below: min(3, ids.count - 1))))
             let targets = ids.filter { !sources.contains($0) }
@@ -307,7 +322,8 @@ private struct CrashWriter {
             }
             let destination = before.map { #"{"before":\#($0)}"# } ?? #""end""#
             let body = #"{"sources":[\#(moved.map(String.init).joined(separator: ","))],"destination":\#(destination)}"#
-            return CrashRequest(method: "POST", target: "/trips/reorder", body: body, change: .change(.move(sources: moved, before: before)))
+            return CrashRequest(
+                method: "POST", target: "/trips/reorder", body: body, change: .change(.move(sources: moved, before: before)))
         case 55..<67 where !plain.isEmpty:
             let dropped = Array(plain.shuffled(using: &random).prefix(1 + random.next(below: 2)))
             let body = "[" + dropped.map(String.init).joined(separator: ",") + "]"
@@ -315,7 +331,9 @@ private struct CrashWriter {
         case 55..<85:
             let id = ids[random.next(below: ids.count)]
             let isFavorite = favorites.contains(id)
-            return CrashRequest(method: isFavorite ? "DELETE" : "PUT", target: "/favorites/\(id)", body: nil, change: .change(.favorites([id], !isFavorite)))
+            return CrashRequest(
+                method: isFavorite ? "DELETE" : "PUT", target: "/favorites/\(id)", body: nil, change: .change(.favorites([id], !isFavorite))
+            )
         default:
             let id = ids[random.next(below: ids.count)]
             return CrashRequest(method: "DELETE", target: "/trips/\(id)", body: nil, change: .change(.delete(id)))
@@ -336,7 +354,8 @@ private struct CrashWriter {
             return (.delete(id), nil)
         case .change(.favorites(let ids, let isFavorite)) where request.target == "/favorites":
             // A drop answers which trips became favorites: all of them, since none was one.
-            guard let revision = response.revision, try response.member("added") == .array(own.order.filter(ids.contains).map { .number(String($0)) })
+            guard let revision = response.revision,
+                try response.member("added") == .array(own.order.filter(ids.contains).map { .number(String($0)) })
             else { throw TestFailure("an unexpected answer to a drop of \(ids): \(response.fields) \(response.text)") }
             return (.favorites(ids, isFavorite), revision)
         case .change(let change):

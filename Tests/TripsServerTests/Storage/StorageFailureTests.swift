@@ -1,9 +1,10 @@
-import Foundation
 import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 @Suite struct StorageFailureTests {
@@ -60,7 +61,10 @@ import TripsDomain
             let done = DispatchSemaphore(value: 0)
             for (index, plan) in plans.enumerated() {
                 store.mutate(plan) { result in
-                    let count = results.withLock { $0.append(result); return $0.count }
+                    let count = results.withLock {
+                        $0.append(result)
+                        return $0.count
+                    }
                     if count == plans.count { done.signal() }
                 }
                 if index == 0 { gate.entered.wait() }
@@ -78,7 +82,10 @@ import TripsDomain
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try overwrite(folder + "/file", with: [1])
             let error = #expect(throws: StorageError.self) { try TripStore.open(folder + "/file") }
-            guard case .io = error else { Issue.record("expected .io, got \(String(describing: error))"); return }
+            guard case .io = error else {
+                Issue.record("expected .io, got \(String(describing: error))")
+                return
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 @Suite struct StorageGroupCommitTests {

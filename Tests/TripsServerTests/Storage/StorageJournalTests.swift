@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 @Suite struct StorageJournalTests {
@@ -40,8 +41,9 @@ import TripsDomain
             defer { reopened.close() }
             #expect(reopened.list == expected)  // trips, order, revision, versions, lastIssuedID
             #expect(reopened.list.trips.first { $0.city == "Lisbon" }?.price.description == "0.1")
-            #expect(reopened.list.trips.first { $0.city == "Lisbon" }?.start
-                == Date(timeIntervalSinceReferenceDate: 800_000_000.123456789))
+            #expect(
+                reopened.list.trips.first { $0.city == "Lisbon" }?.start
+                    == Date(timeIntervalSinceReferenceDate: 800_000_000.123456789))
             #expect(reopened.list.trips.first { $0.city == "Porto" }?.price.description == "1299.99")
             // Ids of deleted trips are never issued again.
             try await reopened.commit(.delete([8]))

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 @Suite struct StorageMemoryTests {
@@ -21,8 +22,14 @@ import TripsDomain
         #expect(first.outcome == .trip(try #require(store.list[2])))
         #expect(first.tripVersion == 1)
         #expect(try results[1].get().revision == 1)  // no change, no new revision
-        guard case .failure(.rejected(.unknownTrips([42]))) = results[2] else { Issue.record("\(results[2])"); return }
-        guard case .failure(.preconditionFailed) = results[3] else { Issue.record("\(results[3])"); return }
+        guard case .failure(.rejected(.unknownTrips([42]))) = results[2] else {
+            Issue.record("\(results[2])")
+            return
+        }
+        guard case .failure(.preconditionFailed) = results[3] else {
+            Issue.record("\(results[3])")
+            return
+        }
         #expect(try results[4].get().outcome == nil)
         #expect(store.list.revision == 1)
 

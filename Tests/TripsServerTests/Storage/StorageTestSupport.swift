@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import Testing
 import TripsDomain
+
 @testable import TripsServer
 
 /// A fresh folder under the temporary directory, removed when `body` returns.
@@ -203,7 +204,10 @@ final class FaultyFileSystem: FileSystem {
     }
 
     func synchronizeData(_ file: OpenFile) throws(StorageError) {
-        if let gate = state.withLock({ state in defer { state.syncGate = nil }; return state.syncGate }) {
+        if let gate = state.withLock({ state in
+            defer { state.syncGate = nil }
+            return state.syncGate
+        }) {
             gate.entered.signal()
             gate.release.wait()
         }
