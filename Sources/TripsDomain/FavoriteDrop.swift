@@ -1,7 +1,8 @@
 import Foundation
 
-/// The trips dropped on the Favorites chip, as the drag carried them: by id (from JSON)
-/// or by name (from text, one trip per line: its city or its sentence).
+/// The body of a favorite drop (`POST /favorites`): the trips to make favorites, by id (from
+/// JSON) or by name (from text, one trip per line: its city or its sentence). In the lesson's
+/// app this is what a drag carries onto the Favorites chip.
 public struct FavoriteDrop: Sendable, Hashable {
     /// One dropped trip, before the list resolves it.
     public enum Item: Sendable, Hashable {

@@ -1,5 +1,6 @@
-/// A type that lists the forms it travels in, most preferred first, like SwiftUI's
-/// `Transferable`: the server answers in the first form a client accepts.
+/// A type with several representations (media types), most preferred first: content
+/// negotiation answers in the first one a client's `Accept` likes best, as SwiftUI's
+/// `Transferable` picks the first representation a drop target takes.
 public protocol Transferable: Sendable {
     static var transferRepresentations: [TransferRepresentation<Self>] { get }
 }
@@ -16,8 +17,8 @@ public struct TransferRepresentation<Value>: Sendable {
     }
 }
 
-/// A type that can be read from a request body in several forms, most preferred first,
-/// like `ProxyRepresentation(importing:)`.
+/// A type that can be read from a request body in several forms (chosen by `Content-Type`),
+/// most preferred first, as `ProxyRepresentation(importing:)` declares one.
 public protocol Importable: Sendable {
     static var importRepresentations: [ImportRepresentation<Self>] { get }
 }

@@ -144,9 +144,9 @@ public struct TripList: Sendable, Hashable {
         return try setFavorite(id, !trip.isFavorite)
     }
 
-    /// The favorite drop: makes the dropped trips favorites, and says which ones were not
-    /// already, in list order. Empty means the favorites did not change, so a client
-    /// plays its success haptic only when the count changed.
+    /// A favorite drop: makes a set of trips favorites, all or nothing, and says which ones
+    /// were not already, in list order. Empty means the favorites did not change, which a
+    /// client can tell its user (the lesson's app plays its success haptic only otherwise).
     @discardableResult
     public mutating func makeFavorites(_ drop: FavoriteDrop) throws(TripsError) -> [Trip.ID] {
         let dropped = try existing(try drop.items.map { (item) throws(TripsError) in try resolve(item) })

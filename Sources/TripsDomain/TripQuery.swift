@@ -2,7 +2,7 @@ import Foundation
 
 /// A view of the list: which trips, in which order. Views never change the stored order.
 public struct TripQuery: Sendable, Hashable {
-    /// The app's filter chips.
+    /// Which trips a view shows (`?filter=`), as the lesson's filter chips do.
     public enum Filter: String, Sendable, CaseIterable {
         case all, favorites
     }

@@ -1,8 +1,8 @@
 import TripsDomain
 
 /// The answer to a favorite drop: which trips newly became favorites, and the favorites now.
-/// `added` is empty when nothing changed, so a client plays its success haptic only when
-/// the favorites count changed, as `.sensoryFeedback(.success, trigger:)` does.
+/// `added` is empty when nothing changed, so a client can give feedback only for a drop that
+/// did something (the lesson's app plays `.sensoryFeedback(.success, trigger:)` then).
 struct FavoritesChange: Sendable, Hashable {
     var added: [Trip.ID]
     var favorites: [Trip]
