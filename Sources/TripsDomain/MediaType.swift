@@ -15,6 +15,8 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     public static let plainText = MediaType(type: "text", subtype: "plain")
     /// An error answer (RFC 9457).
     public static let problemJSON = MediaType(type: "application", subtype: "problem+json")
+    /// A stream of server-sent events (the WHATWG HTML standard's EventSource format).
+    public static let eventStream = MediaType(type: "text", subtype: "event-stream")
     /// A JSON merge patch body (RFC 7396).
     public static let mergePatchJSON = MediaType(type: "application", subtype: "merge-patch+json")
 

@@ -8,6 +8,10 @@ struct ServerOptions: Sendable, Equatable {
     var dataDirectory: String? = "./trips-data"
     var seedSamples = true
     var logLevel: LogLevel = .info
+    /// How many of the latest changes `/trips/changes` can replay to a client that resumes.
+    var historyCapacity = 10_000
+    /// Most change streams open at once; past it, 503.
+    var maxSubscribers = 10_000
     /// What the process was asked to do.
     var action: Action = .serve
 
@@ -59,6 +63,9 @@ struct ServerOptions: Sendable, Equatable {
           --body-timeout SEC      longest pause inside a body (default 30)
           --idle-timeout SEC      keep-alive idle time (default 60)
           --write-timeout SEC     longest wait for a client to take any of a response (default 30)
+          --heartbeat SEC         comment line on an idle change stream (default 15) [TRIPS_HEARTBEAT]
+          --history N             changes kept for clients that resume the feed (default 10000) [TRIPS_HISTORY]
+          --max-subscribers N     most change streams open at once (default 10000) [TRIPS_MAX_SUBSCRIBERS]
           --log-level LEVEL       debug, info, warning or error (default info) [TRIPS_LOG_LEVEL]
           --check-health          ask the server at --host/--port for /health; exit 0 if healthy
           --version               print the version
@@ -73,6 +80,9 @@ struct ServerOptions: Sendable, Equatable {
         if environment["TRIPS_NO_SAMPLES"] == "1" { seedSamples = false }
         if let threads = environment["TRIPS_THREADS"] { http.eventLoopCount = try Self.number(threads, "TRIPS_THREADS", 1...1024) }
         if let level = environment["TRIPS_LOG_LEVEL"] { logLevel = try Self.level(level) }
+        if let seconds = environment["TRIPS_HEARTBEAT"] { http.timeouts.heartbeat = .seconds(try Self.number(seconds, "TRIPS_HEARTBEAT", 1...3_600)) }
+        if let count = environment["TRIPS_HISTORY"] { historyCapacity = try Self.number(count, "TRIPS_HISTORY", 1...10_000_000) }
+        if let count = environment["TRIPS_MAX_SUBSCRIBERS"] { maxSubscribers = try Self.number(count, "TRIPS_MAX_SUBSCRIBERS", 0...1_000_000) }
 
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -106,6 +116,9 @@ struct ServerOptions: Sendable, Equatable {
             case "--idle-timeout": http.timeouts.idle = .seconds(try Self.number(try value(), flag, 1...86_400))
             case "--write-timeout": http.timeouts.writeStall = .seconds(try Self.number(try value(), flag, 1...86_400))
             case "--log-level": logLevel = try Self.level(try value())
+            case "--heartbeat": http.timeouts.heartbeat = .seconds(try Self.number(try value(), flag, 1...3_600))
+            case "--history": historyCapacity = try Self.number(try value(), flag, 1...10_000_000)
+            case "--max-subscribers": maxSubscribers = try Self.number(try value(), flag, 0...1_000_000)
             case "--check-health": action = .checkHealth
             case "--version": action = .version
             case "--help", "-h": action = .help

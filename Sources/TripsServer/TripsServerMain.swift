@@ -45,12 +45,15 @@ package enum TripsServerMain {
         }
         let store: TripStore
         do {
-            store = try TripStore(directory: options.dataDirectory, seedSamples: options.seedSamples)
+            store = try TripStore(
+                directory: options.dataDirectory, seedSamples: options.seedSamples,
+                configuration: StorageConfiguration(historyCapacity: options.historyCapacity))
         } catch {
             Console.error("trips-server: \(error)")
             exit(1)
         }
-        let server = HTTPServer(configuration: configuration, handler: TripsAPI(store: store))
+        let api = TripsAPI(store: store, maxSubscribers: options.maxSubscribers)
+        let server = HTTPServer(configuration: configuration, handler: api, streams: api.feed.hub)
         do {
             try server.start(on: listener)
         } catch {

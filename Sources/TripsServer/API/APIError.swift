@@ -18,6 +18,8 @@ struct APIError: Error, Sendable {
     var line: Int?
     /// Every rule a body breaks (422), the first of which `member` or `line` names.
     var errors: [Fault]?
+    /// The list's current revision, where the client must catch up from it (410).
+    var revision: UInt64?
 
     init(_ status: HTTPStatus, _ detail: String) {
         self.status = status
@@ -83,6 +85,10 @@ struct APIError: Error, Sendable {
         }
         if let ids { problem.extensions.append(("ids", .array(ids.map { .number(String($0)) }))) }
         if let available { problem.extensions.append(("available", .array(available.map(JSONValue.string)))) }
+        if let revision {
+            problem.extensions.append(("revision", .number(String(revision))))
+            problem.headerFields[.tripsRevision] = String(revision)
+        }
         return problem.response(accept: accept)
     }
 }

@@ -3,6 +3,7 @@ import TripsDomain
 /// The resources the API serves, parsed once from a request path.
 enum Route: Sendable, Hashable {
     case trips
+    case tripChanges
     case tripsReorder
     case tripsSort
     case trip(Int)
@@ -26,6 +27,7 @@ enum Route: Sendable, Hashable {
         Endpoint(
             template: "/trips", methods: [.get, .head, .post, .patch, .delete],
             bodies: [.post: NewTrips.importMediaTypes, .patch: ReorderDifference.importMediaTypes]),
+        Endpoint(template: "/trips/changes", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/trips/reorder", methods: [.post], bodies: [.post: ReorderDifference.importMediaTypes]),
         Endpoint(template: "/trips/sort", methods: [.post], bodies: [.post: TripSortKey.importMediaTypes]),
         Endpoint(
@@ -65,6 +67,7 @@ enum Route: Sendable, Hashable {
         guard !second.contains(UInt8(ascii: "/")) else { return nil }
         if first.equals("trips") {
             if second.equals("reorder") { return .tripsReorder }
+            if second.equals("changes") { return .tripChanges }
             if second.equals("sort") { return .tripsSort }
             return id(second).map(Route.trip)
         }
@@ -76,6 +79,7 @@ enum Route: Sendable, Hashable {
     var template: String {
         switch self {
         case .trips: "/trips"
+        case .tripChanges: "/trips/changes"
         case .tripsReorder: "/trips/reorder"
         case .tripsSort: "/trips/sort"
         case .trip: "/trips/{id}"

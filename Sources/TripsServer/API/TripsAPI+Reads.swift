@@ -11,10 +11,10 @@ extension TripsAPI {
         if let notModified = notModified(request, current: etag) { return notModified }
         guard !query.isEverything else {
             return cache.list(revision: list.revision, representation: chosen.position) {
-                represent(list.trips, as: chosen, etag: etag)
+                represent(list.trips, as: chosen, etag: etag, revision: list.revision)
             }
         }
-        return represent(list.trips.matching(query), as: chosen, etag: etag)
+        return represent(list.trips.matching(query), as: chosen, etag: etag, revision: list.revision)
     }
 
     /// `GET /favorites`: the favorites, in list order.
@@ -23,7 +23,7 @@ extension TripsAPI {
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, chosen.mediaType)
         if let notModified = notModified(request, current: etag) { return notModified }
-        return represent(list.trips.matching(TripQuery(filter: .favorites)), as: chosen, etag: etag)
+        return represent(list.trips.matching(TripQuery(filter: .favorites)), as: chosen, etag: etag, revision: list.revision)
     }
 
     /// `GET /trips/{id}`: one trip, from the cache while it is unchanged.
@@ -40,7 +40,9 @@ extension TripsAPI {
             return notModified
         }
         return cache.trip(id, version: version, representation: chosen.position) {
-            represent(trip, as: chosen, etag: etag())
+            // The trip is as it was at its version, and still is: a client that follows the
+            // changes from there misses nothing (and may see some it does not need).
+            represent(trip, as: chosen, etag: etag(), revision: version)
         }
     }
 

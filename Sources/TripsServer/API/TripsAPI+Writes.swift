@@ -14,7 +14,7 @@ extension TripsAPI {
             let chosen = try negotiate([Trip].self, for: request)
             return change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
                 guard case .added(let trips)? = mutation.outcome else { throw .inconsistent }
-                return represent(trips, as: chosen, status: .created)
+                return represent(trips, as: chosen, status: .created, revision: mutation.revision)
             }
         }
         let chosen = try negotiate(Trip.self, for: request)
@@ -23,7 +23,7 @@ extension TripsAPI {
                 throw .inconsistent
             }
             return representTrip(
-                trip, version: version, as: chosen, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
+                trip, version: version, revision: mutation.revision, as: chosen, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
         }
     }
 
@@ -58,9 +58,9 @@ extension TripsAPI {
                 try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
                 return .delete([id])
             }
-        ) { _ in
+        ) { mutation in
             cache.forget([id])
-            return HTTPResponse(status: .noContent)
+            return HTTPResponse(status: .noContent, headerFields: [.tripsRevision: String(mutation.revision)])
         }
     }
 
@@ -74,9 +74,9 @@ extension TripsAPI {
                 try MutationError.check(condition, against: EntityTag.allList(list))
                 return .delete(ids)
             }
-        ) { _ in
+        ) { mutation in
             cache.forget(ids)
-            return HTTPResponse(status: .noContent)
+            return HTTPResponse(status: .noContent, headerFields: [.tripsRevision: String(mutation.revision)])
         }
     }
 
@@ -111,7 +111,7 @@ extension TripsAPI {
                 throw .inconsistent
             }
             let change = FavoritesChange(added: added, favorites: list.trips.filter(\.isFavorite))
-            return represent(change, as: chosen, etag: .list(revision: list.revision, chosen.mediaType))
+            return represent(change, as: chosen, etag: .list(revision: list.revision, chosen.mediaType), revision: list.revision)
         }
     }
 
@@ -131,7 +131,7 @@ extension TripsAPI {
             }
         ) { mutation throws(APIError) in
             guard case .trip(let trip)? = mutation.outcome, let version = mutation.tripVersion else { throw .inconsistent }
-            return representTrip(trip, version: version, as: chosen)
+            return representTrip(trip, version: version, revision: mutation.revision, as: chosen)
         }
     }
 
@@ -149,16 +149,18 @@ extension TripsAPI {
             }
         ) { mutation throws(APIError) in
             guard let list = mutation.list else { throw .inconsistent }
-            return represent(list.trips, as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType))
+            return represent(
+                list.trips, as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType), revision: list.revision)
         }
     }
 
     /// A trip with its validator.
     private func representTrip(
-        _ trip: Trip, version: UInt64, as chosen: Negotiated<Trip>, status: HTTPStatus = .ok, extraFields: HTTPFields = [:]
+        _ trip: Trip, version: UInt64, revision: UInt64, as chosen: Negotiated<Trip>, status: HTTPStatus = .ok,
+        extraFields: HTTPFields = [:]
     ) -> HTTPResponse {
         let etag = EntityTag.trip(trip.id, version: version, chosen.mediaType)
-        return represent(trip, as: chosen, status: status, etag: etag, extraFields: extraFields)
+        return represent(trip, as: chosen, status: status, etag: etag, revision: revision, extraFields: extraFields)
     }
 
     /// `before=ID` from `POST /trips`, or nil (at the end); 400 for any other parameter.

@@ -5,9 +5,12 @@ import TripsDomain
 struct TripsAPI: HTTPHandler {
     let store: TripStore
     let cache = RepresentationCache()
+    /// `/trips/changes`; give its hub to the `HTTPServer` so streams reach the event loops.
+    let feed: ChangeFeed
 
-    init(store: TripStore) {
+    init(store: TripStore, maxSubscribers: Int = 10_000, clock: any SchedulingClock = SystemClock()) {
         self.store = store
+        feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, clock: clock)
     }
 
     func handle(_ request: HTTPRequest) -> HTTPReply {
@@ -25,6 +28,7 @@ struct TripsAPI: HTTPHandler {
         switch (route, method) {
         case (_, .options): return .now(options(route))
         case (.trips, .get): return .now(try listTrips(request))
+        case (.tripChanges, .get): return try changes(request)
         case (.trips, .post): return try createTrips(request)
         case (.trips, .patch), (.tripsReorder, .post): return try reorder(request)
         case (.trips, .delete): return try deleteTrips(request)
@@ -80,12 +84,15 @@ extension TripsAPI {
     }
 
     /// A 200 (or other) response with `value` in the chosen representation, its validator,
-    /// and `Vary: Accept`.
+    /// `Vary: Accept`, and the list revision it reflects (`Trips-Revision`), from which a
+    /// client follows `/trips/changes` without a gap.
     func represent<T: Transferable>(
-        _ value: T, as chosen: Negotiated<T>, status: HTTPStatus = .ok, etag: EntityTag? = nil, extraFields: HTTPFields = [:]
+        _ value: T, as chosen: Negotiated<T>, status: HTTPStatus = .ok, etag: EntityTag? = nil, revision: UInt64? = nil,
+        extraFields: HTTPFields = [:]
     ) -> HTTPResponse {
         let representation = chosen.representation
         var fields = extraFields
+        if let revision { fields[.tripsRevision] = String(revision) }
         fields[.contentType] = representation.mediaType.contentTypeValue
         fields[.vary] = "Accept"
         if let etag { fields[.etag] = etag.headerValue }

@@ -12,6 +12,9 @@ final class HTTPConnection {
         case open
         /// A handler answered `.later`; no further request is read until it responds.
         case awaitingResponse
+        /// A handler answered `.stream`: the head is out, and messages follow until the end.
+        /// Whatever the client sends meanwhile is read and dropped, to see it leave.
+        case streaming
         /// The last response is written (or being written); then the write side is shut.
         case closing
         /// The write side is shut; reads are drained and dropped until EOF or the deadline, so
@@ -33,6 +36,19 @@ final class HTTPConnection {
     private var deferred: (omitContent: Bool, connection: HTTPResponse.ConnectionField)?
     /// The request being answered, for its `X-Request-ID` and its access log line.
     private var current: InFlight?
+    /// The stream this connection follows, while `state` is `.streaming` (and until the loop
+    /// closes it, which counts it out of the hub).
+    private var stream: Stream?
+
+    private struct Stream {
+        let hub: HTTPStreamHub
+        /// The last message sequence written; later messages at or below it are skipped.
+        var sequence: UInt64
+        /// Chunked for HTTP/1.1; for HTTP/1.0 the content runs until the connection closes.
+        let isChunked: Bool
+        /// When the stream last wrote anything: a heartbeat is due a heartbeat later.
+        var lastSentAt: MonotonicInstant
+    }
 
     /// A request on its way to an answer: its id, what it asked for (nil for bytes that never
     /// parsed into a request), and when it arrived.
@@ -62,7 +78,7 @@ final class HTTPConnection {
     /// Whether the loop should read from the socket now.
     var isReadable: Bool {
         switch state {
-        case .open: pendingOutput.isEmpty
+        case .open, .streaming: pendingOutput.isEmpty
         case .lingering: true
         case .awaitingResponse, .closing, .closed: false
         }
@@ -78,7 +94,7 @@ final class HTTPConnection {
     /// Takes bytes read from the socket and appends any responses to `output`.
     func receive(_ bytes: UnsafeRawBufferPointer, now: MonotonicInstant, output: inout [UInt8]) {
         switch state {
-        case .lingering, .closed:
+        case .lingering, .closed, .streaming:
             return
         case .awaitingResponse, .closing:
             leftover.append(contentsOf: bytes)
@@ -107,7 +123,7 @@ final class HTTPConnection {
         case .open where !pendingOutput.isEmpty:
             peerClosed = true
             state = .closing
-        case .open, .lingering, .closed:
+        case .open, .lingering, .closed, .streaming:
             state = .closed
         }
     }
@@ -163,8 +179,65 @@ final class HTTPConnection {
             state = .awaitingResponse
             deferred = (omitContent, connection)
             start(HTTPResponder(sink: environment.sink, connection: id))
+        case .stream(let head, let start):
+            startStream(head, start, request: request, connection: connection, now: now, output: &output)
         }
     }
+
+    /// Writes a stream's head and backlog and makes the connection follow the hub. A HEAD
+    /// request gets the head alone; a stream that starts during shutdown ends at once.
+    private func startStream(
+        _ head: HTTPResponse, _ start: HTTPStreamStart, request: HTTPRequest, connection: HTTPResponse.ConnectionField,
+        now: MonotonicInstant, output: inout [UInt8]
+    ) {
+        let isChunked = request.version == .http1_1
+        guard request.method != .head else {
+            write(head, omitContent: true, connection: connection, now: now, output: &output, framing: isChunked ? .chunked : .untilClose)
+            return
+        }
+        write(head, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output, framing: isChunked ? .chunked : .untilClose)
+        state = .streaming
+        stream = Stream(hub: start.hub, sequence: start.sequence, isChunked: isChunked, lastSentAt: now)
+        start.hub.streamOpened()
+        appendStreamBytes(start.initial, output: &output)
+        if environment.isShuttingDown { endStream(output: &output) }
+    }
+
+    /// Whether the connection follows a stream (and so counts as one of its hub's).
+    var isStreaming: Bool { stream != nil }
+
+    /// A message published to the streams: written unless this stream already has it.
+    func deliver(_ message: HTTPStreamHub.Message, now: MonotonicInstant, output: inout [UInt8]) {
+        guard state == .streaming, let sequence = stream?.sequence, message.sequence > sequence else { return }
+        stream?.sequence = message.sequence
+        stream?.lastSentAt = now
+        appendStreamBytes(message.bytes, output: &output)
+    }
+
+    /// Ends the stream cleanly (the last chunk), then the connection closes.
+    func endStream(output: inout [UInt8]) {
+        guard state == .streaming, let stream else { return }
+        if stream.isChunked { output.append(contentsOf: "0\r\n\r\n".utf8) }
+        state = .closing
+    }
+
+    /// The loop closed the socket: the stream, if any, is counted out of its hub.
+    func didClose() {
+        stream?.hub.streamClosed()
+        stream = nil
+    }
+
+    private func appendStreamBytes(_ bytes: [UInt8], output: inout [UInt8]) {
+        guard !bytes.isEmpty, let stream else { return }
+        if stream.isChunked {
+            HTTPResponse.appendChunk(bytes, to: &output)
+        } else {
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    /// What a silent stream sends every heartbeat: a comment line, which readers ignore.
+    private static let heartbeat = Array(": keep-alive\n\n".utf8)
 
     /// The response to a request whose handler answered `.later`.
     func complete(_ response: HTTPResponse, now: MonotonicInstant, output: inout [UInt8]) {
@@ -182,7 +255,7 @@ final class HTTPConnection {
 
     private func write(
         _ response: HTTPResponse, omitContent: Bool, connection: HTTPResponse.ConnectionField,
-        now: MonotonicInstant, output: inout [UInt8]
+        now: MonotonicInstant, output: inout [UInt8], framing: HTTPResponse.Framing = .contentLength
     ) {
         var connection = connection
         if connection != .close && response.asksToClose { connection = .close }
@@ -192,7 +265,7 @@ final class HTTPConnection {
         response.serialize(
             into: &output, omitContent: omitContent, connection: connection,
             dateFields: environment.dates.fieldLines,
-            requestID: answered.map { ($0.id, environment.requestIDs?.prefix ?? []) })
+            requestID: answered.map { ($0.id, environment.requestIDs?.prefix ?? []) }, framing: framing)
         if let answered, let log = environment.accessLog {
             log.record(
                 id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
@@ -244,6 +317,9 @@ final class HTTPConnection {
             return pendingOutput.isEmpty ? nil : lastWriteAt + timeouts.writeStall
         case .closing:
             return lastWriteAt + timeouts.writeStall
+        case .streaming:
+            if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
+            return (stream?.lastSentAt ?? lastWriteAt) + timeouts.heartbeat
         case .open:
             if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
             if parser.isReadingBody { return lastReadAt + timeouts.bodyStall }
@@ -256,6 +332,11 @@ final class HTTPConnection {
     /// Acts on a passed deadline: 408 for a request begun but not complete, otherwise a silent close.
     func expire(now: MonotonicInstant, output: inout [UInt8]) {
         guard let deadline = deadline(), deadline <= now else { return }
+        if state == .streaming && pendingOutput.isEmpty {
+            stream?.lastSentAt = now
+            appendStreamBytes(Self.heartbeat, output: &output)
+            return
+        }
         if state == .open && pendingOutput.isEmpty && (parser.isReadingBody || requestStartedAt != nil) {
             let detail =
                 parser.isReadingBody

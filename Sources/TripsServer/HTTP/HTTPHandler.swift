@@ -22,9 +22,13 @@ protocol HTTPHandler: Sendable {
     func handle(_ request: HTTPRequest) -> HTTPReply
 }
 
-/// A handler's answer: a response now, or a promise of one.
+/// A handler's answer: a response now, a promise of one, or a stream.
 enum HTTPReply {
     case now(HTTPResponse)
     /// Called at once, on the loop, with the responder to complete from any thread.
     case later((HTTPResponder) -> Void)
+    /// The response's head now, then content that keeps coming: `start.initial`, then every
+    /// message the hub publishes after `start.sequence`, chunked, with a heartbeat comment
+    /// when idle, until the client leaves, falls too far behind, or the server shuts down.
+    case stream(HTTPResponse, HTTPStreamStart)
 }

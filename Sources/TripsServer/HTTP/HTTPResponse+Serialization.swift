@@ -8,7 +8,25 @@ extension HTTPResponse {
         case keepAlive
     }
 
+    /// How the content is delimited.
+    enum Framing: Sendable {
+        /// `Content-Length`, and the body follows: every ordinary response.
+        case contentLength
+        /// `Transfer-Encoding: chunked`, and nothing follows yet: a stream to an HTTP/1.1 client.
+        case chunked
+        /// Neither: a stream to an HTTP/1.0 client, whose content ends when the connection closes.
+        case untilClose
+    }
+
     static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// Appends one chunk (`size CRLF bytes CRLF`); the empty chunk ends a chunked stream.
+    static func appendChunk(_ bytes: [UInt8], to output: inout [UInt8]) {
+        output.append(contentsOf: String(bytes.count, radix: 16).utf8)
+        output.append(contentsOf: "\r\n".utf8)
+        output.append(contentsOf: bytes)
+        output.append(contentsOf: "\r\n".utf8)
+    }
 
     /// Appends the whole response (status line, fields, content) to `output`.
     ///
@@ -20,11 +38,13 @@ extension HTTPResponse {
     /// written as `X-Request-ID`. A `prepared()` response copies its head instead of formatting it.
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-message-format
+    /// A stream's head says `Transfer-Encoding: chunked` (or nothing, for HTTP/1.0) instead of
+    /// `Content-Length`, and no content follows it here.
     func serialize(
         into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dateFields: [UInt8],
-        requestID: (id: RequestID, prefix: [UInt8])? = nil
+        requestID: (id: RequestID, prefix: [UInt8])? = nil, framing: Framing = .contentLength
     ) {
-        let prepared = preparedHead
+        let prepared = framing == .contentLength ? preparedHead : nil
         if let prepared {
             output.append(contentsOf: prepared.statusLine)
         } else {
@@ -39,7 +59,7 @@ extension HTTPResponse {
         if let prepared {
             output.append(contentsOf: prepared.fieldLines)
         } else {
-            appendFieldLines(to: &output)
+            appendFieldLines(to: &output, framing: framing)
         }
         switch connection {
         case .none: break
@@ -47,7 +67,7 @@ extension HTTPResponse {
         case .keepAlive: output.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
         output.append(contentsOf: "\r\n".utf8)
-        if status.allowsContent && !omitContent { output.append(contentsOf: body) }
+        if status.allowsContent && !omitContent && framing == .contentLength { output.append(contentsOf: body) }
     }
 
     /// `HTTP/1.1 200 OK\r\n`
@@ -59,8 +79,8 @@ extension HTTPResponse {
         output.append(contentsOf: "\r\n".utf8)
     }
 
-    /// The handler's fields the connection does not own, then Content-Length when there is content.
-    func appendFieldLines(to output: inout [UInt8]) {
+    /// The handler's fields the connection does not own, then what delimits the content.
+    func appendFieldLines(to output: inout [UInt8], framing: Framing = .contentLength) {
         for field in headerFields where !Self.isConnectionOwned(field.name) {
             Self.appendString(field.name.rawName, to: &output)
             output.append(contentsOf: ": ".utf8)
@@ -74,10 +94,16 @@ extension HTTPResponse {
             }
             output.append(contentsOf: "\r\n".utf8)
         }
-        if status.allowsContent {
+        guard status.allowsContent else { return }
+        switch framing {
+        case .contentLength:
             output.append(contentsOf: "Content-Length: ".utf8)
             Self.appendDecimal(body.count, to: &output)
             output.append(contentsOf: "\r\n".utf8)
+        case .chunked:
+            output.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+        case .untilClose:
+            break
         }
     }
 

@@ -25,10 +25,17 @@ final class HTTPServer: Sendable {
 
     private let state = Mutex(State())
 
-    init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, clock: any ServerClock = SystemClock()) {
+    /// Where streamed responses get their messages; the server attaches its loops to it.
+    private let streams: HTTPStreamHub?
+
+    init(
+        configuration: HTTPServerConfiguration, handler: any HTTPHandler, clock: any ServerClock = SystemClock(),
+        streams: HTTPStreamHub? = nil
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.clock = clock
+        self.streams = streams
     }
 
     /// The bound port (the chosen one when the configuration says 0); 0 before `start()`.
@@ -66,6 +73,7 @@ final class HTTPServer: Sendable {
                 state.started = true
                 state.port = listener.port
                 state.mailboxes = mailboxes
+                streams?.attach(mailboxes)
             }
         } catch {
             for descriptor in opened { close(descriptor) }

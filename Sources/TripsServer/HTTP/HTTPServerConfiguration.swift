@@ -31,6 +31,9 @@ struct HTTPServerConfiguration: Sendable, Hashable {
         var maxBodyLength: Int = 1024 * 1024
         /// Longest chunk size line, extensions included. Past it: 400. Default: 1,024.
         var maxChunkLineLength: Int = 1024
+        /// Most bytes a stream's client may leave unread before the server closes it (it
+        /// resumes from where it was). Default: 1,048,576 (1 MiB).
+        var maxStreamBacklog: Int = 1024 * 1024
     }
 
     /// How long the server waits for a client.
@@ -46,6 +49,9 @@ struct HTTPServerConfiguration: Sendable, Hashable {
         /// Longest wait for a client to take any of a response it does not read. Then a silent
         /// close. Default: 30 s.
         var writeStall: Duration = .seconds(30)
+        /// How long a stream may stay silent before a comment line keeps proxies from closing
+        /// it. Default: 15 s.
+        var heartbeat: Duration = .seconds(15)
         /// After an error response, how long the connection drains what the client still sends
         /// so that the response is not lost to a reset. Default: 2 s.
         var lingeringClose: Duration = .seconds(2)

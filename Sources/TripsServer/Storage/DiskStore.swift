@@ -44,22 +44,22 @@ struct DiskStore: Sendable {
     static func open(
         _ path: String, seedSamples: Bool, fileSystem: any FileSystem, log: any StorageLog,
         configuration: StorageConfiguration
-    ) throws(StorageError) -> (disk: DiskStore, list: TripList) {
+    ) throws(StorageError) -> (disk: DiskStore, list: TripList, history: ChangeHistory) {
         let folder = DataFolder(path: path)
         try fileSystem.createDirectory(path)
         let lockFile = try fileSystem.open(folder.lock, mode: .append)
         var disk = DiskStore(folder: folder, fileSystem: fileSystem, log: log, configuration: configuration, lockFile: lockFile)
         do throws(StorageError) {
             guard try fileSystem.tryLock(lockFile) else { throw .locked(folder: path) }
-            let list = try disk.recover(seedSamples: seedSamples)
-            return (disk, list)
+            let (list, history) = try disk.recover(seedSamples: seedSamples)
+            return (disk, list, history)
         } catch {
             disk.close()
             throw error
         }
     }
 
-    private mutating func recover(seedSamples: Bool) throws(StorageError) -> TripList {
+    private mutating func recover(seedSamples: Bool) throws(StorageError) -> (TripList, ChangeHistory) {
         let names = try fileSystem.contentsOfDirectory(folder.path)
         if names.contains("snapshot.tmp") { try fileSystem.removeFile(folder.snapshotTemporary) }
         let journals = names.compactMap(DataFolder.generation(ofJournal:)).sorted()
@@ -68,11 +68,15 @@ struct DiskStore: Sendable {
                 throw .corrupt(file: folder.journal(orphan), offset: 0, reason: "the snapshot this journal continues is missing")
             }
             let list = seedSamples ? TripList.samples : TripList()
-            try installSnapshot(of: list)
+            let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
+            try installSnapshot(of: list, history: history)
             log.info("created the data folder \(folder.path) with \(list.trips.count) trip\(list.trips.count == 1 ? "" : "s")")
-            return list
+            return (list, history)
         }
         let snapshot = try Snapshot(bytes: snapshotBytes, file: folder.snapshot)
+        var history = ChangeHistory(
+            capacity: configuration.historyCapacity, revision: snapshot.list.revision - UInt64(snapshot.events.count))
+        for event in snapshot.events { history.append(event) }
         snapshotSize = (snapshotBytes.count, snapshot.list.trips.count)
         for stale in journals where stale != snapshot.journal {
             let path = folder.journal(stale)
@@ -86,7 +90,7 @@ struct DiskStore: Sendable {
         generation = snapshot.journal
         let path = folder.journal(generation)
         let bytes = try fileSystem.readFile(path)
-        let replay = try JournalReplay(bytes ?? [], file: path, onto: snapshot.list)
+        let replay = try JournalReplay(bytes ?? [], file: path, onto: snapshot.list, history: history)
         let journal = try fileSystem.open(path, mode: .append)
         self.journal = journal
         journalLength = replay.validLength
@@ -100,7 +104,7 @@ struct DiskStore: Sendable {
         if bytes == nil { try fileSystem.synchronizeDirectory(folder.path) }
         let count = replay.list.trips.count
         log.info("\(count) trip\(count == 1 ? "" : "s") recovered from \(folder.path)")
-        return replay.list
+        return (replay.list, replay.history)
     }
 
     /// Whether the journal has grown past the configured size (and, unless configured
@@ -148,9 +152,9 @@ struct DiskStore: Sendable {
     /// create the next journal, `fsync` the folder, remove the old journal. A crash before the
     /// rename leaves the old snapshot and journal in charge; after it, the new snapshot names
     /// the new generation, so the old journal is never replayed on top of it.
-    mutating func installSnapshot(of list: TripList) throws(StorageError) {
+    mutating func installSnapshot(of list: TripList, history: ChangeHistory) throws(StorageError) {
         let next = generation + 1
-        let bytes = Snapshot(list: list, journal: next).bytes
+        let bytes = Snapshot(list: list, events: history.all, journal: next).bytes
         let temporary = try fileSystem.open(folder.snapshotTemporary, mode: .truncateAndAppend)
         do {
             try fileSystem.write(temporary, bytes)

@@ -114,15 +114,3 @@ struct JournalRecord: Sendable, Hashable {
         try object.finish()
     }
 }
-
-extension JSONWriter {
-    /// `[1,2,3]`
-    mutating func appendIntegers(_ values: [Int]) {
-        appendRaw("[")
-        for (index, value) in values.enumerated() {
-            if index > 0 { appendRaw(",") }
-            appendInteger(value)
-        }
-        appendRaw("]")
-    }
-}

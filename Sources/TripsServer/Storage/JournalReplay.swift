@@ -4,6 +4,8 @@ import TripsDomain
 struct JournalReplay {
     /// The list after every whole record.
     var list: TripList
+    /// The history with the event of every whole record added.
+    var history: ChangeHistory
     /// The bytes the whole records take; anything after is a torn tail.
     var validLength: Int
     var recordCount: Int
@@ -16,8 +18,9 @@ struct JournalReplay {
     /// it, is a write the crash interrupted: it was never acknowledged, so it is dropped.
     /// Anything else that is wrong is `.corrupt` with the record's offset.
     /// - Complexity: O(n) in the journal's length, plus the cost of applying each change.
-    init(_ bytes: [UInt8], file: String, onto list: TripList) throws(StorageError) {
+    init(_ bytes: [UInt8], file: String, onto list: TripList, history: ChangeHistory) throws(StorageError) {
         self.list = list
+        self.history = history
         validLength = 0
         recordCount = 0
         tornTail = nil
@@ -52,7 +55,7 @@ struct JournalReplay {
             throw .corrupt(file: file, offset: offset, reason: error.reason)
         }
         do {
-            try list.apply(record.change)
+            if let event = try list.applyTelling(record.change).event { history.append(event) }
         } catch {
             throw .corrupt(file: file, offset: offset, reason: "replaying the record fails: \(error)")
         }

@@ -1,21 +1,27 @@
 import TripsDomain
 
-/// The whole list at one moment, and the generation of the journal that continues it.
+/// The whole list at one moment, the latest changes (the change feed's history), and the
+/// generation of the journal that continues it.
 ///
 /// On disk, a sequence of framed records (`RecordFrame`): a header, then one record per
-/// trip in stored order.
+/// trip in stored order, then one per change in the history, oldest first.
 ///
-///     {"format":1,"journal":3,"revision":42,"lastIssuedID":9,"trips":2}
+///     {"format":2,"journal":3,"revision":42,"lastIssuedID":9,"trips":2,"events":1}
 ///     {"version":40,"id":2,"city":"Vancouver",…,"price":1299.99,"start":"2027-03-05T00:00:00Z","notes":""}
 ///     {"version":42,"id":9,…}
+///     {"revision":42,"event":"created","data":"{\"revision\":42,\"trips\":[…],\"before\":null}"}
+///
+/// Format 1, written before the change feed, has no events.
 ///
 /// `journal` is what makes compaction safe to interrupt: the snapshot covers every change
 /// in journals before that generation, so an older journal left behind by a crash is
 /// never replayed on top of it.
 struct Snapshot: Sendable, Equatable {
-    static let format = 1
+    static let format = 2
 
     var list: TripList
+    /// The latest changes, oldest first; their revisions end at the list's.
+    var events: [ChangeEvent]
     /// The generation of the journal whose records come after this snapshot.
     var journal: UInt64
 
@@ -34,6 +40,8 @@ struct Snapshot: Sendable, Equatable {
         header.appendInteger(list.lastIssuedID)
         header.appendRaw(#","trips":"#)
         header.appendInteger(list.trips.count)
+        header.appendRaw(#","events":"#)
+        header.appendInteger(events.count)
         header.appendRaw("}")
         RecordFrame.append(payload: header.bytes, to: &buffer)
         for trip in list.trips {
@@ -47,11 +55,23 @@ struct Snapshot: Sendable, Equatable {
             writer.appendRaw("}")
             RecordFrame.append(payload: writer.bytes, to: &buffer)
         }
+        for event in events {
+            var writer = JSONWriter(reservingCapacity: event.data.count + 64)
+            writer.appendRaw(#"{"revision":"#)
+            writer.appendInteger(event.revision)
+            writer.appendRaw(#","event":"#)
+            writer.appendString(event.name)
+            writer.appendRaw(#","data":"#)
+            writer.appendString(String(decoding: event.data, as: UTF8.self))
+            writer.appendRaw("}")
+            RecordFrame.append(payload: writer.bytes, to: &buffer)
+        }
         return buffer
     }
 
-    init(list: TripList, journal: UInt64) {
+    init(list: TripList, events: [ChangeEvent] = [], journal: UInt64) {
         self.list = list
+        self.events = events
         self.journal = journal
     }
 
@@ -82,14 +102,15 @@ struct Snapshot: Sendable, Equatable {
             }
         }
 
-        let (journal, revision, lastIssuedID, count) = try record { (header) throws(StoredJSONError) in
+        let (journal, revision, lastIssuedID, count, eventCount) = try record { (header) throws(StoredJSONError) in
             let format: Int = try header.integer("format")
-            guard format == Self.format else { throw StoredJSONError(reason: "unknown snapshot format \(format)") }
-            let counts: (UInt64, UInt64, Int, Int) = (
+            guard format == 1 || format == Self.format else { throw StoredJSONError(reason: "unknown snapshot format \(format)") }
+            let counts: (UInt64, UInt64, Int, Int, Int) = (
                 try header.integer("journal"), try header.integer("revision"), try header.integer("lastIssuedID"),
-                try header.integer("trips")
+                try header.integer("trips"), format == 1 ? 0 : try header.integer("events")
             )
-            guard counts.3 >= 0 else { throw StoredJSONError(reason: "a negative trip count") }
+            guard counts.3 >= 0, counts.4 >= 0 else { throw StoredJSONError(reason: "a negative count") }
+            guard UInt64(counts.4) <= counts.1 else { throw StoredJSONError(reason: "more events than revisions") }
             return counts
         }
         var entries: [(trip: Trip, version: UInt64)] = []
@@ -107,7 +128,21 @@ struct Snapshot: Sendable, Equatable {
             }
             entries.append(entry)
         }
-        guard offset == bytes.count else { throw .corrupt(file: file, offset: offset, reason: "bytes follow the last trip") }
+        var events: [ChangeEvent] = []
+        events.reserveCapacity(min(eventCount, bytes.count / 32))
+        for index in 0..<eventCount {
+            let event = try record { (object) throws(StoredJSONError) in
+                let event = ChangeEvent(
+                    revision: try object.integer("revision"), name: try object.string("event"), data: Array(try object.string("data").utf8))
+                guard event.revision == revision - UInt64(eventCount - 1 - index) else {
+                    throw StoredJSONError(reason: "change \(event.revision) is out of place in the history")
+                }
+                return event
+            }
+            events.append(event)
+        }
+        guard offset == bytes.count else { throw .corrupt(file: file, offset: offset, reason: "bytes follow the last record") }
+        self.events = events
         self.journal = journal
         list = TripList(restoring: entries, revision: revision, lastIssuedID: lastIssuedID)
     }

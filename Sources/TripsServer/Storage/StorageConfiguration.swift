@@ -11,9 +11,14 @@ struct StorageConfiguration: Sendable, Hashable {
     /// Default: true.
     var growsWithSnapshot: Bool
 
-    init(compactionBytes: Int = 4 << 20, compactionRecords: Int = 10_000, growsWithSnapshot: Bool = true) {
+    /// How many of the latest changes the change feed can replay to a client that resumes,
+    /// across restarts and compactions. Default: 10,000.
+    var historyCapacity: Int
+
+    init(compactionBytes: Int = 4 << 20, compactionRecords: Int = 10_000, growsWithSnapshot: Bool = true, historyCapacity: Int = 10_000) {
         self.compactionBytes = compactionBytes
         self.compactionRecords = compactionRecords
         self.growsWithSnapshot = growsWithSnapshot
+        self.historyCapacity = historyCapacity
     }
 }

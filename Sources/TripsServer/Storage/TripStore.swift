@@ -29,6 +29,11 @@ final class TripStore: Sendable {
     private struct State: ~Copyable {
         /// What reads see: every change in it is on disk.
         var durable: TripList
+        /// The latest durable changes, for the change feed.
+        var history: ChangeHistory
+        /// Told every durable change, in order, under the lock (so that a reader of `history`
+        /// never misses one between reading and subscribing).
+        var listener: (@Sendable (ChangeEvent) -> Void)?
         /// `durable` plus every accepted change that is not yet on disk.
         var tip: TripList
         /// Mutations waiting for the writer, in the order they were planned.
@@ -62,16 +67,17 @@ final class TripStore: Sendable {
         self.log = log
         guard let directory else {
             let list = seedSamples ? TripList.samples : TripList()
-            state = Mutex(State(durable: list, tip: list))
+            let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
+            state = Mutex(State(durable: list, history: history, tip: list))
             disk = Mutex(nil)
             return
         }
         // Past RLIMIT_FSIZE a write must fail with EFBIG (the change is refused with 507, reads
         // go on), not raise SIGXFSZ, whose default action kills the process.
         signal(SIGXFSZ, SIG_IGN)
-        let (disk, list) = try DiskStore.open(
+        let (disk, list, history) = try DiskStore.open(
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
-        state = Mutex(State(durable: list, tip: list))
+        state = Mutex(State(durable: list, history: history, tip: list))
         self.disk = Mutex(disk)
         let thread = Thread { [self] in runWriter() }
         thread.name = "trips-storage-writer"
@@ -84,6 +90,18 @@ final class TripStore: Sendable {
     /// than the list itself (a list kept outside makes the next change copy it).
     func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T {
         try state.withLock { try body($0.durable) }
+    }
+
+    /// Runs `body` on the history of durable changes, under the same lock that publishes
+    /// each new one to the listener: what `body` reads and what the listener is told next
+    /// join without a gap or an overlap.
+    func withHistory<T>(_ body: (ChangeHistory) throws -> T) rethrows -> T {
+        try state.withLock { try body($0.history) }
+    }
+
+    /// Tells `listener` every durable change from now on, in revision order (the change feed).
+    func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void) {
+        state.withLock { $0.listener = listener }
     }
 
     /// The durable list. Copy-on-write makes this a few retains; it costs a real copy only
@@ -140,7 +158,7 @@ final class TripStore: Sendable {
             }
             if record == nil { change = nil }
             if isInMemory {
-                if let change { Self.applyDurable(change, to: &state.durable) }
+                if let change { Self.applyDurable(change, to: &state) }
                 return (result, false)
             }
             if record == nil && state.queue.isEmpty && !state.isBatchInFlight { return (result, false) }
@@ -245,7 +263,7 @@ final class TripStore: Sendable {
         }
         state.withLock { state in
             for pending in batch {
-                if let change = pending.change { Self.applyDurable(change, to: &state.durable) }
+                if let change = pending.change { Self.applyDurable(change, to: &state) }
             }
             state.isBatchInFlight = false
         }
@@ -257,22 +275,27 @@ final class TripStore: Sendable {
         disk.withLock { disk in
             guard disk?.needsCompaction == true else { return }
             // Only this thread moves `durable`, and it is exactly what the journal holds.
-            let list = state.withLock { $0.durable }
+            let (list, history) = state.withLock { ($0.durable, $0.history) }
             do {
-                try disk?.installSnapshot(of: list)
+                try disk?.installSnapshot(of: list, history: history)
             } catch {
                 log.warning("compacting the journal failed, it keeps growing until a later attempt works: \(error)")
             }
         }
     }
 
-    /// Replays on the durable list a change the tip already accepted; it cannot fail there,
-    /// since the durable list is the tip as it was when the change was planned.
-    private static func applyDurable(_ change: TripChange, to durable: inout TripList) {
+    /// Replays on the durable list a change the tip already accepted (it cannot fail there,
+    /// since the durable list is the tip as it was when the change was planned), and tells
+    /// the history and the listener.
+    private static func applyDurable(_ change: TripChange, to state: inout State) {
+        let event: ChangeEvent?
         do {
-            try durable.apply(change)
+            event = try state.durable.applyTelling(change).event
         } catch {
             preconditionFailure("a change the tip accepted was refused by the durable list: \(error)")
         }
+        guard let event else { return }
+        state.history.append(event)
+        state.listener?(event)
     }
 }

@@ -27,6 +27,8 @@ final class EventLoop {
         let connection: HTTPConnection
         /// EPOLLRDHUP was seen: read to EOF instead of stopping at a short read.
         var peerHalfClosed = false
+        /// The connection follows a stream and is in `streams`.
+        var isListedAsStream = false
 
         init(descriptor: Int32, connection: HTTPConnection) {
             self.descriptor = descriptor
@@ -61,6 +63,8 @@ final class EventLoop {
     private var output: [UInt8] = []
     /// Connections that still had bytes to read when their turn ended.
     private var again: [Int32] = []
+    /// Connections that follow a stream, which every published message is written to.
+    private var streams: Set<Int32> = []
     private var now: MonotonicInstant
     private var nextSweep: MonotonicInstant
     private var acceptPausedUntil: MonotonicInstant?
@@ -268,6 +272,10 @@ final class EventLoop {
     /// Returns false if the connection was closed.
     private func flush(_ channel: Channel) -> Bool {
         let connection = channel.connection
+        if connection.isStreaming && !channel.isListedAsStream {
+            channel.isListedAsStream = true
+            streams.insert(channel.descriptor)
+        }
         if !output.isEmpty {
             if connection.pendingOutput.isEmpty {
                 let sent: Int
@@ -283,6 +291,11 @@ final class EventLoop {
                 connection.pendingOutput.append(contentsOf: output)
                 guard writePending(channel) else { return false }
             }
+        }
+        // A stream whose client stopped reading is cut; it resumes with Last-Event-ID.
+        if channel.isListedAsStream && connection.pendingOutput.count > environment.configuration.limits.maxStreamBacklog {
+            closeChannel(channel)
+            return false
         }
         return settle(channel)
     }
@@ -337,6 +350,8 @@ final class EventLoop {
         channel.socket = nil  // closing removes it from the epoll set
         channels[Int(channel.descriptor)] = nil
         liveCount -= 1
+        if channel.isListedAsStream { streams.remove(channel.descriptor) }
+        channel.connection.didClose()
     }
 
     // MARK: - Mailbox, deadlines, shutdown
@@ -349,8 +364,19 @@ final class EventLoop {
             channel.connection.complete(response, now: now, output: &output)
             if flush(channel) { readAvailable(channel) }
         }
+        if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
         if mail.clockAdvanced { nextSweep = now }
         if mail.shutdownRequested { beginShutdown() }
+    }
+
+    /// Writes published messages to every stream on this loop, each message once per stream.
+    private func publish(_ messages: [HTTPStreamHub.Message]) {
+        for descriptor in streams {
+            guard let channel = channel(descriptor) else { continue }
+            output.removeAll(keepingCapacity: true)
+            for message in messages { channel.connection.deliver(message, now: now, output: &output) }
+            _ = flush(channel)
+        }
     }
 
     private func sweep() {
@@ -379,6 +405,12 @@ final class EventLoop {
         listener = nil
         acceptPausedUntil = nil
         for case let channel? in channels {
+            if channel.connection.isStreaming {
+                output.removeAll(keepingCapacity: true)
+                channel.connection.endStream(output: &output)
+                _ = flush(channel)
+                continue
+            }
             channel.connection.closeIfIdle()
             _ = settle(channel)
         }

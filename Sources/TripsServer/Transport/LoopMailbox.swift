@@ -8,6 +8,8 @@ import Synchronization
 final class LoopMailbox: HTTPResponseSink {
     struct Mail {
         var deliveries: [(ConnectionID, HTTPResponse)] = []
+        /// Messages for the loop's streams, in publication order.
+        var streamMessages: [HTTPStreamHub.Message] = []
         var shutdownRequested = false
         var clockAdvanced = false
     }
@@ -31,6 +33,8 @@ final class LoopMailbox: HTTPResponseSink {
     func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
         post { $0.deliveries.append((connection, response)) }
     }
+
+    func publish(_ message: HTTPStreamHub.Message) { post { $0.streamMessages.append(message) } }
 
     func requestShutdown() { post { $0.shutdownRequested = true } }
 

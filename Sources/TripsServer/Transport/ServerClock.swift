@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// A point on a monotonic clock, in nanoseconds from an arbitrary origin.
@@ -41,8 +42,18 @@ extension ServerClock {
     func onAdvance(_ wake: @escaping @Sendable () -> Void) {}
 }
 
+/// A clock that can also run work later: what a long poll waits with.
+protocol SchedulingClock: ServerClock {
+    /// Runs `action` once `delay` has passed on this clock, on some other thread.
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+}
+
 /// The monotonic system clock.
-struct SystemClock: ServerClock {
+struct SystemClock: SchedulingClock {
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: delay.nanoseconds)), execute: action)
+    }
+
     func now() -> MonotonicInstant {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)

@@ -21,9 +21,12 @@ final class APIServer: Sendable {
         try self.init(store: TripStore(directory: nil, seedSamples: samples), mode: mode)
     }
 
-    init(store: TripStore, mode: Mode = .router) throws {
+    init(
+        store: TripStore, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+    ) throws {
         self.store = store
-        api = TripsAPI(store: store)
+        api = TripsAPI(store: store, maxSubscribers: maxSubscribers, clock: clock)
         guard mode == .live else {
             server = nil
             return
@@ -31,7 +34,8 @@ final class APIServer: Sendable {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoopCount = 1
-        let server = HTTPServer(configuration: configuration, handler: api)
+        configure(&configuration)
+        let server = HTTPServer(configuration: configuration, handler: api, clock: clock, streams: api.feed.hub)
         try server.start()
         self.server = server
     }
@@ -58,6 +62,8 @@ final class APIServer: Sendable {
             response = await withCheckedContinuation { continuation in
                 start(HTTPResponder(sink: AnswerSink(continuation), connection: ConnectionID(descriptor: 0, serial: 0)))
             }
+        case .stream:
+            throw TestFailure("a stream needs a live server: APIServer(mode: .live)")
         }
         var bytes: [UInt8] = []
         response.serialize(into: &bytes, omitContent: parsed.method == .head, connection: .close, dateFields: [])

@@ -1,0 +1,108 @@
+/// One change to the list as the change feed tells it: its revision, an event name, and
+/// one line of JSON a client holding the list can apply without refetching.
+///
+///     created    {"revision":8,"trips":[{…}],"before":2}        (before: null for the end)
+///     updated    {"revision":9,"trip":{…}}
+///     deleted    {"revision":10,"ids":[1,6]}
+///     reordered  {"revision":11,"sources":[3],"destination":"end","order":[1,2,4,3]}
+///     sorted     {"revision":12,"by":"price","order":[4,1,2,3]}
+///     favorites  {"revision":13,"added":[2,3],"removed":[]}
+///
+/// A client plays its success feedback for a `favorites` event whose `added` is not empty,
+/// exactly as the answer to a favorite drop says.
+public struct ChangeEvent: Sendable, Hashable {
+    public let revision: UInt64
+    /// `created`, `updated`, `deleted`, `reordered`, `sorted` or `favorites`.
+    public let name: String
+    /// The event's JSON object, on one line, with `revision` first.
+    public let data: [UInt8]
+
+    public init(revision: UInt64, name: String, data: [UInt8]) {
+        self.revision = revision
+        self.name = name
+        self.data = data
+    }
+
+    /// The event for `change`, which `apply` turned into `outcome` and left the list as
+    /// `list`; nil when the change changed nothing (it is not journaled either).
+    public init?(_ change: TripChange, outcome: TripChangeOutcome, list: TripList, previousRevision: UInt64) {
+        guard list.revision != previousRevision else { return nil }
+        var writer = JSONWriter(reservingCapacity: 128)
+        writer.appendRaw(#"{"revision":"#)
+        writer.appendInteger(list.revision)
+        switch (change, outcome) {
+        case (.add(_, let before), .added(let trips)):
+            name = "created"
+            writer.appendRaw(#","trips":"#)
+            trips.writeJSON(to: &writer)
+            writer.appendRaw(#","before":"#)
+            if let before { writer.appendInteger(before) } else { writer.appendRaw("null") }
+        case (.replace, .trip(let trip)):
+            name = "updated"
+            writer.appendRaw(#","trip":"#)
+            trip.writeJSON(to: &writer)
+        case (.delete(let ids), _):
+            name = "deleted"
+            writer.appendRaw(#","ids":"#)
+            writer.appendIntegers(ids)
+        case (.move(let difference), _):
+            name = "reordered"
+            writer.appendRaw(#","sources":"#)
+            writer.appendIntegers(difference.sources)
+            writer.appendRaw(#","destination":"#)
+            switch difference.destination {
+            case .before(let id):
+                writer.appendRaw(#"{"before":"#)
+                writer.appendInteger(id)
+                writer.appendRaw("}")
+            case .end:
+                writer.appendRaw(#""end""#)
+            }
+            writer.appendRaw(#","order":"#)
+            writer.appendIntegers(list.trips.map(\.id))
+        case (.sort(let key), _):
+            name = "sorted"
+            writer.appendRaw(#","by":"#)
+            writer.appendString(key.rawValue)
+            writer.appendRaw(#","order":"#)
+            writer.appendIntegers(list.trips.map(\.id))
+        case (.setFavorite(let id, let isFavorite), _):
+            name = "favorites"
+            writer.appendRaw(isFavorite ? #","added":["# : #","added":[],"removed":["#)
+            writer.appendInteger(id)
+            writer.appendRaw(isFavorite ? #"],"removed":[]"# : "]")
+        case (.makeFavorites, .addedFavorites(let added)):
+            name = "favorites"
+            writer.appendRaw(#","added":"#)
+            writer.appendIntegers(added)
+            writer.appendRaw(#","removed":[]"#)
+        case (.add, _), (.replace, _), (.makeFavorites, _):
+            preconditionFailure("\(change) cannot have the outcome \(outcome)")
+        }
+        writer.appendRaw("}")
+        revision = list.revision
+        data = writer.bytes
+    }
+}
+
+extension JSONWriter {
+    /// `[1,2,3]`
+    public mutating func appendIntegers(_ values: [Int]) {
+        appendRaw("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { appendRaw(",") }
+            appendInteger(value)
+        }
+        appendRaw("]")
+    }
+}
+
+extension TripList {
+    /// Applies one change, all or nothing, and says what the change feed tells of it.
+    @discardableResult
+    public mutating func applyTelling(_ change: TripChange) throws(TripsError) -> (outcome: TripChangeOutcome, event: ChangeEvent?) {
+        let previous = revision
+        let outcome = try apply(change)
+        return (outcome, ChangeEvent(change, outcome: outcome, list: self, previousRevision: previous))
+    }
+}

@@ -1,0 +1,139 @@
+import Synchronization
+import TripsDomain
+
+/// `GET /trips/changes`: every durable change, in order, to every client that follows it,
+/// as server-sent events or by long polling, with resumption from any revision the history
+/// still holds. The trigger a client needs for its success feedback, on every device.
+///
+/// The store tells the feed each change under its lock; the feed frames it once and the
+/// stream hub hands the same bytes to every event loop. A stream's backlog is read under the
+/// same lock, so the backlog and the live messages meet without a gap or a duplicate.
+final class ChangeFeed: Sendable {
+    let hub = HTTPStreamHub()
+    let store: TripStore
+    let maxSubscribers: Int
+    private let clock: any SchedulingClock
+    /// Long polls waiting for the next change.
+    private let waiters = Mutex<[UInt64: HTTPResponder]>([:])
+    private let nextWaiter = Atomic<UInt64>(0)
+
+    /// How long a client waits before reconnecting, sent first on every stream.
+    static let retryMilliseconds = 2_000
+    /// The longest `?wait=` a long poll may ask for, in seconds.
+    static let maxWait = 60
+
+    init(store: TripStore, maxSubscribers: Int = 10_000, clock: any SchedulingClock = SystemClock()) {
+        self.store = store
+        self.maxSubscribers = maxSubscribers
+        self.clock = clock
+        store.setChangeListener { [weak self] event in self?.publish(event) }
+    }
+
+    /// Called by the store, under its lock, with each durable change.
+    private func publish(_ event: ChangeEvent) {
+        hub.publish(HTTPStreamHub.Message(sequence: event.revision, bytes: Self.frame(event)))
+        let waiting = waiters.withLock { waiting in
+            defer { waiting.removeAll() }
+            return waiting.values
+        }
+        // A long poll waits only when it has seen every change, so this one is all it missed.
+        let answer = Self.pollAnswer(revision: event.revision, [event])
+        for responder in waiting { responder.respond(answer) }
+    }
+
+    // MARK: - Server-sent events
+
+    /// A stream that replays what `since` missed (or says `reset` when the history no longer
+    /// reaches it), then follows every change.
+    func stream(since: UInt64?) throws(APIError) -> HTTPReply {
+        guard hub.streamCount < maxSubscribers else {
+            var error = APIError(.serviceUnavailable, "The server has as many change streams open as it takes (\(maxSubscribers)). Try again later.")
+            error.headerFields[.retryAfter] = "5"
+            throw error
+        }
+        let (initial, revision) = store.withHistory { history -> ([UInt8], UInt64) in
+            var bytes = Array("retry: \(Self.retryMilliseconds)\n\n".utf8)
+            guard let since else { return (bytes, history.revision) }
+            if let missed = history.events(after: since) {
+                for event in missed { bytes += Self.frame(event) }
+            } else {
+                bytes += Self.resetFrame(history.revision)
+            }
+            return (bytes, history.revision)
+        }
+        let head = HTTPResponse(
+            status: .ok,
+            headerFields: [
+                .contentType: MediaType.eventStream.contentTypeValue, .vary: "Accept", .cacheControl: "no-store",
+                .tripsRevision: String(revision),
+            ])
+        return .stream(head, HTTPStreamStart(hub: hub, initial: initial, sequence: revision))
+    }
+
+    /// `id: 42`, `event: favorites`, `data: {…}` and a blank line.
+    static func frame(_ event: ChangeEvent) -> [UInt8] {
+        var bytes = Array("id: \(event.revision)\nevent: \(event.name)\ndata: ".utf8)
+        bytes += event.data
+        bytes += Array("\n\n".utf8)
+        return bytes
+    }
+
+    /// The history no longer reaches the client's revision: it reads the list again.
+    static func resetFrame(_ revision: UInt64) -> [UInt8] {
+        Array("id: \(revision)\nevent: reset\ndata: {\"revision\":\(revision)}\n\n".utf8)
+    }
+
+    // MARK: - Long polling
+
+    /// The changes after `since` (by default, the current revision), at once when there are
+    /// any; otherwise the first one within `wait` seconds, or none. 410 when the history no
+    /// longer reaches `since`, or `since` is ahead of the list.
+    func poll(since: UInt64?, wait: Int, accept: [String]) -> HTTPReply {
+        .later { [self] responder in
+            let id = nextWaiter.add(1, ordering: .relaxed).newValue
+            // Decided and registered under the store's lock: no change slips in between.
+            let answer = store.withHistory { history -> HTTPResponse? in
+                let since = since ?? history.revision
+                guard let missed = history.events(after: since) else {
+                    var error = APIError(
+                        .gone,
+                        "Changes after revision \(since) are no longer kept, or it is ahead of the list: read /trips again, then follow the changes from its Trips-Revision.")
+                    error.revision = history.revision
+                    return error.response(accept: accept)
+                }
+                if !missed.isEmpty || wait == 0 { return Self.pollAnswer(revision: history.revision, missed) }
+                waiters.withLock { $0[id] = responder }
+                return nil
+            }
+            if let answer {
+                responder.respond(answer)
+            } else {
+                clock.schedule(after: .seconds(wait)) { [weak self] in self?.expire(id) }
+            }
+        }
+    }
+
+    /// A long poll's time is up with no change: an empty list.
+    private func expire(_ id: UInt64) {
+        guard let responder = waiters.withLock({ $0.removeValue(forKey: id) }) else { return }
+        responder.respond(Self.pollAnswer(revision: store.withHistory(\.revision), []))
+    }
+
+    /// `{"revision": N, "changes": [{"event": "created", "revision": …}, …]}`
+    static func pollAnswer(revision: UInt64, _ events: [ChangeEvent]) -> HTTPResponse {
+        var body = Array(#"{"revision":\#(revision),"changes":["#.utf8)
+        for (index, event) in events.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body += Array(#"{"event":"\#(event.name)","#.utf8)
+            body += event.data.dropFirst()  // the event's own object, without its opening brace
+        }
+        body += Array("]}".utf8)
+        return HTTPResponse(
+            status: .ok,
+            headerFields: [
+                .contentType: MediaType.json.contentTypeValue, .vary: "Accept", .cacheControl: "no-store",
+                .tripsRevision: String(revision),
+            ],
+            body: body)
+    }
+}

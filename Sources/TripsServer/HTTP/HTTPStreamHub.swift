@@ -1,0 +1,46 @@
+import Synchronization
+
+/// Open-ended responses that many connections follow (server-sent events): a message is
+/// published once, already framed, and each event loop writes the same bytes to every
+/// stream it holds. No thread per subscriber, and a publisher never waits for a reader.
+///
+/// Messages carry a sequence number that only grows: a stream skips those at or below the
+/// one it started after, so a subscriber that read a backlog up to N sees N + 1 next,
+/// with no gap and no duplicate.
+final class HTTPStreamHub: Sendable {
+    /// Bytes for every stream, and where they stand in the sequence.
+    struct Message: Sendable {
+        let sequence: UInt64
+        let bytes: [UInt8]
+    }
+
+    private let mailboxes = Mutex<[LoopMailbox]>([])
+    private let openStreams = Atomic<Int>(0)
+
+    init() {}
+
+    /// The event loops to publish to (set by the server when it starts).
+    func attach(_ loops: [LoopMailbox]) {
+        mailboxes.withLock { $0 = loops }
+    }
+
+    /// Queues `message` for every stream on every loop.
+    func publish(_ message: Message) {
+        for mailbox in mailboxes.withLock({ $0 }) { mailbox.publish(message) }
+    }
+
+    /// How many streams are open now.
+    var streamCount: Int { openStreams.load(ordering: .relaxed) }
+
+    func streamOpened() { openStreams.add(1, ordering: .relaxed) }
+
+    func streamClosed() { openStreams.subtract(1, ordering: .relaxed) }
+}
+
+/// How a streamed response starts: bytes to send after the head (a backlog), the sequence
+/// they reach, and the hub whose later messages follow.
+struct HTTPStreamStart: Sendable {
+    let hub: HTTPStreamHub
+    let initial: [UInt8]
+    let sequence: UInt64
+}
