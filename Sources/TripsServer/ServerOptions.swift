@@ -80,9 +80,13 @@ struct ServerOptions: Sendable, Equatable {
         if environment["TRIPS_NO_SAMPLES"] == "1" { seedSamples = false }
         if let threads = environment["TRIPS_THREADS"] { http.eventLoopCount = try Self.number(threads, "TRIPS_THREADS", 1...1024) }
         if let level = environment["TRIPS_LOG_LEVEL"] { logLevel = try Self.level(level) }
-        if let seconds = environment["TRIPS_HEARTBEAT"] { http.timeouts.heartbeat = .seconds(try Self.number(seconds, "TRIPS_HEARTBEAT", 1...3_600)) }
+        if let seconds = environment["TRIPS_HEARTBEAT"] {
+            http.timeouts.heartbeat = .seconds(try Self.number(seconds, "TRIPS_HEARTBEAT", 1...3_600))
+        }
         if let count = environment["TRIPS_HISTORY"] { historyCapacity = try Self.number(count, "TRIPS_HISTORY", 1...10_000_000) }
-        if let count = environment["TRIPS_MAX_SUBSCRIBERS"] { maxSubscribers = try Self.number(count, "TRIPS_MAX_SUBSCRIBERS", 0...1_000_000) }
+        if let count = environment["TRIPS_MAX_SUBSCRIBERS"] {
+            maxSubscribers = try Self.number(count, "TRIPS_MAX_SUBSCRIBERS", 0...1_000_000)
+        }
 
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {

@@ -47,7 +47,8 @@ final class ChangeFeed: Sendable {
     /// reaches it), then follows every change.
     func stream(since: UInt64?) throws(APIError) -> HTTPReply {
         guard hub.streamCount < maxSubscribers else {
-            var error = APIError(.serviceUnavailable, "The server has as many change streams open as it takes (\(maxSubscribers)). Try again later.")
+            var error = APIError(
+                .serviceUnavailable, "The server has as many change streams open as it takes (\(maxSubscribers)). Try again later.")
             error.headerFields[.retryAfter] = "5"
             throw error
         }
@@ -97,7 +98,8 @@ final class ChangeFeed: Sendable {
                 guard let missed = history.events(after: since) else {
                     var error = APIError(
                         .gone,
-                        "Changes after revision \(since) are no longer kept, or it is ahead of the list: read /trips again, then follow the changes from its Trips-Revision.")
+                        "Changes after revision \(since) are no longer kept, or it is ahead of the list: read /trips again, then follow the changes from its Trips-Revision."
+                    )
                     error.revision = history.revision
                     return error.response(accept: accept)
                 }

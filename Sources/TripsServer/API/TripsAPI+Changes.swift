@@ -39,7 +39,8 @@ struct ChangesQuery: Sendable, Equatable {
                 since = try Self.revision(item.value, name: "since")
             case "wait":
                 guard let seconds = Int(item.value), (0...ChangeFeed.maxWait).contains(seconds) else {
-                    throw APIError(.badRequest, "wait: must be a whole number of seconds from 0 to \(ChangeFeed.maxWait), not \"\(item.value)\"")
+                    throw APIError(
+                        .badRequest, "wait: must be a whole number of seconds from 0 to \(ChangeFeed.maxWait), not \"\(item.value)\"")
                 }
                 wait = seconds
             default:

@@ -23,7 +23,8 @@ extension TripsAPI {
                 throw .inconsistent
             }
             return representTrip(
-                trip, version: version, revision: mutation.revision, as: chosen, status: .created, extraFields: [.location: "/trips/\(trip.id)"])
+                trip, version: version, revision: mutation.revision, as: chosen, status: .created,
+                extraFields: [.location: "/trips/\(trip.id)"])
         }
     }
 

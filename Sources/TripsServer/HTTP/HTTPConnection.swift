@@ -195,7 +195,9 @@ final class HTTPConnection {
             write(head, omitContent: true, connection: connection, now: now, output: &output, framing: isChunked ? .chunked : .untilClose)
             return
         }
-        write(head, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output, framing: isChunked ? .chunked : .untilClose)
+        write(
+            head, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output,
+            framing: isChunked ? .chunked : .untilClose)
         state = .streaming
         stream = Stream(hub: start.hub, sequence: start.sequence, isChunked: isChunked, lastSentAt: now)
         start.hub.streamOpened()

@@ -347,11 +347,11 @@ final class EventLoop {
 
     private func closeChannel(_ channel: Channel) {
         guard channel.socket != nil else { return }
+        if channel.isListedAsStream { streams.remove(channel.descriptor) }
+        channel.connection.didClose()  // before the close, so a client never sees it ahead of the count
         channel.socket = nil  // closing removes it from the epoll set
         channels[Int(channel.descriptor)] = nil
         liveCount -= 1
-        if channel.isListedAsStream { streams.remove(channel.descriptor) }
-        channel.connection.didClose()
     }
 
     // MARK: - Mailbox, deadlines, shutdown

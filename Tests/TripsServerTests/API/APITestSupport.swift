@@ -17,8 +17,13 @@ final class APIServer: Sendable {
     private let api: TripsAPI
     private let server: HTTPServer?
 
-    convenience init(samples: Bool = true, mode: Mode = .router) throws {
-        try self.init(store: TripStore(directory: nil, seedSamples: samples), mode: mode)
+    convenience init(
+        samples: Bool = true, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+    ) throws {
+        try self.init(
+            store: TripStore(directory: nil, seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
+            configure: configure)
     }
 
     init(
@@ -79,6 +84,12 @@ final class APIServer: Sendable {
         headers["Content-Type"] = headers["Content-Type"] ?? "application/json"
         return try await request(method, target, headers: headers, body: body)
     }
+
+    /// The live server's port.
+    var port: Int { server?.port ?? 0 }
+
+    /// How many change streams are open.
+    var streamCount: Int { api.feed.hub.streamCount }
 
     /// The stored order of ids.
     var order: [Int] { store.list.trips.map(\.id) }

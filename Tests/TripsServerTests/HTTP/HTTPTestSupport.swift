@@ -84,7 +84,8 @@ final class TestClient {
     let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+    /// `receiveBuffer` shrinks the socket's receive buffer (a client that reads slowly).
+    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5, receiveBuffer: Int32? = nil) throws {
         // getaddrinfo fills the right sockaddr for IPv4 and IPv6 alike.
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST
@@ -99,6 +100,7 @@ final class TestClient {
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer { setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         // No close on failure: the object is fully initialised, so `deinit` runs and closes it.
         guard connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             throw TestFailure("connect failed: errno \(errno)")
@@ -147,15 +149,41 @@ final class TestClient {
         }
     }
 
+    /// Reads raw bytes until `marker` has arrived and returns everything up to and including
+    /// it (a stream's chunks arrive as they are written); throws on EOF or timeout first.
+    func readUntil(_ marker: String) throws -> String {
+        let needle = Array(marker.utf8)
+        var searched = 0  // what was searched already, less a partial marker at its end
+        while true {
+            if let found = Self.find(needle, in: buffer, from: searched) {
+                let text = String(decoding: buffer[..<(found + needle.count)], as: UTF8.self)
+                buffer.removeFirst(found + needle.count)
+                return text
+            }
+            searched = max(0, buffer.count - needle.count + 1)
+            guard try fill() else {
+                throw TestFailure("closed before \(marker.debugDescription): \(String(decoding: buffer.suffix(200), as: UTF8.self))")
+            }
+        }
+    }
+
+    /// Reads until the server closes the connection; returns whatever came before.
+    func readToEnd() throws -> String {
+        while try fill() {}
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
     /// True if the server closes the connection (EOF or reset) with nothing more sent.
     func readsEOF() throws -> Bool {
         if !buffer.isEmpty { return false }
         return try !fill()
     }
 
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for index in 0...(haystack.count - needle.count) where haystack[index..<(index + needle.count)].elementsEqual(needle) {
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        for index in start...(haystack.count - needle.count)
+        where haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) {
             return index
         }
         return nil

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TripsDomain
+
+/// What the change feed says of each kind of change: one line of JSON a client holding the
+/// list can apply.
+@Suite struct ChangeEventTests {
+    private func event(_ change: TripChange, on list: inout TripList) throws -> (String, String)? {
+        guard let event = try list.applyTelling(change).event else { return nil }
+        return (event.name, String(decoding: event.data, as: UTF8.self))
+    }
+
+    @Test func everyKindOfChangeHasItsEvent() throws {
+        var list = TripList.samples
+        let created = try event(.add([lisbonDraft()], before: 2), on: &list)
+        #expect(created?.0 == "created")
+        #expect(created?.1.hasPrefix(#"{"revision":1,"trips":[{"id":7,"city":"Lisbon""#) == true)
+        #expect(created?.1.hasSuffix(#""notes":""}],"before":2}"#) == true)
+        #expect(try event(.add(lisbonDraft()), on: &list)?.1.hasSuffix(#"],"before":null}"#) == true)
+        let updated = try event(.replace(2, lisbonDraft()), on: &list)
+        #expect(updated?.0 == "updated")
+        #expect(updated?.1.hasPrefix(#"{"revision":3,"trip":{"id":2,"city":"Lisbon""#) == true)
+        #expect(try event(.delete([8]), on: &list)! == ("deleted", #"{"revision":4,"ids":[8]}"#))
+        #expect(
+            try event(.move(ReorderDifference(sources: [3], destination: .end)), on: &list)!
+                == ("reordered", #"{"revision":5,"sources":[3],"destination":"end","order":[1,7,2,4,5,6,3]}"#))
+        #expect(
+            try event(.move(ReorderDifference(sources: [6], destination: .before(1))), on: &list)!
+                == ("reordered", #"{"revision":6,"sources":[6],"destination":{"before":1},"order":[6,1,7,2,4,5,3]}"#))
+        #expect(try event(.sort(.price), on: &list)!.1.hasPrefix(#"{"revision":7,"by":"price","order":["#))
+        #expect(try event(.makeFavorites([2, 3, 1]), on: &list)! == ("favorites", #"{"revision":8,"added":[2,3],"removed":[]}"#))
+        #expect(try event(.setFavorite(3, false), on: &list)! == ("favorites", #"{"revision":9,"added":[],"removed":[3]}"#))
+        #expect(try event(.setFavorite(4, true), on: &list)! == ("favorites", #"{"revision":10,"added":[4],"removed":[]}"#))
+    }
+
+    @Test func aChangeThatChangesNothingHasNoEvent() throws {
+        var list = TripList.samples
+        #expect(try event(.makeFavorites([1]), on: &list) == nil)
+        #expect(try event(.move(ReorderDifference(sources: [6], destination: .end)), on: &list) == nil)
+        #expect(try event(.setFavorite(1, true), on: &list) == nil)
+    }
+}
