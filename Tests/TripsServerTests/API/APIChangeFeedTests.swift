@@ -121,6 +121,20 @@ import TripsDomain
         #expect(reset.contains("id: 3\nevent: reset"))
     }
 
+    /// An HTTP/1.0 client cannot read chunks: its stream runs until the connection closes.
+    @Test func anHTTP10StreamIsNotChunked() async throws {
+        let api = try APIServer(mode: .live)
+        defer { api.stop() }
+        let (head, first) = try await onOwnThread { () throws -> (String, String) in
+            let client = try TestClient(port: api.port)
+            try client.send("GET /trips/changes HTTP/1.0\r\nAccept: text/event-stream\r\n\r\n")
+            return (try client.readUntil("\r\n\r\n"), try client.readUntil("\n\n"))
+        }
+        #expect(!head.contains("Transfer-Encoding"))
+        #expect(head.contains("Connection: close"))
+        #expect(first == "retry: 2000\n\n")
+    }
+
     @Test func anIdleStreamGetsAHeartbeatFromTheClock() async throws {
         let clock = ManualClock()
         let api = try APIServer(mode: .live, clock: clock)

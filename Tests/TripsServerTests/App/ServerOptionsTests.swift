@@ -77,4 +77,16 @@ import Testing
     func anAttachedValueIsCheckedLikeASeparateOne(arguments: [String]) {
         #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: arguments, environment: [:]) }
     }
+
+    @Test func theChangeFeedHasFlagsAndEnvironmentVariables() throws {
+        let options = try ServerOptions(arguments: ["--heartbeat", "5", "--history=50", "--max-subscribers", "3"], environment: [:])
+        #expect(options.http.timeouts.heartbeat == .seconds(5))
+        #expect(options.historyCapacity == 50)
+        #expect(options.maxSubscribers == 3)
+        let fromEnvironment = try ServerOptions(
+            arguments: [], environment: ["TRIPS_HEARTBEAT": "7", "TRIPS_HISTORY": "9", "TRIPS_MAX_SUBSCRIBERS": "11"])
+        #expect(fromEnvironment.http.timeouts.heartbeat == .seconds(7))
+        #expect(fromEnvironment.historyCapacity == 9 && fromEnvironment.maxSubscribers == 11)
+        #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: ["--history", "0"], environment: [:]) }
+    }
 }
