@@ -8,13 +8,13 @@
 #      writer's acknowledgement to each receipt: p50, p99, max.
 #   2. Memory: the server's resident memory before and with IDLE idle streams attached.
 #   3. Reads: GET /trips/2 requests/s with wrk, without streams and with SUBSCRIBERS idle
-#      streams attached, and the ratio.
+#      streams attached, in alternating rounds, and the ratio of the medians.
 #
 #   scripts/bench-changes.sh                     # 1,000 streams, 200 changes/s for 30 s, 10,000 idle
 #   SECONDS_TO_RUN=5 SUBSCRIBERS=200 IDLE=2000 scripts/bench-changes.sh
 #
 # Environment: SUBSCRIBERS (1000), RATE (200), SECONDS_TO_RUN (30), IDLE (10000),
-# WRK_SECONDS (10), WRK_CONNECTIONS (64), TRIPS_RELEASE_SCRATCH / TRIPS_NO_BUILD=1
+# WRK_SECONDS (10), WRK_CONNECTIONS (64), ROUNDS (3: alternating runs, medians compared), TRIPS_RELEASE_SCRATCH / TRIPS_NO_BUILD=1
 # (scripts/lib/build.sh). Needs gcc, wrk and curl: installed with apt-get when run as root,
 # otherwise named (scripts/lib/require.sh). Traffic goes to 127.0.0.1 only; every process
 # it starts is stopped on any exit, and its data folder removed.
@@ -30,6 +30,7 @@ seconds="${SECONDS_TO_RUN:-30}"
 idle="${IDLE:-10000}"
 wrk_seconds="${WRK_SECONDS:-10}"
 wrk_connections="${WRK_CONNECTIONS:-64}"
+rounds="${ROUNDS:-3}"
 
 require_tool gcc gcc
 require_tool wrk wrk
@@ -73,12 +74,22 @@ kill "$client_pid" 2>/dev/null || true
 wait "$client_pid" 2>/dev/null || true
 client_pid=""
 
-echo "== 3. GET /trips/2 with wrk, $wrk_connections connections, $wrk_seconds s"
+echo "== 3. GET /trips/2 with wrk, $wrk_connections connections, $wrk_seconds s a run, $rounds rounds without and with streams"
 requests() { wrk -t1 -c"$wrk_connections" -d"${wrk_seconds}s" "$url/trips/2" | awk '/Requests\/sec/ { print $2 }'; }
-without=$(requests)
-"$work/changes_client" idle 127.0.0.1 "$port" "$subscribers" $((wrk_seconds + 30)) >"$work/idle.out" &
-client_pid=$!
-until grep -q "open" "$work/idle.out" 2>/dev/null; do sleep 0.2; done
-sleep 1
-attached=$(requests)
-echo "requests/s: $without without streams, $attached with $subscribers streams attached (ratio $(awk -v a="$attached" -v b="$without" 'BEGIN { printf "%.3f", a / b }'))"
+median() { sort -n | awk '{ values[NR] = $1 } END { print values[int((NR + 1) / 2)] }'; }
+without=()
+attached=()
+for round in $(seq "$rounds"); do
+  without+=("$(requests)")
+  "$work/changes_client" idle 127.0.0.1 "$port" "$subscribers" $((wrk_seconds + 30)) >"$work/idle.out" &
+  client_pid=$!
+  until grep -q "open" "$work/idle.out" 2>/dev/null; do sleep 0.2; done
+  attached+=("$(requests)")
+  kill "$client_pid" 2>/dev/null || true
+  wait "$client_pid" 2>/dev/null || true
+  client_pid=""
+  echo "round $round: ${without[-1]} requests/s without streams, ${attached[-1]} with $subscribers attached"
+done
+a=$(printf '%s\n' "${attached[@]}" | median)
+b=$(printf '%s\n' "${without[@]}" | median)
+echo "median requests/s: $b without streams, $a with $subscribers attached (ratio $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }'))"
