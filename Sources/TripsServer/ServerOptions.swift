@@ -1,7 +1,9 @@
-import Glibc
+import Foundation
 
 /// The command line and environment, parsed once into a value: flags win over environment
-/// variables, which win over defaults.
+/// variables, which win over defaults. Every flag has a variable, `TRIPS_` and its name in
+/// capitals with `-` as `_` (`--max-body` is `TRIPS_MAX_BODY`); a switch's variable is on
+/// when it is `1` or `true`.
 struct ServerOptions: Sendable, Equatable {
     var http = HTTPServerConfiguration()
     /// The data folder; nil keeps everything in memory (`--in-memory`).
@@ -12,12 +14,20 @@ struct ServerOptions: Sendable, Equatable {
     var historyCapacity = 10_000
     /// Most change streams open at once; past it, 503.
     var maxSubscribers = 10_000
+    /// The file of `NAME TOKEN` lines; nil: no tokens.
+    var tokensFile: String?
+    /// Run without tokens on an address other than loopback, on purpose.
+    var isOpen = false
+    /// Reads need a token too (all but `/livez`, `/readyz` and `/health`).
+    var isPrivate = false
+    /// Origins a browser may call the API from (`*` for any); empty: no CORS.
+    var corsOrigins: [String] = []
     /// What the process was asked to do.
     var action: Action = .serve
 
     enum Action: Sendable, Equatable {
         case serve, help, version
-        /// Ask a running server's `/health` and exit 0 when it answers 200 (for container health checks).
+        /// Ask a running server's `/readyz` and exit 0 when it answers 200 (for container health checks).
         case checkHealth
     }
 
@@ -43,93 +53,162 @@ struct ServerOptions: Sendable, Equatable {
 
     static let version = "0.1.0"
 
-    static let usage = """
-        Usage: trips-server [options]
+    /// One option: its flag, what its value looks like (nil for a switch), what it means,
+    /// and how it sets the options. Its environment variable comes from its name.
+    private struct Flag: Sendable {
+        let name: String
+        let value: String?
+        let help: String
+        let apply: @Sendable (inout ServerOptions, _ value: String, _ source: String) throws(UsageError) -> Void
 
-        Serves the Trips HTTP API. Flags override environment variables (in brackets).
-        A value may also be attached: --port=8080.
+        var environmentName: String {
+            "TRIPS_" + name.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+        }
+    }
 
-          --host ADDRESS          address to listen on (default 127.0.0.1) [TRIPS_HOST]
-          --port N                TCP port, 0 picks a free one (default 8080) [TRIPS_PORT, PORT]
-          --data DIR              data folder (default ./trips-data) [TRIPS_DATA]
-          --in-memory             keep trips in memory only: nothing is saved
-          --no-samples            start an empty data folder with no sample trips [TRIPS_NO_SAMPLES=1]
-          --threads N             event loop threads (default: one per core) [TRIPS_THREADS]
-          --max-body BYTES        largest request body (default 1048576)
-          --max-header BYTES      largest header section (default 16384)
-          --max-fields N          most header fields (default 100)
-          --max-request-line BYTES  longest request line (default 8192)
-          --header-timeout SEC    time to send a header section (default 10)
-          --body-timeout SEC      longest pause inside a body (default 30)
-          --idle-timeout SEC      keep-alive idle time (default 60)
-          --write-timeout SEC     longest wait for a client to take any of a response (default 30)
-          --heartbeat SEC         comment line on an idle change stream (default 15) [TRIPS_HEARTBEAT]
-          --history N             changes kept for clients that resume the feed (default 10000) [TRIPS_HISTORY]
-          --max-subscribers N     most change streams open at once (default 10000) [TRIPS_MAX_SUBSCRIBERS]
-          --log-level LEVEL       debug, info, warning or error (default info) [TRIPS_LOG_LEVEL]
-          --check-health          ask the server at --host/--port for /health; exit 0 if healthy
-          --version               print the version
-          --help                  print this help
-        """
+    /// Every option, in the order `--help` lists them.
+    private static let flags: [Flag] = [
+        Flag(name: "--host", value: "ADDRESS", help: "address to listen on (default 127.0.0.1)") { (options, value, _) throws(UsageError) in
+            options.http.host = value
+        },
+        Flag(name: "--port", value: "N", help: "TCP port, 0 picks a free one (default 8080; also PORT)") { (options, value, source) throws(UsageError) in
+            options.http.port = try number(value, source, 0...65_535)
+        },
+        Flag(name: "--data", value: "DIR", help: "data folder (default ./trips-data)") { (options, value, _) throws(UsageError) in
+            options.dataDirectory = value
+        },
+        Flag(name: "--in-memory", value: nil, help: "keep trips in memory only: nothing is saved") { (options, _, _) throws(UsageError) in
+            options.dataDirectory = nil
+        },
+        Flag(name: "--no-samples", value: nil, help: "start an empty data folder with no sample trips") { (options, _, _) throws(UsageError) in
+            options.seedSamples = false
+        },
+        Flag(name: "--threads", value: "N", help: "event loop threads (default: one per core)") { (options, value, source) throws(UsageError) in
+            options.http.eventLoopCount = try number(value, source, 1...1024)
+        },
+        Flag(name: "--tokens", value: "FILE", help: "NAME TOKEN lines: changes need Authorization: Bearer TOKEN (also TRIPS_TOKENS_FILE)") {
+            (options, value, _) throws(UsageError) in
+            options.tokensFile = value
+        },
+        Flag(name: "--open", value: nil, help: "serve an address other than loopback without tokens, on purpose") { (options, _, _) throws(UsageError) in
+            options.isOpen = true
+        },
+        Flag(name: "--private", value: nil, help: "reads need a token too (not /livez, /readyz, /health)") { (options, _, _) throws(UsageError) in
+            options.isPrivate = true
+        },
+        Flag(name: "--cors-origin", value: "ORIGIN", help: "a browser origin allowed to call the API, * for any; repeatable (TRIPS_CORS_ORIGINS: comma-separated)") {
+            (options, value, source) throws(UsageError) in
+            let origins = source == "TRIPS_CORS_ORIGINS" ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value]
+            guard origins.allSatisfy({ !$0.isEmpty }) else { throw UsageError(description: "\(source) needs an origin like https://example.com, or *") }
+            options.corsOrigins += origins
+        },
+        Flag(name: "--max-body", value: "BYTES", help: "largest request body (default 1048576)") { (options, value, source) throws(UsageError) in
+            options.http.limits.maxBodyLength = try number(value, source, 0...Int(Int32.max))
+        },
+        Flag(name: "--max-header", value: "BYTES", help: "largest header section (default 16384)") { (options, value, source) throws(UsageError) in
+            options.http.limits.maxHeaderSectionLength = try number(value, source, 64...Int(Int32.max))
+        },
+        Flag(name: "--max-fields", value: "N", help: "most header fields (default 100)") { (options, value, source) throws(UsageError) in
+            options.http.limits.maxHeaderFieldCount = try number(value, source, 1...100_000)
+        },
+        Flag(name: "--max-request-line", value: "BYTES", help: "longest request line (default 8192)") { (options, value, source) throws(UsageError) in
+            options.http.limits.maxRequestLineLength = try number(value, source, 16...Int(Int32.max))
+        },
+        Flag(name: "--header-timeout", value: "SEC", help: "time to send a header section (default 10)") { (options, value, source) throws(UsageError) in
+            options.http.timeouts.header = .seconds(try number(value, source, 1...86_400))
+        },
+        Flag(name: "--body-timeout", value: "SEC", help: "longest pause inside a body (default 30)") { (options, value, source) throws(UsageError) in
+            options.http.timeouts.bodyStall = .seconds(try number(value, source, 1...86_400))
+        },
+        Flag(name: "--idle-timeout", value: "SEC", help: "keep-alive idle time (default 60)") { (options, value, source) throws(UsageError) in
+            options.http.timeouts.idle = .seconds(try number(value, source, 1...86_400))
+        },
+        Flag(name: "--write-timeout", value: "SEC", help: "longest wait for a client to take any of a response (default 30)") {
+            (options, value, source) throws(UsageError) in
+            options.http.timeouts.writeStall = .seconds(try number(value, source, 1...86_400))
+        },
+        Flag(name: "--heartbeat", value: "SEC", help: "comment line on an idle change stream (default 15)") { (options, value, source) throws(UsageError) in
+            options.http.timeouts.heartbeat = .seconds(try number(value, source, 1...3_600))
+        },
+        Flag(name: "--history", value: "N", help: "changes kept for clients that resume the feed (default 10000)") { (options, value, source) throws(UsageError) in
+            options.historyCapacity = try number(value, source, 1...10_000_000)
+        },
+        Flag(name: "--max-subscribers", value: "N", help: "most change streams open at once (default 10000)") { (options, value, source) throws(UsageError) in
+            options.maxSubscribers = try number(value, source, 0...1_000_000)
+        },
+        Flag(name: "--log-level", value: "LEVEL", help: "debug, info, warning or error (default info)") { (options, value, _) throws(UsageError) in
+            guard let level = LogLevel(rawValue: value) else {
+                throw UsageError(description: "log level must be debug, info, warning or error, not \"\(value)\"")
+            }
+            options.logLevel = level
+        },
+    ]
+
+    /// Flags that do something other than set an option, and have no variable.
+    private static let actions: [(name: String, help: String, action: Action)] = [
+        ("--check-health", "ask the server at --host/--port for /readyz; exit 0 if ready", .checkHealth),
+        ("--version", "print the version", .version),
+        ("--help", "print this help", .help),
+    ]
+
+    static var usage: String {
+        var lines = [
+            "Usage: trips-server [options]", "",
+            "Serves the Trips HTTP API. Each flag has an environment variable, TRIPS_ and its name in",
+            "capitals (--max-body: TRIPS_MAX_BODY; switches take 1 or true); flags win over them.",
+            "A value may also be attached: --port=8080.", "",
+        ]
+        for flag in flags {
+            let left = "  \(flag.name)" + (flag.value.map { " \($0)" } ?? "")
+            lines.append(left.padding(toLength: max(26, left.count + 2), withPad: " ", startingAt: 0) + flag.help)
+        }
+        for action in actions {
+            lines.append("  \(action.name)".padding(toLength: 26, withPad: " ", startingAt: 0) + action.help)
+        }
+        return lines.joined(separator: "\n")
+    }
 
     /// Parses `arguments` (without the program name) over `environment`.
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
-        if let host = environment["TRIPS_HOST"] { http.host = host }
-        if let port = environment["TRIPS_PORT"] ?? environment["PORT"] { http.port = try Self.port(port) }
-        if let data = environment["TRIPS_DATA"] { dataDirectory = data }
-        if environment["TRIPS_NO_SAMPLES"] == "1" { seedSamples = false }
-        if let threads = environment["TRIPS_THREADS"] { http.eventLoopCount = try Self.number(threads, "TRIPS_THREADS", 1...1024) }
-        if let level = environment["TRIPS_LOG_LEVEL"] { logLevel = try Self.level(level) }
-        if let seconds = environment["TRIPS_HEARTBEAT"] {
-            http.timeouts.heartbeat = .seconds(try Self.number(seconds, "TRIPS_HEARTBEAT", 1...3_600))
-        }
-        if let count = environment["TRIPS_HISTORY"] { historyCapacity = try Self.number(count, "TRIPS_HISTORY", 1...10_000_000) }
-        if let count = environment["TRIPS_MAX_SUBSCRIBERS"] {
-            maxSubscribers = try Self.number(count, "TRIPS_MAX_SUBSCRIBERS", 0...1_000_000)
+        if let port = environment["PORT"] { try Self.flag("--port").apply(&self, port, "PORT") }
+        for flag in Self.flags {
+            let variable = flag.name == "--tokens" ? "TRIPS_TOKENS_FILE" : flag.name == "--cors-origin" ? "TRIPS_CORS_ORIGINS" : flag.environmentName
+            guard let value = environment[variable] else { continue }
+            if flag.value == nil {
+                guard value == "1" || value.lowercased() == "true" else { continue }
+            }
+            try flag.apply(&self, value, variable)
         }
 
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             // `--port=8080` is `--port 8080`, for every flag that takes a value.
-            var flag = argument
+            var name = argument
             var attached: String?
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
+                name = String(argument[..<equals])
                 attached = String(argument[argument.index(after: equals)...])
             }
-            var valueTaken = false
-            func value() throws(UsageError) -> String {
-                valueTaken = true
-                if let attached { return attached }
-                guard let value = remaining.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
-                return value
+            if let action = Self.actions.first(where: { $0.name == name }) ?? (name == "-h" ? Self.actions.last : nil) {
+                guard attached == nil else { throw UsageError(description: "\(name) takes no value") }
+                self.action = action.action
+                continue
             }
-            switch flag {
-            case "--host": http.host = try value()
-            case "--port": http.port = try Self.port(try value())
-            case "--data": dataDirectory = try value()
-            case "--in-memory": dataDirectory = nil
-            case "--no-samples": seedSamples = false
-            case "--threads": http.eventLoopCount = try Self.number(try value(), flag, 1...1024)
-            case "--max-body": http.limits.maxBodyLength = try Self.number(try value(), flag, 0...Int(Int32.max))
-            case "--max-header": http.limits.maxHeaderSectionLength = try Self.number(try value(), flag, 64...Int(Int32.max))
-            case "--max-fields": http.limits.maxHeaderFieldCount = try Self.number(try value(), flag, 1...100_000)
-            case "--max-request-line": http.limits.maxRequestLineLength = try Self.number(try value(), flag, 16...Int(Int32.max))
-            case "--header-timeout": http.timeouts.header = .seconds(try Self.number(try value(), flag, 1...86_400))
-            case "--body-timeout": http.timeouts.bodyStall = .seconds(try Self.number(try value(), flag, 1...86_400))
-            case "--idle-timeout": http.timeouts.idle = .seconds(try Self.number(try value(), flag, 1...86_400))
-            case "--write-timeout": http.timeouts.writeStall = .seconds(try Self.number(try value(), flag, 1...86_400))
-            case "--log-level": logLevel = try Self.level(try value())
-            case "--heartbeat": http.timeouts.heartbeat = .seconds(try Self.number(try value(), flag, 1...3_600))
-            case "--history": historyCapacity = try Self.number(try value(), flag, 1...10_000_000)
-            case "--max-subscribers": maxSubscribers = try Self.number(try value(), flag, 0...1_000_000)
-            case "--check-health": action = .checkHealth
-            case "--version": action = .version
-            case "--help", "-h": action = .help
-            default: throw UsageError(description: "unknown option \(flag)")
+            guard let flag = Self.flags.first(where: { $0.name == name }) else {
+                throw UsageError(description: "unknown option \(name)")
             }
-            if attached != nil && !valueTaken { throw UsageError(description: "\(flag) takes no value") }
+            guard flag.value != nil else {
+                guard attached == nil else { throw UsageError(description: "\(name) takes no value") }
+                try flag.apply(&self, "", name)
+                continue
+            }
+            guard let value = attached ?? remaining.popFirst() else { throw UsageError(description: "\(name) needs a value") }
+            try flag.apply(&self, value, name)
         }
+    }
+
+    private static func flag(_ name: String) -> Flag {
+        flags.first { $0.name == name }!
     }
 
     private static func number(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
@@ -137,16 +216,5 @@ struct ServerOptions: Sendable, Equatable {
             throw UsageError(description: "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
         }
         return number
-    }
-
-    private static func port(_ text: String) throws(UsageError) -> Int {
-        try number(text, "port", 0...65_535)
-    }
-
-    private static func level(_ text: String) throws(UsageError) -> LogLevel {
-        guard let level = LogLevel(rawValue: text) else {
-            throw UsageError(description: "log level must be debug, info, warning or error, not \"\(text)\"")
-        }
-        return level
     }
 }

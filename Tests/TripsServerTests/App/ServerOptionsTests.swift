@@ -47,7 +47,7 @@ import Testing
     @Test(arguments: [
         (["--bogus"], "unknown option --bogus"),
         (["--port"], "--port needs a value"),
-        (["--port", "99999"], #"port must be a whole number from 0 to 65535, not "99999""#),
+        (["--port", "99999"], #"--port must be a whole number from 0 to 65535, not "99999""#),
         (["--threads", "0"], #"--threads must be a whole number from 1 to 1024, not "0""#),
         (["--log-level", "loud"], #"log level must be debug, info, warning or error, not "loud""#),
     ])
@@ -88,5 +88,25 @@ import Testing
         #expect(fromEnvironment.http.timeouts.heartbeat == .seconds(7))
         #expect(fromEnvironment.historyCapacity == 9 && fromEnvironment.maxSubscribers == 11)
         #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: ["--history", "0"], environment: [:]) }
+    }
+
+    @Test func everySettingHasAnEnvironmentVariable() throws {
+        let environment = [
+            "TRIPS_MAX_BODY": "10", "TRIPS_MAX_HEADER": "2048", "TRIPS_MAX_FIELDS": "5", "TRIPS_MAX_REQUEST_LINE": "100",
+            "TRIPS_HEADER_TIMEOUT": "2", "TRIPS_BODY_TIMEOUT": "3", "TRIPS_IDLE_TIMEOUT": "4", "TRIPS_WRITE_TIMEOUT": "5",
+            "TRIPS_IN_MEMORY": "1", "TRIPS_OPEN": "true", "TRIPS_PRIVATE": "1", "TRIPS_TOKENS_FILE": "/run/secrets/tokens",
+            "TRIPS_CORS_ORIGINS": "https://a.example, https://b.example",
+        ]
+        let options = try ServerOptions(arguments: ["--max-fields", "6"], environment: environment)
+        #expect(options.http.limits.maxBodyLength == 10 && options.http.limits.maxHeaderSectionLength == 2048)
+        #expect(options.http.limits.maxHeaderFieldCount == 6)  // the flag wins
+        #expect(options.http.limits.maxRequestLineLength == 100)
+        #expect(options.http.timeouts.header == .seconds(2) && options.http.timeouts.bodyStall == .seconds(3))
+        #expect(options.http.timeouts.idle == .seconds(4) && options.http.timeouts.writeStall == .seconds(5))
+        #expect(options.dataDirectory == nil && options.isOpen && options.isPrivate)
+        #expect(options.tokensFile == "/run/secrets/tokens")
+        #expect(options.corsOrigins == ["https://a.example", "https://b.example"])
+        #expect(ServerOptions.usage.contains("--cors-origin ORIGIN"))
+        #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: [], environment: ["TRIPS_MAX_BODY": "x"]) }
     }
 }
