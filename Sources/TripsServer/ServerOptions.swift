@@ -71,7 +71,8 @@ struct ServerOptions: Sendable, Equatable {
         Flag(name: "--host", value: "ADDRESS", help: "address to listen on (default 127.0.0.1)") { (options, value, _) throws(UsageError) in
             options.http.host = value
         },
-        Flag(name: "--port", value: "N", help: "TCP port, 0 picks a free one (default 8080; also PORT)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--port", value: "N", help: "TCP port, 0 picks a free one (default 8080; also PORT)") {
+            (options, value, source) throws(UsageError) in
             options.http.port = try number(value, source, 0...65_535)
         },
         Flag(name: "--data", value: "DIR", help: "data folder (default ./trips-data)") { (options, value, _) throws(UsageError) in
@@ -80,63 +81,83 @@ struct ServerOptions: Sendable, Equatable {
         Flag(name: "--in-memory", value: nil, help: "keep trips in memory only: nothing is saved") { (options, _, _) throws(UsageError) in
             options.dataDirectory = nil
         },
-        Flag(name: "--no-samples", value: nil, help: "start an empty data folder with no sample trips") { (options, _, _) throws(UsageError) in
+        Flag(name: "--no-samples", value: nil, help: "start an empty data folder with no sample trips") {
+            (options, _, _) throws(UsageError) in
             options.seedSamples = false
         },
-        Flag(name: "--threads", value: "N", help: "event loop threads (default: one per core)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--threads", value: "N", help: "event loop threads (default: one per core)") {
+            (options, value, source) throws(UsageError) in
             options.http.eventLoopCount = try number(value, source, 1...1024)
         },
         Flag(name: "--tokens", value: "FILE", help: "NAME TOKEN lines: changes need Authorization: Bearer TOKEN (also TRIPS_TOKENS_FILE)") {
             (options, value, _) throws(UsageError) in
             options.tokensFile = value
         },
-        Flag(name: "--open", value: nil, help: "serve an address other than loopback without tokens, on purpose") { (options, _, _) throws(UsageError) in
+        Flag(name: "--open", value: nil, help: "serve an address other than loopback without tokens, on purpose") {
+            (options, _, _) throws(UsageError) in
             options.isOpen = true
         },
-        Flag(name: "--private", value: nil, help: "reads need a token too (not /livez, /readyz, /health)") { (options, _, _) throws(UsageError) in
+        Flag(name: "--private", value: nil, help: "reads need a token too (not /livez, /readyz, /health)") {
+            (options, _, _) throws(UsageError) in
             options.isPrivate = true
         },
-        Flag(name: "--cors-origin", value: "ORIGIN", help: "a browser origin allowed to call the API, * for any; repeatable (TRIPS_CORS_ORIGINS: comma-separated)") {
+        Flag(
+            name: "--cors-origin", value: "ORIGIN",
+            help: "a browser origin allowed to call the API, * for any; repeatable (TRIPS_CORS_ORIGINS: comma-separated)"
+        ) {
             (options, value, source) throws(UsageError) in
-            let origins = source == "TRIPS_CORS_ORIGINS" ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value]
-            guard origins.allSatisfy({ !$0.isEmpty }) else { throw UsageError(description: "\(source) needs an origin like https://example.com, or *") }
+            let origins =
+                source == "TRIPS_CORS_ORIGINS" ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value]
+            guard origins.allSatisfy({ !$0.isEmpty }) else {
+                throw UsageError(description: "\(source) needs an origin like https://example.com, or *")
+            }
             options.corsOrigins += origins
         },
-        Flag(name: "--max-body", value: "BYTES", help: "largest request body (default 1048576)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--max-body", value: "BYTES", help: "largest request body (default 1048576)") {
+            (options, value, source) throws(UsageError) in
             options.http.limits.maxBodyLength = try number(value, source, 0...Int(Int32.max))
         },
-        Flag(name: "--max-header", value: "BYTES", help: "largest header section (default 16384)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--max-header", value: "BYTES", help: "largest header section (default 16384)") {
+            (options, value, source) throws(UsageError) in
             options.http.limits.maxHeaderSectionLength = try number(value, source, 64...Int(Int32.max))
         },
         Flag(name: "--max-fields", value: "N", help: "most header fields (default 100)") { (options, value, source) throws(UsageError) in
             options.http.limits.maxHeaderFieldCount = try number(value, source, 1...100_000)
         },
-        Flag(name: "--max-request-line", value: "BYTES", help: "longest request line (default 8192)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--max-request-line", value: "BYTES", help: "longest request line (default 8192)") {
+            (options, value, source) throws(UsageError) in
             options.http.limits.maxRequestLineLength = try number(value, source, 16...Int(Int32.max))
         },
-        Flag(name: "--header-timeout", value: "SEC", help: "time to send a header section (default 10)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--header-timeout", value: "SEC", help: "time to send a header section (default 10)") {
+            (options, value, source) throws(UsageError) in
             options.http.timeouts.header = .seconds(try number(value, source, 1...86_400))
         },
-        Flag(name: "--body-timeout", value: "SEC", help: "longest pause inside a body (default 30)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--body-timeout", value: "SEC", help: "longest pause inside a body (default 30)") {
+            (options, value, source) throws(UsageError) in
             options.http.timeouts.bodyStall = .seconds(try number(value, source, 1...86_400))
         },
-        Flag(name: "--idle-timeout", value: "SEC", help: "keep-alive idle time (default 60)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--idle-timeout", value: "SEC", help: "keep-alive idle time (default 60)") {
+            (options, value, source) throws(UsageError) in
             options.http.timeouts.idle = .seconds(try number(value, source, 1...86_400))
         },
         Flag(name: "--write-timeout", value: "SEC", help: "longest wait for a client to take any of a response (default 30)") {
             (options, value, source) throws(UsageError) in
             options.http.timeouts.writeStall = .seconds(try number(value, source, 1...86_400))
         },
-        Flag(name: "--heartbeat", value: "SEC", help: "comment line on an idle change stream (default 15)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--heartbeat", value: "SEC", help: "comment line on an idle change stream (default 15)") {
+            (options, value, source) throws(UsageError) in
             options.http.timeouts.heartbeat = .seconds(try number(value, source, 1...3_600))
         },
-        Flag(name: "--history", value: "N", help: "changes kept for clients that resume the feed (default 10000)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--history", value: "N", help: "changes kept for clients that resume the feed (default 10000)") {
+            (options, value, source) throws(UsageError) in
             options.historyCapacity = try number(value, source, 1...10_000_000)
         },
-        Flag(name: "--max-subscribers", value: "N", help: "most change streams open at once (default 10000)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--max-subscribers", value: "N", help: "most change streams open at once (default 10000)") {
+            (options, value, source) throws(UsageError) in
             options.maxSubscribers = try number(value, source, 0...1_000_000)
         },
-        Flag(name: "--log-level", value: "LEVEL", help: "debug, info, warning or error (default info)") { (options, value, _) throws(UsageError) in
+        Flag(name: "--log-level", value: "LEVEL", help: "debug, info, warning or error (default info)") {
+            (options, value, _) throws(UsageError) in
             guard let level = LogLevel(rawValue: value) else {
                 throw UsageError(description: "log level must be debug, info, warning or error, not \"\(value)\"")
             }
@@ -172,7 +193,8 @@ struct ServerOptions: Sendable, Equatable {
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         if let port = environment["PORT"] { try Self.flag("--port").apply(&self, port, "PORT") }
         for flag in Self.flags {
-            let variable = flag.name == "--tokens" ? "TRIPS_TOKENS_FILE" : flag.name == "--cors-origin" ? "TRIPS_CORS_ORIGINS" : flag.environmentName
+            let variable =
+                flag.name == "--tokens" ? "TRIPS_TOKENS_FILE" : flag.name == "--cors-origin" ? "TRIPS_CORS_ORIGINS" : flag.environmentName
             guard let value = environment[variable] else { continue }
             if flag.value == nil {
                 guard value == "1" || value.lowercased() == "true" else { continue }

@@ -63,6 +63,7 @@ package enum TripsServerMain {
         }
         server.shutdownOnSignals { signal in
             Console.info("trips-server shutting down (\(signal == SIGTERM ? "SIGTERM" : "SIGINT")): finishing requests in flight")
+            api.feed.endLongPolls()
         }
         Console.info("trips-server listening on http://\(bracketed(configuration.host)):\(server.port)")
         if options.dataDirectory == nil {

@@ -52,15 +52,16 @@ final class ChangeFeed: Sendable {
             error.headerFields[.retryAfter] = "5"
             throw error
         }
-        let (initial, revision) = store.withHistory { history -> ([UInt8], UInt64) in
-            var bytes = Array("retry: \(Self.retryMilliseconds)\n\n".utf8)
-            guard let since else { return (bytes, history.revision) }
-            if let missed = history.events(after: since) {
-                for event in missed { bytes += Self.frame(event) }
-            } else {
-                bytes += Self.resetFrame(history.revision)
-            }
-            return (bytes, history.revision)
+        // Only the events are taken under the store's lock (a copy-on-write array); they are
+        // framed after it, so a wave of reconnecting clients does not hold up the writer.
+        let (missed, revision) = store.withHistory { history in
+            (since.map { history.events(after: $0) }, history.revision)
+        }
+        var initial = Array("retry: \(Self.retryMilliseconds)\n\n".utf8)
+        switch missed {
+        case nil: break  // no `since`: live from now
+        case .some(nil): initial += Self.resetFrame(revision)
+        case .some(let events?): for event in events { initial += Self.frame(event) }
         }
         let head = HTTPResponse(
             status: .ok,
@@ -115,10 +116,27 @@ final class ChangeFeed: Sendable {
         }
     }
 
-    /// A long poll's time is up with no change: an empty list.
+    /// A long poll's time is up with no change: an empty list. Decided under the store's lock,
+    /// where `publish` answers waiters too: a waiter still here has missed nothing.
     private func expire(_ id: UInt64) {
-        guard let responder = waiters.withLock({ $0.removeValue(forKey: id) }) else { return }
-        responder.respond(Self.pollAnswer(revision: store.withHistory(\.revision), []))
+        let expired = store.withHistory { history -> (HTTPResponder, HTTPResponse)? in
+            guard let responder = waiters.withLock({ $0.removeValue(forKey: id) }) else { return nil }
+            return (responder, Self.pollAnswer(revision: history.revision, []))
+        }
+        if let (responder, answer) = expired { responder.respond(answer) }
+    }
+
+    /// At shutdown: every waiting long poll is answered now (with no change), so the server
+    /// need not wait out their `?wait`.
+    func endLongPolls() {
+        let ended = store.withHistory { history -> ([HTTPResponder], HTTPResponse) in
+            let waiting = waiters.withLock { waiting in
+                defer { waiting.removeAll() }
+                return Array(waiting.values)
+            }
+            return (waiting, Self.pollAnswer(revision: history.revision, []))
+        }
+        for responder in ended.0 { responder.respond(ended.1) }
     }
 
     /// `{"revision": N, "changes": [{"event": "created", "revision": …}, …]}`

@@ -14,10 +14,10 @@ extension TripsAPI {
         }
         if Self.changeRepresentations[chosen] == .eventStream {
             // What EventSource sends when it reconnects; an explicit ?since wins.
-            let lastEventID = try request.headerFields[.lastEventID].map { (value) throws(APIError) in
-                try ChangesQuery.revision(value, name: "Last-Event-ID")
+            guard query.since == nil, let lastEventID = request.headerFields[.lastEventID] else {
+                return try feed.stream(since: query.since)
             }
-            return try feed.stream(since: query.since ?? lastEventID)
+            return try feed.stream(since: try ChangesQuery.revision(lastEventID, name: "Last-Event-ID"))
         }
         return feed.poll(since: query.since, wait: query.wait, accept: accept)
     }

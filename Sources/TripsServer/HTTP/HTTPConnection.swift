@@ -321,7 +321,7 @@ final class HTTPConnection {
             return lastWriteAt + timeouts.writeStall
         case .streaming:
             if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
-            return (stream?.lastSentAt ?? lastWriteAt) + timeouts.heartbeat
+            return (stream?.lastSentAt ?? lastWriteAt) + max(timeouts.heartbeat, .seconds(1))  // never a busy loop
         case .open:
             if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
             if parser.isReadingBody { return lastReadAt + timeouts.bodyStall }

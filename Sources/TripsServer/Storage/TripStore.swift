@@ -100,6 +100,7 @@ final class TripStore: Sendable {
     }
 
     /// Tells `listener` every durable change from now on, in revision order (the change feed).
+    /// There is one listener: a second call replaces the first.
     func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void) {
         state.withLock { $0.listener = listener }
     }

@@ -272,6 +272,13 @@ final class EventLoop {
     /// Returns false if the connection was closed.
     private func flush(_ channel: Channel) -> Bool {
         let connection = channel.connection
+        // A stream whose client left more than the limit unread from earlier messages is cut
+        // (it resumes with Last-Event-ID); what is written now does not count, so a large
+        // backlog or event alone never cuts a client that reads.
+        if channel.isListedAsStream && connection.pendingOutput.count > environment.configuration.limits.maxStreamBacklog {
+            closeChannel(channel)
+            return false
+        }
         if connection.isStreaming && !channel.isListedAsStream {
             channel.isListedAsStream = true
             streams.insert(channel.descriptor)
@@ -291,11 +298,6 @@ final class EventLoop {
                 connection.pendingOutput.append(contentsOf: output)
                 guard writePending(channel) else { return false }
             }
-        }
-        // A stream whose client stopped reading is cut; it resumes with Last-Event-ID.
-        if channel.isListedAsStream && connection.pendingOutput.count > environment.configuration.limits.maxStreamBacklog {
-            closeChannel(channel)
-            return false
         }
         return settle(channel)
     }

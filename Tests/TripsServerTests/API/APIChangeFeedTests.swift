@@ -77,6 +77,17 @@ import TripsDomain
         #expect(empty.field("Trips-Revision") == "1")
     }
 
+    @Test func shutdownAnswersWaitingLongPollsAtOnce() async throws {
+        let clock = ManualClock()
+        let api = try APIServer(clock: clock)
+        let waiting = Task { try await api.request("GET", "/trips/changes?wait=60") }
+        while clock.pendingCount == 0 { await Task.yield() }
+        api.endLongPolls()
+        let answer = try await waiting.value
+        #expect(answer.status == 200)
+        #expect(try changeEvents(answer) == [])
+    }
+
     // MARK: - Server-sent events, over a socket
 
     private static let streamRequest = "GET /trips/changes HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"

@@ -94,6 +94,9 @@ final class APIServer: Sendable {
     /// The stored order of ids.
     var order: [Int] { store.list.trips.map(\.id) }
 
+    /// Answers every waiting long poll, as `trips-server` does on SIGTERM.
+    func endLongPolls() { api.feed.endLongPolls() }
+
     /// Starts a graceful shutdown of a live server; the loop finishes on its own. Synchronous, for `defer`.
     func stop() {
         server?.beginShutdown()

@@ -29,4 +29,19 @@ import TripsDomain
         #expect(fresh.events(after: 42) == [])
         #expect(fresh.events(after: 41) == nil)
     }
+
+    /// Snapshots written before the change feed (format 1) have no events, and still load.
+    @Test func aFormat1SnapshotStillLoads() throws {
+        var bytes: [UInt8] = []
+        RecordFrame.append(payload: Array(#"{"format":1,"journal":3,"revision":5,"lastIssuedID":2,"trips":1}"#.utf8), to: &bytes)
+        var trip = JSONWriter()
+        trip.appendRaw(#"{"version":4,"id":2,"#)
+        trip.appendDraftMembers(TripList.samples[2]!.draft)
+        trip.appendRaw("}")
+        RecordFrame.append(payload: trip.bytes, to: &bytes)
+        let snapshot = try Snapshot(bytes: bytes, file: "snapshot")
+        #expect(snapshot.events.isEmpty)
+        #expect(snapshot.list.revision == 5 && snapshot.journal == 3)
+        #expect(snapshot.list[2]?.city == "Vancouver")
+    }
 }
