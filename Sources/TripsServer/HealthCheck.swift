@@ -2,7 +2,7 @@ import Glibc
 
 /// `trips-server --check-health`: a container health check that needs no curl.
 enum HealthCheck {
-    /// Sends `GET /health` to the server and says whether it answered 200 within five seconds.
+    /// Sends `GET /readyz` to the server and says whether it answered 200 (ready) within five seconds.
     static func run(host: String, port: Int) -> Bool {
         let address = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
         var hints = addrinfo()
@@ -17,7 +17,7 @@ enum HealthCheck {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else { return false }
-        let request = Array("GET /health HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("GET /readyz HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n\r\n".utf8)
         guard send(descriptor, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return false }
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = recv(descriptor, &buffer, buffer.count, 0)

@@ -30,6 +30,7 @@ package enum TripsServerMain {
     }
 
     private static func serve(_ options: ServerOptions) {
+        let access = accessPolicy(options)
         var configuration = options.http
         configuration.logsRequests = options.logLevel <= .info
         let address = "\(bracketed(configuration.host)):\(configuration.port)"
@@ -52,7 +53,8 @@ package enum TripsServerMain {
             Console.error("trips-server: \(error)")
             exit(1)
         }
-        let api = TripsAPI(store: store, maxSubscribers: options.maxSubscribers)
+        let api = TripsAPI(
+            store: store, access: access, cors: CORSPolicy(origins: options.corsOrigins), maxSubscribers: options.maxSubscribers)
         let server = HTTPServer(configuration: configuration, handler: api, streams: api.feed.hub)
         do {
             try server.start(on: listener)
@@ -73,6 +75,42 @@ package enum TripsServerMain {
         server.waitUntilStopped()
         store.close()
         Console.info("trips-server stopped")
+    }
+
+    /// The token file read, or exit 2: for a file that cannot be used, and for an address other
+    /// than loopback with no tokens (unless `--open` says that is meant), as CouchDB refuses
+    /// to run exposed without an admin.
+    private static func accessPolicy(_ options: ServerOptions) -> AccessPolicy? {
+        guard let path = options.tokensFile else {
+            if !options.isOpen && !isLoopback(options.http.host) {
+                Console.error(
+                    "trips-server: refusing to serve \(options.http.host) to the network with no authentication: "
+                        + "pass --tokens FILE (NAME TOKEN lines), or --open to run without it on purpose")
+                exit(2)
+            }
+            if options.isPrivate {
+                Console.error("trips-server: --private needs --tokens FILE")
+                exit(2)
+            }
+            return nil
+        }
+        do {
+            let tokens = try AccessTokens(contentsOf: path)
+            if AccessTokens.isReadableByOthers(path) {
+                Console.error("trips-server: warning: the token file \(path) is readable by other users; chmod 600 it")
+            }
+            return AccessPolicy(tokens: tokens, isPrivate: options.isPrivate)
+        } catch {
+            Console.error("trips-server: \(error)")
+            exit(2)
+        }
+    }
+
+    /// Whether `host` is a loopback address (127.0.0.0/8, ::1) or `localhost`.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" { return true }
+        var address = in_addr()
+        return inet_pton(AF_INET, host, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 
     /// An IPv6 address in brackets, as URLs write it.

@@ -10,6 +10,8 @@ enum Route: Sendable, Hashable {
     case favorites
     case favorite(Int)
     case health
+    case livez
+    case readyz
     case openAPI
 
     /// What one path template answers: its methods and, per method that takes a body, the
@@ -38,6 +40,8 @@ enum Route: Sendable, Hashable {
             bodies: [.post: FavoriteDrop.importMediaTypes, .patch: FavoriteDrop.importMediaTypes]),
         Endpoint(template: "/favorites/{id}", methods: [.put, .delete], bodies: [:]),
         Endpoint(template: "/health", methods: [.get, .head], bodies: [:]),
+        Endpoint(template: "/livez", methods: [.get, .head], bodies: [:]),
+        Endpoint(template: "/readyz", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/openapi.yaml", methods: [.get, .head], bodies: [:]),
     ]
 
@@ -60,6 +64,8 @@ enum Route: Sendable, Hashable {
             if first.equals("trips") { return .trips }
             if first.equals("favorites") { return .favorites }
             if first.equals("health") { return .health }
+            if first.equals("livez") { return .livez }
+            if first.equals("readyz") { return .readyz }
             if first.equals("openapi.yaml") { return .openAPI }
             return nil
         }
@@ -86,6 +92,8 @@ enum Route: Sendable, Hashable {
         case .favorites: "/favorites"
         case .favorite: "/favorites/{id}"
         case .health: "/health"
+        case .livez: "/livez"
+        case .readyz: "/readyz"
         case .openAPI: "/openapi.yaml"
         }
     }

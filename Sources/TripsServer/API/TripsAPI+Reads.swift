@@ -48,7 +48,29 @@ extension TripsAPI {
 
     /// `GET /health`: 200 while the service can serve.
     func health(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        represent(HealthStatus(tripCount: store.list.trips.count), as: try negotiate(HealthStatus.self, for: request))
+        let status = HealthStatus(tripCount: store.list.trips.count, storeProblem: store.writeFailure.map(Self.describe))
+        return represent(status, as: try negotiate(HealthStatus.self, for: request))
+    }
+
+    /// `GET /livez`: 200 while the process serves (a liveness probe).
+    func livez(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        represent(ProbeAnswer.live, as: try negotiate(ProbeAnswer.self, for: request))
+    }
+
+    /// `GET /readyz`: 200 while changes can be saved; 503 with the reason after a failed
+    /// write, until a write succeeds (a readiness probe: a balancer sends traffic elsewhere).
+    func readyz(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        if let failure = store.writeFailure {
+            var error = APIError(.serviceUnavailable, "Not ready: \(Self.describe(failure)).")
+            error.headerFields[.retryAfter] = "5"
+            throw error
+        }
+        return represent(ProbeAnswer.ready, as: try negotiate(ProbeAnswer.self, for: request))
+    }
+
+    /// A storage failure as clients may hear it: no paths, no system error text.
+    static func describe(_ failure: StorageError) -> String {
+        failure.isOutOfSpace ? "the disk is full, so changes cannot be saved" : "changes cannot be saved"
     }
 
     /// `GET /openapi.yaml`: the spec, as it is in the repository.
@@ -57,13 +79,36 @@ extension TripsAPI {
     }
 }
 
-/// What `/health` says.
+/// What `/livez` and `/readyz` say when all is well.
+enum ProbeAnswer: String, Transferable {
+    case live, ready
+
+    static let transferRepresentations: [TransferRepresentation<ProbeAnswer>] = [
+        TransferRepresentation(.json) { Array(#"{"status":"\#($0.rawValue)"}"#.utf8) },
+        TransferRepresentation(.plainText) { Array("\($0.rawValue)\n".utf8) },
+    ]
+}
+
+/// What `/health` says: the process serves, how many trips it has, and whether changes
+/// can be saved.
 struct HealthStatus: Transferable {
     var tripCount: Int
+    /// Why changes cannot be saved now, or nil.
+    var storeProblem: String?
 
     static let transferRepresentations: [TransferRepresentation<HealthStatus>] = [
-        TransferRepresentation(.json) { Array(#"{"status":"ok","trips":\#($0.tripCount)}"#.utf8) },
-        TransferRepresentation(.plainText) { Array("ok: \($0.tripCount) trips\n".utf8) },
+        TransferRepresentation(.json) { health in
+            var writer = JSONWriter()
+            writer.appendRaw(#"{"status":"ok","trips":"#)
+            writer.appendInteger(health.tripCount)
+            writer.appendRaw(#","store":"#)
+            writer.appendString(health.storeProblem.map { "failing: \($0)" } ?? "ok")
+            writer.appendRaw("}")
+            return writer.bytes
+        },
+        TransferRepresentation(.plainText) { health in
+            Array("ok: \(health.tripCount) trips; store \(health.storeProblem.map { "failing: \($0)" } ?? "ok")\n".utf8)
+        },
     ]
 }
 

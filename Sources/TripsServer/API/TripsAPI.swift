@@ -7,23 +7,51 @@ struct TripsAPI: HTTPHandler {
     let cache = RepresentationCache()
     /// `/trips/changes`; give its hub to the `HTTPServer` so streams reach the event loops.
     let feed: ChangeFeed
+    /// Who may do what; nil: anyone may do anything (no tokens configured).
+    let access: AccessPolicy?
+    let cors: CORSPolicy
 
-    init(store: TripStore, maxSubscribers: Int = 10_000, clock: any SchedulingClock = SystemClock()) {
+    init(
+        store: TripStore, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), maxSubscribers: Int = 10_000,
+        clock: any SchedulingClock = SystemClock()
+    ) {
         self.store = store
+        self.access = access
+        self.cors = cors
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, clock: clock)
     }
 
+    /// Checks the token, routes, and adds what every answer carries: the user for the access
+    /// log, and CORS headers for an allowed origin (a preflight is answered here).
     func handle(_ request: HTTPRequest) -> HTTPReply {
-        do {
-            return try route(request)
+        let route = request.target == "*" ? nil : Route(path: request.path)
+        let origin = cors.allowedOrigin(for: request)
+        if let origin, let route, CORSPolicy.isPreflight(request) { return .now(cors.preflight(route, origin: origin)) }
+        var user: String?
+        let reply: HTTPReply
+        do throws(APIError) {
+            user = try access?.authorize(request, route: route)
+            reply = try self.route(request, to: route)
         } catch {
-            return .now(error.response(accept: request.headerFields.values(for: .accept)))
+            reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
+        }
+        guard user != nil || origin != nil else { return reply }
+        let finish: @Sendable (HTTPResponse) -> HTTPResponse = { [user] response in
+            var response = response
+            response.user = user
+            if let origin { CORSPolicy.decorate(&response, origin: origin) }
+            return response
+        }
+        switch reply {
+        case .now(let response): return .now(finish(response))
+        case .later(let start): return .later { responder in start(responder.mapping(finish)) }
+        case .stream(let head, let start): return .stream(finish(head), start)
         }
     }
 
-    private func route(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+    private func route(_ request: HTTPRequest, to route: Route?) throws(APIError) -> HTTPReply {
         if request.method == .options && request.target == "*" { return .now(optionsForServer()) }
-        guard let route = Route(path: request.path) else { throw .notFound(request.path) }
+        guard let route else { throw .notFound(request.path) }
         let method = request.method == .head ? .get : request.method
         switch (route, method) {
         case (_, .options): return .now(options(route))
@@ -42,6 +70,8 @@ struct TripsAPI: HTTPHandler {
         case (.favorite(let id), .put): return try setFavorite(id, true, request)
         case (.favorite(let id), .delete): return try setFavorite(id, false, request)
         case (.health, .get): return .now(try health(request))
+        case (.livez, .get): return .now(try livez(request))
+        case (.readyz, .get): return .now(try readyz(request))
         case (.openAPI, .get): return .now(try openAPI(request))
         default: throw .methodNotAllowed(request.method, route)
         }

@@ -25,7 +25,7 @@ final class AccessLog {
     /// became a request (a parse error).
     func record(
         id: RequestID, idPrefix: [UInt8], method: HTTPMethod?, target: String?, status: Int, bytes: Int,
-        duration: UInt64
+        duration: UInt64, user: String? = nil
     ) {
         var clock = timespec()
         clock_gettime(CLOCK_REALTIME, &clock)
@@ -36,6 +36,10 @@ final class AccessLog {
         appendValue(method?.rawValue ?? "-")
         buffer.append(contentsOf: " path=".utf8)
         appendValue(target ?? "-")
+        if let user {
+            buffer.append(contentsOf: " user=".utf8)
+            appendValue(user)
+        }
         buffer.append(contentsOf: " status=".utf8)
         HTTPResponse.appendDecimal(status, to: &buffer)
         buffer.append(contentsOf: " bytes=".utf8)

@@ -272,7 +272,7 @@ final class HTTPConnection {
             log.record(
                 id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
                 target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,
-                duration: environment.clock.now().nanoseconds(since: answered.startedAt))
+                duration: environment.clock.now().nanoseconds(since: answered.startedAt), user: response.user)
         }
         idleSince = now
         lastWriteAt = now

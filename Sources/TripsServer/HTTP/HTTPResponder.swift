@@ -12,6 +12,16 @@ protocol HTTPResponseSink: Sendable {
     func deliver(_ response: HTTPResponse, to connection: ConnectionID)
 }
 
+/// Hands a response on after a transform.
+private struct TransformingSink: HTTPResponseSink {
+    let base: any HTTPResponseSink
+    let transform: @Sendable (HTTPResponse) -> HTTPResponse
+
+    func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
+        base.deliver(transform(response), to: connection)
+    }
+}
+
 /// Completes one deferred request, once, from any thread.
 ///
 /// A responder dropped without answering sends 500, so a request is never left hanging.
@@ -29,6 +39,13 @@ final class HTTPResponder: Sendable {
     func respond(_ response: HTTPResponse) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
         sink.deliver(response, to: connection)
+    }
+
+    /// A responder whose response passes through `transform` first (a handler adding fields
+    /// to whatever its parts answer). This one is done then: it answers through the new one.
+    func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPResponder {
+        answered.store(true, ordering: .releasing)
+        return HTTPResponder(sink: TransformingSink(base: sink, transform: transform), connection: connection)
     }
 
     deinit {

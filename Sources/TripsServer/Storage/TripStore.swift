@@ -42,6 +42,8 @@ final class TripStore: Sendable {
         var isBatchInFlight = false
         var isWriterAwake = false
         var isClosing = false
+        /// The last write to the journal failed, and none has succeeded since.
+        var lastWriteFailure: StorageError?
     }
 
     /// A planned mutation on its way to the disk.
@@ -90,6 +92,12 @@ final class TripStore: Sendable {
     /// than the list itself (a list kept outside makes the next change copy it).
     func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T {
         try state.withLock { try body($0.durable) }
+    }
+
+    /// Why the store cannot write now (the last write failed, and none has succeeded since),
+    /// or nil when it can.
+    var writeFailure: StorageError? {
+        state.withLock { $0.lastWriteFailure }
     }
 
     /// Runs `body` on the history of durable changes, under the same lock that publishes
@@ -258,6 +266,7 @@ final class TripStore: Sendable {
                 defer { state.queue.removeAll() }
                 return batch + state.queue
             }
+            state.withLock { $0.lastWriteFailure = failure }
             log.warning("a write to the journal failed, \(failed.count) changes refused: \(failure)")
             for pending in failed { pending.completion(.failure(.storage(failure))) }
             return
@@ -267,6 +276,7 @@ final class TripStore: Sendable {
                 if let change = pending.change { Self.applyDurable(change, to: &state) }
             }
             state.isBatchInFlight = false
+            if records > 0 { state.lastWriteFailure = nil }
         }
         for pending in batch { pending.completion(pending.result) }
     }

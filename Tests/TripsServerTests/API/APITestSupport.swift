@@ -19,19 +19,21 @@ final class APIServer: Sendable {
 
     convenience init(
         samples: Bool = true, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
+        access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws {
         try self.init(
             store: TripStore(directory: nil, seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
-            configure: configure)
+            access: access, cors: cors, configure: configure)
     }
 
     init(
         store: TripStore, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
+        access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws {
         self.store = store
-        api = TripsAPI(store: store, maxSubscribers: maxSubscribers, clock: clock)
+        api = TripsAPI(store: store, access: access, cors: cors, maxSubscribers: maxSubscribers, clock: clock)
         guard mode == .live else {
             server = nil
             return
@@ -56,20 +58,24 @@ final class APIServer: Sendable {
         return try await onOwnThread { try TestClient(port: port).exchange(request) }
     }
 
-    /// The request through `TripsAPI.handle`, its answer serialized as a connection writes it.
-    private func handleInMemory(_ request: TestRequest) async throws -> TestResponse {
-        let parsed = try request.parsed
-        let response: HTTPResponse
-        switch api.handle(parsed) {
+    /// The response value `TripsAPI.handle` gives `request`, deferred or not.
+    func handleRaw(_ request: TestRequest) async throws -> HTTPResponse {
+        switch api.handle(try request.parsed) {
         case .now(let immediate):
-            response = immediate
+            return immediate
         case .later(let start):
-            response = await withCheckedContinuation { continuation in
+            return await withCheckedContinuation { continuation in
                 start(HTTPResponder(sink: AnswerSink(continuation), connection: ConnectionID(descriptor: 0, serial: 0)))
             }
         case .stream:
             throw TestFailure("a stream needs a live server: APIServer(mode: .live)")
         }
+    }
+
+    /// The request through `TripsAPI.handle`, its answer serialized as a connection writes it.
+    private func handleInMemory(_ request: TestRequest) async throws -> TestResponse {
+        let parsed = try request.parsed
+        let response = try await handleRaw(request)
         var bytes: [UInt8] = []
         response.serialize(into: &bytes, omitContent: parsed.method == .head, connection: .close, dateFields: [])
         guard let (parsedResponse, _) = try TestResponse.parse(bytes, head: parsed.method == .head) else {

@@ -56,9 +56,25 @@ import Testing
     @Test func aFailedBindLeavesNoDataFolderBehind() async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let result = try await run(["--host", "10.255.255.1", "--port", "0", "--data", folder])
+        let result = try await run(["--host", "10.255.255.1", "--open", "--port", "0", "--data", folder])
         #expect(result.status == 1)
         #expect(result.errors.hasPrefix("trips-server: cannot listen on 10.255.255.1:0"))
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test func exposedAndOpenRefusesToStartAndABadTokenFileNamesItsLine() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let exposed = try await run(["--host", "0.0.0.0", "--port", "0", "--data", folder])
+        #expect(exposed.status == 2)
+        #expect(exposed.errors.contains("pass --tokens FILE"))
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        let tokens = FileManager.default.temporaryDirectory.appendingPathComponent("trips-tokens-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: tokens) }
+        try "alice 0123456789abcdef0123\nbob\n".write(toFile: tokens, atomically: true, encoding: .utf8)
+        let malformed = try await run(["--host", "0.0.0.0", "--tokens", tokens, "--port", "0", "--data", folder])
+        #expect(malformed.status == 2)
+        #expect(malformed.errors.contains("line 2"))
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 

@@ -4,7 +4,7 @@ import Testing
 @testable import TripsServer
 
 /// A pipe whose write end an `AccessLog` writes to, read back whole.
-private final class LogPipe {
+final class LogPipe {
     let readEnd: Int32
     let writeEnd: Int32
 

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TripsDomain
+
+@testable import TripsServer
+
+private let alice = "alice-0123456789abcdef"
+private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", token: "bob-fedcba9876543210")])
+
+/// Bearer tokens (RFC 6750), CORS, and the probes.
+@Suite struct APIAccessTests {
+    @Test func withTokensAChangeNeedsOneAndAWrongOneIsInvalid() async throws {
+        let api = try APIServer(access: AccessPolicy(tokens: tokens, isPrivate: false))
+        let none = try await api.request("PUT", "/favorites/2")
+        #expect(none.status == 401)
+        #expect(none.field("WWW-Authenticate") == #"Bearer realm="trips""#)
+        let wrong = try await api.request("PUT", "/favorites/2", headers: ["Authorization": "Bearer nope-nope-nope-nope"])
+        #expect(wrong.status == 401)
+        #expect(wrong.field("WWW-Authenticate") == #"Bearer realm="trips", error="invalid_token""#)
+        let basic = try await api.request("DELETE", "/trips/1", headers: ["Authorization": "Basic YWxpY2U6eA=="])
+        #expect(basic.status == 401)
+        #expect(api.store.list == TripList.samples)  // nothing changed
+        let right = try await api.request("PUT", "/favorites/2", headers: ["Authorization": "bearer \(alice)"])
+        #expect(right.status == 200)
+        #expect(try await api.request("GET", "/trips").status == 200)  // reads need none
+        #expect(try await api.request("GET", "/trips", headers: ["Authorization": "Bearer wrong-wrong-wrong-wrong"]).status == 401)
+    }
+
+    @Test func privateMakesReadsNeedATokenButNotTheProbes() async throws {
+        let api = try APIServer(access: AccessPolicy(tokens: tokens, isPrivate: true))
+        #expect(try await api.request("GET", "/trips").status == 401)
+        #expect(try await api.request("GET", "/trips/2", headers: ["Authorization": "Bearer \(alice)"]).status == 200)
+        for probe in ["/livez", "/readyz", "/health"] {
+            #expect(try await api.request("GET", probe).status == 200, "\(probe)")
+        }
+    }
+
+    @Test func theAccessLogNamesTheUserNeverTheToken() async throws {
+        let api = try APIServer(access: AccessPolicy(tokens: tokens, isPrivate: false))
+        let answer = try await api.handleRaw(
+            TestRequest(method: "PUT", target: "/favorites/3", headers: ["Authorization": "Bearer \(alice)"]))
+        #expect(answer.user == "alice")
+        let pipe = try LogPipe()
+        let log = AccessLog(descriptor: pipe.writeEnd)
+        let ids = RequestIDGenerator(loopIndex: 0)
+        log.record(
+            id: ids.next(), idPrefix: ids.prefix, method: .put, target: "/favorites/3", status: 200, bytes: 9, duration: 0,
+            user: answer.user)
+        log.flush()
+        let text = pipe.drain()
+        #expect(text.contains(" user=alice "))
+        #expect(!text.contains(alice))
+    }
+
+    @Test func tokensCompareWholeAndReadFromAFile() throws {
+        #expect(tokens.name(for: Array(alice.utf8)) == "alice")
+        #expect(tokens.name(for: Array(alice.dropLast().utf8)) == nil)
+        #expect(tokens.name(for: Array((alice + "x").utf8)) == nil)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trips-tokens-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let good = folder + "/tokens"
+        try "# who  token\nalice \(alice)\n\n  bob\tbob-fedcba9876543210  # the bot\n".write(
+            toFile: good, atomically: true, encoding: .utf8)
+        #expect(try AccessTokens(contentsOf: good).name(for: Array("bob-fedcba9876543210".utf8)) == "bob")
+        for (text, message) in [
+            ("alice\n", "line 1: expected NAME TOKEN"), ("alice short\n", "line 1"), ("# nothing\n", "lists no token"),
+            ("a \(alice)\nb \(alice)\n", "line 2"),
+        ] {
+            try text.write(toFile: good, atomically: true, encoding: .utf8)
+            let error = #expect(throws: AccessTokens.FileError.self) { try AccessTokens(contentsOf: good) }
+            #expect(error?.description.contains(message) == true, "\(text)")
+        }
+        #expect(throws: AccessTokens.FileError.self) { try AccessTokens(contentsOf: folder + "/missing") }
+    }
+
+    @Test func onlyLoopbackRunsWithoutTokens() {
+        #expect(TripsServerMain.isLoopback("127.0.0.1") && TripsServerMain.isLoopback("127.1.2.3"))
+        #expect(TripsServerMain.isLoopback("::1") && TripsServerMain.isLoopback("localhost"))
+        #expect(!TripsServerMain.isLoopback("0.0.0.0") && !TripsServerMain.isLoopback("::") && !TripsServerMain.isLoopback("10.0.0.1"))
+    }
+}
+
+@Suite struct APICORSTests {
+    private let cors = CORSPolicy(origins: ["https://app.example"])
+
+    @Test func aPreflightFromAnAllowedOriginGetsTheRoutesMethods() async throws {
+        let api = try APIServer(cors: cors)
+        let preflight = try await api.request(
+            "OPTIONS", "/trips/2", headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "PATCH"])
+        #expect(preflight.status == 204)
+        #expect(preflight.field("Access-Control-Allow-Origin") == "https://app.example")
+        #expect(preflight.field("Access-Control-Allow-Methods") == "GET, HEAD, PUT, PATCH, DELETE, OPTIONS")
+        #expect(preflight.field("Access-Control-Allow-Headers")?.contains("Idempotency-Key") == true)
+        #expect(preflight.field("Access-Control-Max-Age") == "600")
+    }
+
+    @Test func anActualResponseCarriesTheHeadersAndAnOtherOriginNone() async throws {
+        let api = try APIServer(cors: cors)
+        let allowed = try await api.request("GET", "/trips/2", headers: ["Origin": "https://app.example"])
+        #expect(allowed.field("Access-Control-Allow-Origin") == "https://app.example")
+        #expect(allowed.field("Vary") == "Accept, Origin")
+        #expect(allowed.field("Access-Control-Expose-Headers")?.contains("Trips-Revision") == true)
+        let change = try await api.request("PUT", "/favorites/2", headers: ["Origin": "https://app.example"])
+        #expect(change.field("Access-Control-Allow-Origin") == "https://app.example")  // deferred answers too
+        let other = try await api.request("GET", "/trips/2", headers: ["Origin": "https://evil.example"])
+        #expect(other.field("Access-Control-Allow-Origin") == nil)
+        let refused = try await api.request(
+            "OPTIONS", "/trips", headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "DELETE"])
+        #expect(refused.field("Access-Control-Allow-Origin") == nil)
+        #expect(
+            try await APIServer().request("GET", "/trips", headers: ["Origin": "https://app.example"]).field("Access-Control-Allow-Origin")
+                == nil)
+    }
+
+    @Test func aStarAllowsAnyOrigin() async throws {
+        let api = try APIServer(cors: CORSPolicy(origins: ["*"]))
+        #expect(
+            try await api.request("GET", "/trips", headers: ["Origin": "https://any.example"]).field("Access-Control-Allow-Origin") == "*")
+    }
+}
+
+@Suite struct APIProbeTests {
+    @Test func readinessFlipsWhileWritesFail() async throws {
+        try await withStorageFolder { folder in
+            let disk = FaultyFileSystem()
+            let store = try TripStore.open(folder, samples: true, fileSystem: disk)
+            defer { store.close() }
+            let api = try APIServer(store: store)
+            #expect(try await api.request("GET", "/readyz").status == 200)
+            #expect(try await api.request("GET", "/livez").status == 200)
+            disk.failNext(.write, errno: ENOSPC, partial: true)
+            #expect(try await api.request("PUT", "/favorites/2").status == 507)
+            let notReady = try await api.request("GET", "/readyz")
+            #expect(notReady.status == 503)
+            #expect(notReady.text.contains("the disk is full"))
+            #expect(!notReady.text.contains(folder))
+            #expect(try await api.request("GET", "/health").text.contains(#""store":"failing: the disk is full"#))
+            #expect(try await api.request("GET", "/livez").status == 200)  // alive all the same
+            #expect(try await api.request("PUT", "/favorites/2").status == 200)
+            #expect(try await api.request("GET", "/readyz").status == 200)
+            #expect(try await api.request("GET", "/health").text.contains(#""store":"ok""#))
+        }
+    }
+}
