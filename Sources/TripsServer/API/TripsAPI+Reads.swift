@@ -2,28 +2,44 @@ import TripsDomain
 
 /// Endpoints that only read: `GET` and `HEAD` (the connection drops a `HEAD` body).
 extension TripsAPI {
-    /// `GET /trips`: the list, or a view of it (`filter`, `country`, `q`, `sort`).
+    /// `GET /trips`: the list, or a view of it (`filter`, `country`, `q`, `sort`), or a page
+    /// of either (`limit`, `after`).
     func listTrips(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let query = try TripQuery(queryItems: request.queryItems)
+        var items = request.queryItems
+        let page = try Page(taking: &items)
+        let query = try TripQuery(queryItems: items)
         let chosen = try negotiate([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, chosen.mediaType)
         if let notModified = notModified(request, current: etag) { return notModified }
-        guard !query.isEverything else {
+        guard !query.isEverything || !page.isEverything else {
             return cache.list(revision: list.revision, representation: chosen.position) {
                 represent(list.trips, as: chosen, etag: etag, revision: list.revision)
             }
         }
-        return represent(list.trips.matching(query), as: chosen, etag: etag, revision: list.revision)
+        return try representPage(list.trips.matching(query), page, of: request, list: list, as: chosen, etag: etag)
     }
 
-    /// `GET /favorites`: the favorites, in list order.
+    /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
     func listFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        var items = request.queryItems
+        let page = try Page(taking: &items)
+        if let item = items.first { throw APIError(.badRequest, "\(item.name): is not a parameter of /favorites (limit, after)") }
         let chosen = try negotiate([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, chosen.mediaType)
         if let notModified = notModified(request, current: etag) { return notModified }
-        return represent(list.trips.matching(TripQuery(filter: .favorites)), as: chosen, etag: etag, revision: list.revision)
+        return try representPage(list.trips.matching(TripQuery(filter: .favorites)), page, of: request, list: list, as: chosen, etag: etag)
+    }
+
+    /// A view, or the page of it the request asks for with `Link: rel="next"` while more follow.
+    private func representPage(
+        _ view: [Trip], _ page: Page, of request: HTTPRequest, list: TripList, as chosen: Negotiated<[Trip]>, etag: EntityTag
+    ) throws(APIError) -> HTTPResponse {
+        let (trips, nextAfter) = try page.slice(view)
+        var fields: HTTPFields = [:]
+        if let nextAfter { fields[.link] = Page.nextLink(path: request.path, query: request.query, after: nextAfter) }
+        return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
     }
 
     /// `GET /trips/{id}`: one trip, from the cache while it is unchanged.
@@ -137,7 +153,7 @@ extension TripQuery {
                 }
                 self.order = order
             default:
-                throw APIError(.badRequest, "\(item.name): is not a parameter of /trips (filter, country, q, sort)")
+                throw APIError(.badRequest, "\(item.name): is not a parameter of /trips (filter, country, q, sort, limit, after)")
             }
         }
     }

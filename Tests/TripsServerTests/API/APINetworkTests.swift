@@ -143,3 +143,58 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         }
     }
 }
+
+@Suite struct APIPageTests {
+    /// Follows `Link: rel="next"` from `target` to the end; the ids of each page.
+    private func pages(_ api: APIServer, _ target: String, headers: [String: String] = [:]) async throws -> [[Int]] {
+        var pages: [[Int]] = []
+        var next: String? = target
+        while let target = next, pages.count < 20 {
+            let response = try await api.request("GET", target, headers: headers)
+            #expect(response.status == 200)
+            pages.append(try response.ids)
+            next = response.field("Link").flatMap { link in
+                link.hasSuffix(#">; rel="next""#) ? String(link.dropFirst().prefix { $0 != ">" }) : nil
+            }
+        }
+        return pages
+    }
+
+    @Test func pagesFollowTheViewsOrderWithEveryFilterAndSort() async throws {
+        let api = try APIServer()
+        #expect(try await pages(api, "/trips?limit=4") == [[1, 2, 3, 4], [5, 6]])
+        #expect(try await pages(api, "/trips?limit=2") == [[1, 2], [3, 4], [5, 6]])
+        #expect(try await pages(api, "/trips?sort=-price&limit=2") == [[5, 3], [4, 1], [2, 6]])
+        #expect(try await pages(api, "/trips?country=united%20states&limit=1") == [[1], [4]])
+        #expect(try await pages(api, "/favorites?limit=1") == [[1], [5]])
+        #expect(try await pages(api, "/trips?limit=6") == [[1, 2, 3, 4, 5, 6]])
+        let link = try await api.request("GET", "/trips?q=a&limit=1&after=1").field("Link")
+        #expect(link == #"</trips?q=a&limit=1&after=2>; rel="next""#)
+    }
+
+    @Test func aListChangedBetweenPagesGoesOnFromWhereItWas() async throws {
+        let api = try APIServer()
+        let first = try await api.request("GET", "/trips?limit=3")
+        #expect(try first.ids == [1, 2, 3])
+        _ = try await api.request("DELETE", "/trips/2")  // before the cursor: the next page is unaffected
+        _ = try await api.json("POST", "/trips/reorder", #"{"sources":[6],"destination":{"before":4}}"#)
+        let second = try await api.request("GET", "/trips?limit=3&after=3")
+        #expect(try second.ids == [6, 4, 5])
+        _ = try await api.request("DELETE", "/trips/3")
+        let gone = try await api.request("GET", "/trips?limit=3&after=3")
+        #expect(gone.status == 422)
+        #expect(try gone.member("member") == .string("after"))
+    }
+
+    @Test func textPagesTheSameWay() async throws {
+        let api = try APIServer()
+        let page = try await api.request("GET", "/trips?limit=1&after=1", headers: ["Accept": "text/plain"])
+        #expect(page.text == "Vancouver, Canada: 3 nights from March 5, 2027\n")
+        #expect(page.field("Link") == #"</trips?limit=1&after=2>; rel="next""#)
+    }
+
+    @Test(arguments: ["/trips?limit=0", "/trips?limit=1001", "/trips?limit=x", "/trips?after=x", "/trips?limit=1&limit=2", "/favorites?q=a"])
+    func badPageParametersAre400(target: String) async throws {
+        #expect(try await APIServer().request("GET", target).status == 400)
+    }
+}
