@@ -17,7 +17,9 @@ RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin trip
     && mkdir -p /data && chown trips /data
 COPY --from=build /trips-server /usr/local/bin/trips-server
 USER 10001
-ENV TRIPS_DATA=/data TRIPS_HOST=0.0.0.0 TRIPS_PORT=8080
+# It listens on every interface, so it needs tokens: a file of NAME TOKEN lines given as a
+# Docker secret (it refuses to start without one; TRIPS_OPEN=1 runs it open on purpose).
+ENV TRIPS_DATA=/data TRIPS_HOST=0.0.0.0 TRIPS_PORT=8080 TRIPS_TOKENS_FILE=/run/secrets/trips-tokens
 VOLUME /data
 EXPOSE 8080
 # The server answers its own health check: no curl needed in the image.
