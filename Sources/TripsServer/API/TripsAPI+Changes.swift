@@ -8,16 +8,17 @@ extension TripsAPI {
 
     func changes(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let query = try ChangesQuery(queryItems: request.queryItems)
+        // What EventSource sends when it reconnects: checked whenever it is sent, used by a
+        // stream without ?since (which wins).
+        let lastEventID = try request.headerFields[.lastEventID].map { (value) throws(APIError) in
+            try ChangesQuery.revision(value, name: "Last-Event-ID")
+        }
         let accept = request.headerFields.values(for: .accept)
         guard let chosen = ContentNegotiation.choose(Self.changeRepresentations, accept: accept) else {
             throw .notAcceptable(Self.changeRepresentations)
         }
         if Self.changeRepresentations[chosen] == .eventStream {
-            // What EventSource sends when it reconnects; an explicit ?since wins.
-            guard query.since == nil, let lastEventID = request.headerFields[.lastEventID] else {
-                return try feed.stream(since: query.since)
-            }
-            return try feed.stream(since: try ChangesQuery.revision(lastEventID, name: "Last-Event-ID"))
+            return try feed.stream(since: query.since ?? lastEventID)
         }
         return feed.poll(since: query.since, wait: query.wait, accept: accept)
     }
