@@ -55,7 +55,7 @@ package enum TripsServerMain {
         }
         let api = TripsAPI(
             store: store, access: access, cors: CORSPolicy(origins: options.corsOrigins), maxSubscribers: options.maxSubscribers)
-        let server = HTTPServer(configuration: configuration, handler: api, streams: api.feed.hub)
+        let server = HTTPServer(configuration: configuration, handler: api, streams: api.feed.hub, metrics: api.serverMetrics)
         do {
             try server.start(on: listener)
         } catch {

@@ -40,7 +40,8 @@ struct Page: Sendable, Equatable {
         var start = view.startIndex
         if let after {
             guard let position = view.firstIndex(where: { $0.id == after }) else {
-                var error = APIError(.unprocessableContent, "after: trip \(after) is not in this view (it was deleted, or the view no longer shows it)")
+                var error = APIError(
+                    .unprocessableContent, "after: trip \(after) is not in this view (it was deleted, or the view no longer shows it)")
                 error.member = "after"
                 error.ids = [after]
                 throw error

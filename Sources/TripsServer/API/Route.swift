@@ -12,6 +12,7 @@ enum Route: Sendable, Hashable {
     case health
     case livez
     case readyz
+    case metrics
     case openAPI
 
     /// What one path template answers: its methods and, per method that takes a body, the
@@ -42,6 +43,7 @@ enum Route: Sendable, Hashable {
         Endpoint(template: "/health", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/livez", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/readyz", methods: [.get, .head], bodies: [:]),
+        Endpoint(template: "/metrics", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/openapi.yaml", methods: [.get, .head], bodies: [:]),
     ]
 
@@ -66,6 +68,7 @@ enum Route: Sendable, Hashable {
             if first.equals("health") { return .health }
             if first.equals("livez") { return .livez }
             if first.equals("readyz") { return .readyz }
+            if first.equals("metrics") { return .metrics }
             if first.equals("openapi.yaml") { return .openAPI }
             return nil
         }
@@ -94,6 +97,7 @@ enum Route: Sendable, Hashable {
         case .health: "/health"
         case .livez: "/livez"
         case .readyz: "/readyz"
+        case .metrics: "/metrics"
         case .openAPI: "/openapi.yaml"
         }
     }

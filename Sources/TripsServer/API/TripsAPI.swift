@@ -7,6 +7,8 @@ struct TripsAPI: HTTPHandler {
     let cache = RepresentationCache()
     /// `/trips/changes`; give its hub to the `HTTPServer` so streams reach the event loops.
     let feed: ChangeFeed
+    /// Where `/metrics` collects the event loops' counts; give it to the `HTTPServer` too.
+    let serverMetrics = HTTPServerMetrics()
     /// Who may do what; nil: anyone may do anything (no tokens configured).
     let access: AccessPolicy?
     let cors: CORSPolicy
@@ -19,6 +21,14 @@ struct TripsAPI: HTTPHandler {
         self.access = access
         self.cors = cors
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, clock: clock)
+    }
+
+    /// Requests are counted by route template; anything else (404s, `OPTIONS *`) as "other".
+    var routeLabels: [String] { Route.table.map(\.template) + ["other"] }
+
+    func routeLabel(for request: HTTPRequest) -> Int {
+        guard let template = Route(path: request.path)?.template else { return Route.table.count }
+        return Route.table.firstIndex { $0.template == template } ?? Route.table.count
     }
 
     /// Checks the token, routes, and adds what every answer carries: the user for the access
@@ -72,6 +82,7 @@ struct TripsAPI: HTTPHandler {
         case (.health, .get): return .now(try health(request))
         case (.livez, .get): return .now(try livez(request))
         case (.readyz, .get): return .now(try readyz(request))
+        case (.metrics, .get): return try metrics(request)
         case (.openAPI, .get): return .now(try openAPI(request))
         default: throw .methodNotAllowed(request.method, route)
         }

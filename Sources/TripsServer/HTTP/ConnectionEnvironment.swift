@@ -14,6 +14,8 @@ final class ConnectionEnvironment {
     let accessLog: AccessLog?
     /// Set when the server shuts down: every later response closes its connection.
     var isShuttingDown = false
+    /// What the loop's answered requests count up to.
+    var metrics: LoopMetrics
 
     init(
         handler: any HTTPHandler, configuration: HTTPServerConfiguration, sink: any HTTPResponseSink,
@@ -27,6 +29,7 @@ final class ConnectionEnvironment {
         self.clock = clock
         self.requestIDs = requestIDs
         self.accessLog = accessLog
+        metrics = LoopMetrics(routeCount: handler.routeLabels.count)
     }
 }
 

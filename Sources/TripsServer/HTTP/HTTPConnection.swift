@@ -56,6 +56,8 @@ final class HTTPConnection {
         var id: RequestID
         var method: HTTPMethod? = nil
         var target: String? = nil
+        /// Which of the handler's route labels the metrics count it under.
+        var route = 0
         var startedAt: MonotonicInstant
     }
     private var peerClosed = false
@@ -166,7 +168,7 @@ final class HTTPConnection {
             // The clock is read for the access log's duration only; without a log, `now` will do.
             current = InFlight(
                 id: requestIDs.id(for: request), method: request.method, target: request.target,
-                startedAt: environment.accessLog == nil ? now : environment.clock.now())
+                route: environment.handler.routeLabel(for: request), startedAt: environment.clock.now())
         }
         let omitContent = request.method == .head
         let connection: HTTPResponse.ConnectionField =
@@ -268,11 +270,13 @@ final class HTTPConnection {
             into: &output, omitContent: omitContent, connection: connection,
             dateFields: environment.dates.fieldLines,
             requestID: answered.map { ($0.id, environment.requestIDs?.prefix ?? []) }, framing: framing)
-        if let answered, let log = environment.accessLog {
-            log.record(
+        if let answered {
+            let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
+            environment.metrics.record(route: answered.route, method: answered.method, status: response.status.code, nanoseconds: duration)
+            environment.accessLog?.record(
                 id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
                 target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,
-                duration: environment.clock.now().nanoseconds(since: answered.startedAt), user: response.user)
+                duration: duration, user: response.user)
         }
         idleSince = now
         lastWriteAt = now

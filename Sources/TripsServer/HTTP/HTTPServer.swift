@@ -27,15 +27,18 @@ final class HTTPServer: Sendable {
 
     /// Where streamed responses get their messages; the server attaches its loops to it.
     private let streams: HTTPStreamHub?
+    /// Where a scrape collects the loops' metrics; the server attaches its loops to it.
+    private let metrics: HTTPServerMetrics?
 
     init(
         configuration: HTTPServerConfiguration, handler: any HTTPHandler, clock: any ServerClock = SystemClock(),
-        streams: HTTPStreamHub? = nil
+        streams: HTTPStreamHub? = nil, metrics: HTTPServerMetrics? = nil
     ) {
         self.configuration = configuration
         self.handler = handler
         self.clock = clock
         self.streams = streams
+        self.metrics = metrics
     }
 
     /// The bound port (the chosen one when the configuration says 0); 0 before `start()`.
@@ -74,6 +77,7 @@ final class HTTPServer: Sendable {
                 state.port = listener.port
                 state.mailboxes = mailboxes
                 streams?.attach(mailboxes)
+                metrics?.attach(mailboxes)
             }
         } catch {
             for descriptor in opened { close(descriptor) }

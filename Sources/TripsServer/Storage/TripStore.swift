@@ -44,6 +44,8 @@ final class TripStore: Sendable {
         var isClosing = false
         /// The last write to the journal failed, and none has succeeded since.
         var lastWriteFailure: StorageError?
+        /// Syncs, compactions and failures, for the metrics.
+        var statistics = StoreStatistics()
     }
 
     /// A planned mutation on its way to the disk.
@@ -92,6 +94,11 @@ final class TripStore: Sendable {
     /// than the list itself (a list kept outside makes the next change copy it).
     func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T {
         try state.withLock { try body($0.durable) }
+    }
+
+    /// What the writer has done so far, with the list's size and revision now.
+    var statistics: (store: StoreStatistics, trips: Int, revision: UInt64) {
+        state.withLock { ($0.statistics, $0.durable.trips.count, $0.durable.revision) }
     }
 
     /// Why the store cannot write now (the last write failed, and none has succeeded since),
@@ -248,7 +255,9 @@ final class TripStore: Sendable {
             records += 1
         }
         var failure: StorageError?
+        var seconds: Double = 0
         if records > 0 {
+            let started = SystemClock().now()
             failure = disk.withLock { disk -> StorageError? in
                 do throws(StorageError) {
                     try disk?.append(bytes, records: records)
@@ -257,6 +266,7 @@ final class TripStore: Sendable {
                     return error
                 }
             }
+            seconds = Double(SystemClock().now().nanoseconds(since: started)) / 1e9
         }
         if let failure {
             // Nothing of the batch is on disk: forget it and everything planned on top of it.
@@ -266,7 +276,10 @@ final class TripStore: Sendable {
                 defer { state.queue.removeAll() }
                 return batch + state.queue
             }
-            state.withLock { $0.lastWriteFailure = failure }
+            state.withLock { state in
+                state.lastWriteFailure = failure
+                state.statistics.recordFailure(failure)
+            }
             log.warning("a write to the journal failed, \(failed.count) changes refused: \(failure)")
             for pending in failed { pending.completion(.failure(.storage(failure))) }
             return
@@ -276,7 +289,10 @@ final class TripStore: Sendable {
                 if let change = pending.change { Self.applyDurable(change, to: &state) }
             }
             state.isBatchInFlight = false
-            if records > 0 { state.lastWriteFailure = nil }
+            if records > 0 {
+                state.lastWriteFailure = nil
+                state.statistics.recordSync(bytes: bytes.count, seconds: seconds)
+            }
         }
         for pending in batch { pending.completion(pending.result) }
     }
@@ -289,6 +305,7 @@ final class TripStore: Sendable {
             let (list, history) = state.withLock { ($0.durable, $0.history) }
             do {
                 try disk?.installSnapshot(of: list, history: history)
+                state.withLock { $0.statistics.compactions &+= 1 }
             } catch {
                 log.warning("compacting the journal failed, it keeps growing until a later attempt works: \(error)")
             }

@@ -367,6 +367,11 @@ final class EventLoop {
             if flush(channel) { readAvailable(channel) }
         }
         if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
+        if !mail.metricRequests.isEmpty {
+            var metrics = environment.metrics
+            metrics.openConnections = liveCount
+            for reply in mail.metricRequests { reply(metrics) }
+        }
         if mail.clockAdvanced { nextSweep = now }
         if mail.shutdownRequested { beginShutdown() }
     }

@@ -10,6 +10,8 @@ final class LoopMailbox: HTTPResponseSink {
         var deliveries: [(ConnectionID, HTTPResponse)] = []
         /// Messages for the loop's streams, in publication order.
         var streamMessages: [HTTPStreamHub.Message] = []
+        /// Scrapes waiting for a copy of the loop's metrics.
+        var metricRequests: [@Sendable (LoopMetrics) -> Void] = []
         var shutdownRequested = false
         var clockAdvanced = false
     }
@@ -35,6 +37,8 @@ final class LoopMailbox: HTTPResponseSink {
     }
 
     func publish(_ message: HTTPStreamHub.Message) { post { $0.streamMessages.append(message) } }
+
+    func collectMetrics(_ reply: @escaping @Sendable (LoopMetrics) -> Void) { post { $0.metricRequests.append(reply) } }
 
     func requestShutdown() { post { $0.shutdownRequested = true } }
 

@@ -193,7 +193,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         #expect(page.field("Link") == #"</trips?limit=1&after=2>; rel="next""#)
     }
 
-    @Test(arguments: ["/trips?limit=0", "/trips?limit=1001", "/trips?limit=x", "/trips?after=x", "/trips?limit=1&limit=2", "/favorites?q=a"])
+    @Test(arguments: [
+        "/trips?limit=0", "/trips?limit=1001", "/trips?limit=x", "/trips?after=x", "/trips?limit=1&limit=2", "/favorites?q=a",
+    ])
     func badPageParametersAre400(target: String) async throws {
         #expect(try await APIServer().request("GET", target).status == 400)
     }

@@ -42,7 +42,7 @@ final class APIServer: Sendable {
         configuration.port = 0
         configuration.eventLoopCount = 1
         configure(&configuration)
-        let server = HTTPServer(configuration: configuration, handler: api, clock: clock, streams: api.feed.hub)
+        let server = HTTPServer(configuration: configuration, handler: api, clock: clock, streams: api.feed.hub, metrics: api.serverMetrics)
         try server.start()
         self.server = server
     }

@@ -1,0 +1,115 @@
+import Foundation
+import TripsDomain
+
+/// `GET /metrics`: the Prometheus text format, version 0.0.4.
+///
+/// https://prometheus.io/docs/instrumenting/exposition_formats/
+extension TripsAPI {
+    static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    func metrics(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+        let accept = request.headerFields.values(for: .accept)
+        guard ContentNegotiation.choose([.plainText], accept: accept) != nil else { throw .notAcceptable([.plainText]) }
+        let labels = routeLabels
+        return .later { [store, feed, serverMetrics] responder in
+            serverMetrics.collect { loops in
+                let (statistics, trips, revision) = store.statistics
+                var text = MetricsText()
+                Self.writeHTTP(loops ?? LoopMetrics(routeCount: labels.count), labels: labels, streams: feed.hub.streamCount, to: &text)
+                Self.writeStore(statistics, trips: trips, revision: revision, to: &text)
+                responder.respond(
+                    HTTPResponse(
+                        status: .ok, headerFields: [.contentType: Self.metricsContentType, .cacheControl: "no-store"],
+                        body: Array(text.output.utf8)))
+            }
+        }
+    }
+
+    private static func writeHTTP(_ loops: LoopMetrics, labels: [String], streams: Int, to text: inout MetricsText) {
+        text.family("trips_http_requests_total", "counter", "Requests answered, by route template, method and status.")
+        for count in loops.requestCounts {
+            let status = count.status.map(String.init) ?? "other"
+            text.sample(
+                "trips_http_requests_total", ["route": labels[count.route], "method": count.method.rawValue, "status": status],
+                Double(count.count))
+        }
+        text.family("trips_http_request_duration_seconds", "histogram", "Time from a request's arrival to its answer, by route template.")
+        for route in labels.indices {
+            let (cumulative, seconds) = loops.latency(route: route)
+            guard let total = cumulative.last, total > 0 else { continue }
+            text.histogram(
+                "trips_http_request_duration_seconds", ["route": labels[route]], bounds: LoopMetrics.bucketBounds, cumulative: cumulative,
+                sum: seconds)
+        }
+        text.family("trips_http_open_connections", "gauge", "Connections open now.")
+        text.sample("trips_http_open_connections", [:], Double(loops.openConnections))
+        text.family("trips_change_streams", "gauge", "Change-feed streams open now (/trips/changes as server-sent events).")
+        text.sample("trips_change_streams", [:], Double(streams))
+    }
+
+    private static func writeStore(_ statistics: StoreStatistics, trips: Int, revision: UInt64, to text: inout MetricsText) {
+        text.family("trips_journal_sync_duration_seconds", "histogram", "Journal writes and their fdatasync, one per group commit.")
+        var running: UInt64 = 0
+        let cumulative = statistics.syncBuckets.map { count -> UInt64 in
+            running &+= count
+            return running
+        }
+        text.histogram(
+            "trips_journal_sync_duration_seconds", [:], bounds: StoreStatistics.bucketBounds, cumulative: cumulative,
+            sum: statistics.syncSeconds)
+        text.family("trips_journal_syncs_total", "counter", "Group commits written and synced.")
+        text.sample("trips_journal_syncs_total", [:], Double(statistics.syncs))
+        text.family("trips_journal_bytes_total", "counter", "Bytes appended to the journal.")
+        text.sample("trips_journal_bytes_total", [:], Double(statistics.bytesWritten))
+        text.family("trips_compactions_total", "counter", "Journals compacted into a snapshot.")
+        text.sample("trips_compactions_total", [:], Double(statistics.compactions))
+        text.family("trips_write_failures_total", "counter", "Journal writes that failed, by kind (no_space: 507; io: 503).")
+        text.sample("trips_write_failures_total", ["kind": "no_space"], Double(statistics.failedWritesNoSpace))
+        text.sample("trips_write_failures_total", ["kind": "io"], Double(statistics.failedWritesOther))
+        text.family("trips_trips", "gauge", "Trips in the list.")
+        text.sample("trips_trips", [:], Double(trips))
+        text.family("trips_revision", "gauge", "The list's revision.")
+        text.sample("trips_revision", [:], Double(revision))
+    }
+}
+
+/// Writes the Prometheus text format: `# HELP` and `# TYPE` once per family, then samples
+/// with escaped label values.
+struct MetricsText {
+    private(set) var output = ""
+
+    mutating func family(_ name: String, _ type: String, _ help: String) {
+        output += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    }
+
+    mutating func sample(_ name: String, _ labels: [String: String], _ value: Double) {
+        output += name
+        if !labels.isEmpty {
+            let pairs = labels.keys.sorted().map { key in "\(key)=\"\(Self.escape(labels[key]!))\"" }
+            output += "{" + pairs.joined(separator: ",") + "}"
+        }
+        output += " " + Self.format(value) + "\n"
+    }
+
+    mutating func histogram(
+        _ name: String, _ labels: [String: String], bounds: [Double], cumulative: [UInt64], sum: Double
+    ) {
+        for (index, count) in cumulative.enumerated() {
+            let le = index < bounds.count ? Self.format(bounds[index]) : "+Inf"
+            sample(name + "_bucket", labels.merging(["le": le]) { $1 }, Double(count))
+        }
+        sample(name + "_sum", labels, sum)
+        sample(name + "_count", labels, Double(cumulative.last ?? 0))
+    }
+
+    /// A label value with `\`, `"` and line feeds escaped.
+    static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// Whole numbers without a fraction, others as Swift writes a Double.
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
