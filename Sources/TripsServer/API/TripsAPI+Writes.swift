@@ -12,13 +12,13 @@ extension TripsAPI {
         let before = try insertionPoint(request.queryItems)
         if new.isList {
             let chosen = try negotiate([Trip].self, for: request)
-            return change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
+            return try change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
                 guard case .added(let trips)? = mutation.outcome else { throw .inconsistent }
                 return represent(trips, as: chosen, status: .created, revision: mutation.revision)
             }
         }
         let chosen = try negotiate(Trip.self, for: request)
-        return change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
+        return try change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
             guard case .added(let trips)? = mutation.outcome, let trip = trips.first, let version = mutation.tripVersion else {
                 throw .inconsistent
             }
@@ -52,7 +52,7 @@ extension TripsAPI {
     /// `DELETE /trips/{id}`: 204.
     func deleteTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let condition = ifMatch(request)
-        return change(
+        return try change(
             request, pathID: id,
             plan: { list throws(MutationError) in
                 try existing(id, in: list)
@@ -69,7 +69,7 @@ extension TripsAPI {
     func deleteTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let ids = try deletionIDs(request.queryItems)
         let condition = ifMatch(request)
-        return change(
+        return try change(
             request,
             plan: { list throws(MutationError) in
                 try MutationError.check(condition, against: EntityTag.allList(list))
@@ -98,7 +98,7 @@ extension TripsAPI {
         let drop = try RequestBody.decode(request, as: FavoriteDrop.self)
         let chosen = try negotiate(FavoritesChange.self, for: request)
         let condition = ifMatch(request)
-        return change(
+        return try change(
             request, returningList: true,
             plan: { list throws(MutationError) in
                 try MutationError.check(condition, against: EntityTag.allList(list))
@@ -123,7 +123,7 @@ extension TripsAPI {
     ) throws(APIError) -> HTTPReply {
         let chosen = try negotiate(Trip.self, for: request)
         let condition = ifMatch(request)
-        return change(
+        return try change(
             request, pathID: id,
             plan: { list throws(MutationError) in
                 try existing(id, in: list)
@@ -142,7 +142,7 @@ extension TripsAPI {
     ) throws(APIError) -> HTTPReply {
         let chosen = try negotiate([Trip].self, for: request)
         let condition = ifMatch(request)
-        return change(
+        return try change(
             request, returningList: true,
             plan: { list throws(MutationError) in
                 try MutationError.check(condition, against: EntityTag.allList(list))

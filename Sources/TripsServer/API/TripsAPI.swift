@@ -157,16 +157,24 @@ extension TripsAPI {
     ///
     /// `plan` sees the newest list and returns the change to make (nil: nothing to do);
     /// `answer` builds the response from the list right after the change.
+    ///
+    /// With an `Idempotency-Key`, the answer is made as the change is planned and kept with it,
+    /// so a retry of the same request gets it again instead of a second change.
     func change(
         _ request: HTTPRequest, pathID: Int? = nil, returningList: Bool = false,
         plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?,
         answer: @escaping @Sendable (Mutation) throws(APIError) -> HTTPResponse
-    ) -> HTTPReply {
+    ) throws(APIError) -> HTTPReply {
         let accept = request.headerFields.values(for: .accept)
+        let idempotency = try IdempotencyKey.request(request) { mutation in (try? answer(mutation)).map(StoredAnswer.init) }
         return .later { responder in
-            store.mutate(plan, returningList: returningList) { result in
+            store.mutate(plan, returningList: returningList, idempotency: idempotency) { result in
                 switch result {
                 case .success(let mutation):
+                    if let kept = mutation.answer {
+                        responder.respond(HTTPResponse(kept))
+                        return
+                    }
                     do throws(APIError) {
                         responder.respond(try answer(mutation))
                     } catch {
@@ -188,6 +196,12 @@ extension APIError {
             self.init(refusal, pathID: pathID)
         case .preconditionFailed:
             self = .preconditionFailed
+        case .idempotencyConflict:
+            self.init(.unprocessableContent, "This Idempotency-Key was used for a different request; use a new key for a new request.")
+            member = "Idempotency-Key"
+        case .idempotencyInFlight:
+            self.init(.conflict, "The first request with this Idempotency-Key is still being made; retry once it is answered.")
+            headerFields[.retryAfter] = "1"
         case .storage(let failure):
             // A full disk is the server's storage problem (507); anything else may pass (503).
             // The client is not told paths or system errors: the server's log has them.

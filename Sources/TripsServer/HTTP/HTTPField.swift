@@ -101,6 +101,7 @@ struct HTTPField: Sendable, Hashable {
         static let etag: Name = "ETag"
         static let expect: Name = "Expect"
         static let host: Name = "Host"
+        static let idempotencyKey: Name = "Idempotency-Key"
         static let ifMatch: Name = "If-Match"
         static let ifNoneMatch: Name = "If-None-Match"
         static let lastEventID: Name = "Last-Event-ID"

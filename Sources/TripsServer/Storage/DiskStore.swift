@@ -1,3 +1,4 @@
+import Glibc
 import TripsDomain
 
 /// The data folder as the writer thread uses it: the lock, the open journal, compaction.
@@ -44,22 +45,22 @@ struct DiskStore: Sendable {
     static func open(
         _ path: String, seedSamples: Bool, fileSystem: any FileSystem, log: any StorageLog,
         configuration: StorageConfiguration
-    ) throws(StorageError) -> (disk: DiskStore, list: TripList, history: ChangeHistory) {
+    ) throws(StorageError) -> (disk: DiskStore, list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) {
         let folder = DataFolder(path: path)
         try fileSystem.createDirectory(path)
         let lockFile = try fileSystem.open(folder.lock, mode: .append)
         var disk = DiskStore(folder: folder, fileSystem: fileSystem, log: log, configuration: configuration, lockFile: lockFile)
         do throws(StorageError) {
             guard try fileSystem.tryLock(lockFile) else { throw .locked(folder: path) }
-            let (list, history) = try disk.recover(seedSamples: seedSamples)
-            return (disk, list, history)
+            let (list, history, ledger) = try disk.recover(seedSamples: seedSamples)
+            return (disk, list, history, ledger)
         } catch {
             disk.close()
             throw error
         }
     }
 
-    private mutating func recover(seedSamples: Bool) throws(StorageError) -> (TripList, ChangeHistory) {
+    private mutating func recover(seedSamples: Bool) throws(StorageError) -> (TripList, ChangeHistory, IdempotencyLedger) {
         let names = try fileSystem.contentsOfDirectory(folder.path)
         if names.contains("snapshot.tmp") { try fileSystem.removeFile(folder.snapshotTemporary) }
         let journals = names.compactMap(DataFolder.generation(ofJournal:)).sorted()
@@ -69,14 +70,17 @@ struct DiskStore: Sendable {
             }
             let list = seedSamples ? TripList.samples : TripList()
             let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
-            try installSnapshot(of: list, history: history)
+            try installSnapshot(of: list, history: history, ledger: IdempotencyLedger())
             log.info("created the data folder \(folder.path) with \(list.trips.count) trip\(list.trips.count == 1 ? "" : "s")")
-            return (list, history)
+            return (list, history, IdempotencyLedger())
         }
         let snapshot = try Snapshot(bytes: snapshotBytes, file: folder.snapshot)
         var history = ChangeHistory(
             capacity: configuration.historyCapacity, revision: snapshot.list.revision - UInt64(snapshot.events.count))
         for event in snapshot.events { history.append(event) }
+        let now = Int64(time(nil))
+        var ledger = IdempotencyLedger()
+        for use in snapshot.keys { ledger.finish(use, now: now) }
         snapshotSize = (snapshotBytes.count, snapshot.list.trips.count)
         for stale in journals where stale != snapshot.journal {
             let path = folder.journal(stale)
@@ -90,7 +94,7 @@ struct DiskStore: Sendable {
         generation = snapshot.journal
         let path = folder.journal(generation)
         let bytes = try fileSystem.readFile(path)
-        let replay = try JournalReplay(bytes ?? [], file: path, onto: snapshot.list, history: history)
+        let replay = try JournalReplay(bytes ?? [], file: path, onto: snapshot.list, history: history, ledger: ledger, now: now)
         let journal = try fileSystem.open(path, mode: .append)
         self.journal = journal
         journalLength = replay.validLength
@@ -104,7 +108,7 @@ struct DiskStore: Sendable {
         if bytes == nil { try fileSystem.synchronizeDirectory(folder.path) }
         let count = replay.list.trips.count
         log.info("\(count) trip\(count == 1 ? "" : "s") recovered from \(folder.path)")
-        return (replay.list, replay.history)
+        return (replay.list, replay.history, replay.ledger)
     }
 
     /// Whether the journal has grown past the configured size (and, unless configured
@@ -152,9 +156,9 @@ struct DiskStore: Sendable {
     /// create the next journal, `fsync` the folder, remove the old journal. A crash before the
     /// rename leaves the old snapshot and journal in charge; after it, the new snapshot names
     /// the new generation, so the old journal is never replayed on top of it.
-    mutating func installSnapshot(of list: TripList, history: ChangeHistory) throws(StorageError) {
+    mutating func installSnapshot(of list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) throws(StorageError) {
         let next = generation + 1
-        let bytes = Snapshot(list: list, events: history.all, journal: next).bytes
+        let bytes = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next).bytes
         let temporary = try fileSystem.open(folder.snapshotTemporary, mode: .truncateAndAppend)
         do {
             try fileSystem.write(temporary, bytes)

@@ -11,9 +11,11 @@ import TripsDomain
 ///     {"revision":12,"op":"move","sources":[7,3],"destination":{"before":1}}   // or "destination":"end"
 ///     {"revision":13,"op":"makeFavorites","ids":[3,7]}
 ///     {"revision":14,"op":"sort","by":"price"}
-struct JournalRecord: Sendable, Hashable {
+struct JournalRecord: Sendable, Equatable {
     var revision: UInt64
     var change: TripChange
+    /// The idempotency key the change was made with, and its answer, kept with it.
+    var idempotency: IdempotencyKeyUse?
 
     /// The record as its JSON payload.
     var payload: [UInt8] {
@@ -65,13 +67,18 @@ struct JournalRecord: Sendable, Hashable {
             writer.appendRaw(#""sort","by":"#)
             writer.appendString(key.rawValue)
         }
+        if let idempotency {
+            writer.appendRaw(#","idempotency":"#)
+            writer.appendKeyUse(idempotency)
+        }
         writer.appendRaw("}")
         return writer.bytes
     }
 
-    init(revision: UInt64, change: TripChange) {
+    init(revision: UInt64, change: TripChange, idempotency: IdempotencyKeyUse? = nil) {
         self.revision = revision
         self.change = change
+        self.idempotency = idempotency
     }
 
     /// Reads a payload `payload` wrote.
@@ -111,6 +118,7 @@ struct JournalRecord: Sendable, Hashable {
         default:
             throw StoredJSONError(reason: "unknown op \(operation)")
         }
+        idempotency = object.has("idempotency") ? try StoredObject.keyUse(try object.value("idempotency")) : nil
         try object.finish()
     }
 }

@@ -6,6 +6,8 @@ struct JournalReplay {
     var list: TripList
     /// The history with the event of every whole record added.
     var history: ChangeHistory
+    /// The idempotency keys with those of every whole record added.
+    var ledger: IdempotencyLedger
     /// The bytes the whole records take; anything after is a torn tail.
     var validLength: Int
     var recordCount: Int
@@ -18,9 +20,13 @@ struct JournalReplay {
     /// it, is a write the crash interrupted: it was never acknowledged, so it is dropped.
     /// Anything else that is wrong is `.corrupt` with the record's offset.
     /// - Complexity: O(n) in the journal's length, plus the cost of applying each change.
-    init(_ bytes: [UInt8], file: String, onto list: TripList, history: ChangeHistory) throws(StorageError) {
+    init(
+        _ bytes: [UInt8], file: String, onto list: TripList, history: ChangeHistory, ledger: IdempotencyLedger = IdempotencyLedger(),
+        now: Int64 = 0
+    ) throws(StorageError) {
         self.list = list
         self.history = history
+        self.ledger = ledger
         validLength = 0
         recordCount = 0
         tornTail = nil
@@ -30,7 +36,7 @@ struct JournalReplay {
             let problem: String
             switch reading {
             case .record(let payload, let next):
-                try apply(Array(bytes[payload]), file: file, offset: offset)
+                try apply(Array(bytes[payload]), file: file, offset: offset, now: now)
                 validLength = next
                 recordCount += 1
                 continue
@@ -47,7 +53,7 @@ struct JournalReplay {
         }
     }
 
-    private mutating func apply(_ payload: [UInt8], file: String, offset: Int) throws(StorageError) {
+    private mutating func apply(_ payload: [UInt8], file: String, offset: Int, now: Int64) throws(StorageError) {
         let record: JournalRecord
         do {
             record = try JournalRecord(payload: payload)
@@ -59,6 +65,7 @@ struct JournalReplay {
         } catch {
             throw .corrupt(file: file, offset: offset, reason: "replaying the record fails: \(error)")
         }
+        if let use = record.idempotency { ledger.finish(use, now: now) }
         guard list.revision == record.revision else {
             throw .corrupt(
                 file: file, offset: offset,

@@ -2,6 +2,19 @@ import TripsDomain
 
 /// A change that is on disk (or needed none), as the API answers it.
 struct Mutation: Sendable {
+    /// A replayed one: the answer its idempotency key got the first time.
+    init(replaying answer: StoredAnswer, revision: UInt64) {
+        self.init(list: nil, revision: revision, outcome: nil, tripVersion: nil)
+        self.answer = answer
+    }
+
+    init(list: TripList?, revision: UInt64, outcome: TripChangeOutcome?, tripVersion: UInt64?) {
+        self.list = list
+        self.revision = revision
+        self.outcome = outcome
+        self.tripVersion = tripVersion
+    }
+
     /// The list right after this change, when `mutate` was asked for it. Only answers that
     /// show the whole list ask: holding it makes the store copy its list on the next change,
     /// which costs about what writing the list into a response costs anyway.
@@ -12,6 +25,17 @@ struct Mutation: Sendable {
     let outcome: TripChangeOutcome?
     /// For a change to one trip: the revision at which that trip last changed, for its ETag.
     let tripVersion: UInt64?
+    /// With an idempotency key: the answer to give (the first one, when replayed).
+    var answer: StoredAnswer?
+}
+
+/// A change made with an `Idempotency-Key`: the key, what the request was, when, and how
+/// to write the answer that is kept with the change (nil: the answer is an error, not kept).
+struct IdempotencyRequest: Sendable {
+    let key: String
+    let fingerprint: String
+    let now: Int64
+    let answer: @Sendable (Mutation) -> StoredAnswer?
 }
 
 /// Why a mutation did not happen.
@@ -22,4 +46,8 @@ enum MutationError: Error, Sendable {
     case preconditionFailed
     /// The change could not be made durable; nothing changed.
     case storage(StorageError)
+    /// The idempotency key was used for a different request.
+    case idempotencyConflict
+    /// The first request with the idempotency key is still being made.
+    case idempotencyInFlight
 }

@@ -11,17 +11,23 @@ import TripsDomain
 ///     {"version":42,"id":9,…}
 ///     {"revision":42,"event":"created","data":"{\"revision\":42,\"trips\":[…],\"before\":null}"}
 ///
-/// Format 1, written before the change feed, has no events.
+/// Then one record per idempotency key kept (format 3), oldest first:
+///
+///     {"key":"k-1","fingerprint":"…","at":1796000000,"status":201,"fields":{…},"body":"…"}
+///
+/// Format 1, written before the change feed, has no events; format 2 has no keys.
 ///
 /// `journal` is what makes compaction safe to interrupt: the snapshot covers every change
 /// in journals before that generation, so an older journal left behind by a crash is
 /// never replayed on top of it.
 struct Snapshot: Sendable, Equatable {
-    static let format = 2
+    static let format = 3
 
     var list: TripList
     /// The latest changes, oldest first; their revisions end at the list's.
     var events: [ChangeEvent]
+    /// The idempotency keys kept, oldest first.
+    var keys: [IdempotencyKeyUse]
     /// The generation of the journal whose records come after this snapshot.
     var journal: UInt64
 
@@ -42,6 +48,8 @@ struct Snapshot: Sendable, Equatable {
         header.appendInteger(list.trips.count)
         header.appendRaw(#","events":"#)
         header.appendInteger(events.count)
+        header.appendRaw(#","keys":"#)
+        header.appendInteger(keys.count)
         header.appendRaw("}")
         RecordFrame.append(payload: header.bytes, to: &buffer)
         for trip in list.trips {
@@ -66,12 +74,18 @@ struct Snapshot: Sendable, Equatable {
             writer.appendRaw("}")
             RecordFrame.append(payload: writer.bytes, to: &buffer)
         }
+        for use in keys {
+            var writer = JSONWriter(reservingCapacity: use.answer.body.count + 128)
+            writer.appendKeyUse(use)
+            RecordFrame.append(payload: writer.bytes, to: &buffer)
+        }
         return buffer
     }
 
-    init(list: TripList, events: [ChangeEvent] = [], journal: UInt64) {
+    init(list: TripList, events: [ChangeEvent] = [], keys: [IdempotencyKeyUse] = [], journal: UInt64) {
         self.list = list
         self.events = events
+        self.keys = keys
         self.journal = journal
     }
 
@@ -102,14 +116,14 @@ struct Snapshot: Sendable, Equatable {
             }
         }
 
-        let (journal, revision, lastIssuedID, count, eventCount) = try record { (header) throws(StoredJSONError) in
+        let (journal, revision, lastIssuedID, count, eventCount, keyCount) = try record { (header) throws(StoredJSONError) in
             let format: Int = try header.integer("format")
-            guard format == 1 || format == Self.format else { throw StoredJSONError(reason: "unknown snapshot format \(format)") }
-            let counts: (UInt64, UInt64, Int, Int, Int) = (
+            guard (1...Self.format).contains(format) else { throw StoredJSONError(reason: "unknown snapshot format \(format)") }
+            let counts: (UInt64, UInt64, Int, Int, Int, Int) = (
                 try header.integer("journal"), try header.integer("revision"), try header.integer("lastIssuedID"),
-                try header.integer("trips"), format == 1 ? 0 : try header.integer("events")
+                try header.integer("trips"), format < 2 ? 0 : try header.integer("events"), format < 3 ? 0 : try header.integer("keys")
             )
-            guard counts.3 >= 0, counts.4 >= 0 else { throw StoredJSONError(reason: "a negative count") }
+            guard counts.3 >= 0, counts.4 >= 0, counts.5 >= 0 else { throw StoredJSONError(reason: "a negative count") }
             guard UInt64(counts.4) <= counts.1 else { throw StoredJSONError(reason: "more events than revisions") }
             return counts
         }
@@ -141,7 +155,12 @@ struct Snapshot: Sendable, Equatable {
             }
             events.append(event)
         }
+        var keys: [IdempotencyKeyUse] = []
+        for _ in 0..<keyCount {
+            keys.append(try record { (object) throws(StoredJSONError) in try StoredObject.keyUse(object.takeRest()) })
+        }
         guard offset == bytes.count else { throw .corrupt(file: file, offset: offset, reason: "bytes follow the last record") }
+        self.keys = keys
         self.events = events
         self.journal = journal
         list = TripList(restoring: entries, revision: revision, lastIssuedID: lastIssuedID)

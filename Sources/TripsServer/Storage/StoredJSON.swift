@@ -27,6 +27,12 @@ struct StoredObject {
         try self.init(value, describing: what)
     }
 
+    /// Takes every member left, as an object (for a reader that checks them itself).
+    mutating func takeRest() -> JSONValue {
+        defer { members = [:] }
+        return .object(members)
+    }
+
     /// Whether the object still has the member `name`.
     func has(_ name: String) -> Bool {
         members[name] != nil
@@ -167,5 +173,45 @@ extension StoredObject {
         let draft = try object.draftMembers()
         try object.finish()
         return draft
+    }
+}
+
+extension JSONWriter {
+    /// `{"key":…,"fingerprint":…,"at":…,"status":201,"fields":{…},"body":"…"}`
+    mutating func appendKeyUse(_ use: IdempotencyKeyUse) {
+        appendRaw(#"{"key":"#)
+        appendString(use.key)
+        appendRaw(#","fingerprint":"#)
+        appendString(use.fingerprint)
+        appendRaw(#","at":"#)
+        appendInteger(use.at)
+        appendRaw(#","status":"#)
+        appendInteger(use.answer.status)
+        appendRaw(#","fields":"#)
+        appendValue(.object(use.answer.fields.mapValues(JSONValue.string)))
+        appendRaw(#","body":"#)
+        appendString(String(decoding: use.answer.body, as: UTF8.self))
+        appendRaw("}")
+    }
+}
+
+extension StoredObject {
+    /// Reads what `appendKeyUse` writes.
+    static func keyUse(_ value: JSONValue) throws(StoredJSONError) -> IdempotencyKeyUse {
+        var object = try StoredObject(value, describing: "idempotency")
+        let key = try object.string("key")
+        let fingerprint = try object.string("fingerprint")
+        let at: Int64 = try object.integer("at")
+        let status: Int = try object.integer("status")
+        guard case .object(let members) = try object.value("fields") else { throw StoredJSONError(reason: "fields is not an object") }
+        var fields: [String: String] = [:]
+        for (name, value) in members {
+            guard case .string(let text) = value else { throw StoredJSONError(reason: "field \(name) is not a string") }
+            fields[name] = text
+        }
+        let body = Array(try object.string("body").utf8)
+        try object.finish()
+        return IdempotencyKeyUse(
+            key: key, fingerprint: fingerprint, at: at, answer: StoredAnswer(status: status, fields: fields, body: body))
     }
 }

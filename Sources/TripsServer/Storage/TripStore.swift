@@ -46,6 +46,8 @@ final class TripStore: Sendable {
         var lastWriteFailure: StorageError?
         /// Syncs, compactions and failures, for the metrics.
         var statistics = StoreStatistics()
+        /// Idempotency keys of recent changes, and of changes on their way to the disk.
+        var ledger = IdempotencyLedger()
     }
 
     /// A planned mutation on its way to the disk.
@@ -79,9 +81,9 @@ final class TripStore: Sendable {
         // Past RLIMIT_FSIZE a write must fail with EFBIG (the change is refused with 507, reads
         // go on), not raise SIGXFSZ, whose default action kills the process.
         signal(SIGXFSZ, SIG_IGN)
-        let (disk, list, history) = try DiskStore.open(
+        let (disk, list, history, ledger) = try DiskStore.open(
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
-        state = Mutex(State(durable: list, history: history, tip: list))
+        state = Mutex(State(durable: list, history: history, tip: list, ledger: ledger))
         self.disk = Mutex(disk)
         let thread = Thread { [self] in runWriter() }
         thread.name = "trips-storage-writer"
@@ -134,13 +136,27 @@ final class TripStore: Sendable {
     /// that changes nothing is not journaled. `completion` never runs before every change
     /// accepted earlier is durable: it runs on the writer thread, or right here, before
     /// `mutate` returns, when nothing is waiting for the disk (always, in memory).
+    ///
+    /// With `idempotency`, a key already used for the same request answers its first answer
+    /// again and changes nothing; used for another request, `.idempotencyConflict`; still on
+    /// its way to the disk, `.idempotencyInFlight`. A new one makes the change, and its
+    /// answer (`idempotency.answer` of the mutation) goes into the change's journal record.
     func mutate(
         _ plan: (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
+        idempotency: IdempotencyRequest? = nil,
         completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
     ) {
         let isInMemory = directory == nil
         let (immediate, wakeWriter) = state.withLock { state -> (Result<Mutation, MutationError>?, Bool) in
             guard !state.isClosing else { return (.failure(.storage(.closed)), false) }
+            if let idempotency {
+                switch state.ledger.lookup(key: idempotency.key, fingerprint: idempotency.fingerprint) {
+                case .new: break
+                case .replay(let answer): return (.success(Mutation(replaying: answer, revision: state.tip.revision)), false)
+                case .conflict: return (.failure(.idempotencyConflict), false)
+                case .inFlight: return (.failure(.idempotencyInFlight), false)
+                }
+            }
             var record: JournalRecord?
             let result: Result<Mutation, MutationError>
             var change: TripChange?
@@ -165,16 +181,27 @@ final class TripStore: Sendable {
                     default: break
                     }
                 }
-                result = .success(
-                    Mutation(
-                        list: returningList ? state.tip : nil, revision: state.tip.revision, outcome: outcome,
-                        tripVersion: tripVersion))
+                var mutation = Mutation(
+                    list: returningList ? state.tip : nil, revision: state.tip.revision, outcome: outcome,
+                    tripVersion: tripVersion)
+                if let idempotency, let answer = idempotency.answer(mutation) {
+                    mutation.answer = answer
+                    let use = IdempotencyKeyUse(
+                        key: idempotency.key, fingerprint: idempotency.fingerprint, at: idempotency.now, answer: answer)
+                    if record != nil {
+                        record?.idempotency = use
+                        state.ledger.begin(key: use.key, fingerprint: use.fingerprint)  // kept once durable
+                    } else {
+                        state.ledger.finish(use, now: use.at)  // nothing to save: kept in memory
+                    }
+                }
+                result = .success(mutation)
             } catch {
                 result = .failure(error)
             }
             if record == nil { change = nil }
             if isInMemory {
-                if let change { Self.applyDurable(change, to: &state) }
+                if let change { Self.applyDurable(change, keyUse: record?.idempotency, to: &state) }
                 return (result, false)
             }
             if record == nil && state.queue.isEmpty && !state.isBatchInFlight { return (result, false) }
@@ -279,6 +306,7 @@ final class TripStore: Sendable {
             state.withLock { state in
                 state.lastWriteFailure = failure
                 state.statistics.recordFailure(failure)
+                for pending in failed { if let key = pending.record?.idempotency?.key { state.ledger.abandon(key: key) } }
             }
             log.warning("a write to the journal failed, \(failed.count) changes refused: \(failure)")
             for pending in failed { pending.completion(.failure(.storage(failure))) }
@@ -286,7 +314,7 @@ final class TripStore: Sendable {
         }
         state.withLock { state in
             for pending in batch {
-                if let change = pending.change { Self.applyDurable(change, to: &state) }
+                if let change = pending.change { Self.applyDurable(change, keyUse: pending.record?.idempotency, to: &state) }
             }
             state.isBatchInFlight = false
             if records > 0 {
@@ -302,9 +330,9 @@ final class TripStore: Sendable {
         disk.withLock { disk in
             guard disk?.needsCompaction == true else { return }
             // Only this thread moves `durable`, and it is exactly what the journal holds.
-            let (list, history) = state.withLock { ($0.durable, $0.history) }
+            let (list, history, ledger) = state.withLock { ($0.durable, $0.history, $0.ledger) }
             do {
-                try disk?.installSnapshot(of: list, history: history)
+                try disk?.installSnapshot(of: list, history: history, ledger: ledger)
                 state.withLock { $0.statistics.compactions &+= 1 }
             } catch {
                 log.warning("compacting the journal failed, it keeps growing until a later attempt works: \(error)")
@@ -315,7 +343,8 @@ final class TripStore: Sendable {
     /// Replays on the durable list a change the tip already accepted (it cannot fail there,
     /// since the durable list is the tip as it was when the change was planned), and tells
     /// the history and the listener.
-    private static func applyDurable(_ change: TripChange, to state: inout State) {
+    private static func applyDurable(_ change: TripChange, keyUse: IdempotencyKeyUse?, to state: inout State) {
+        if let keyUse { state.ledger.finish(keyUse, now: keyUse.at) }
         let event: ChangeEvent?
         do {
             event = try state.durable.applyTelling(change).event
