@@ -23,13 +23,9 @@ struct TripsAPI: HTTPHandler {
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, clock: clock)
     }
 
-    /// Requests are counted by route template; anything else (404s, `OPTIONS *`) as "other".
+    /// Requests are counted by route template; anything else (404s, `OPTIONS *`) as "other",
+    /// the last label.
     var routeLabels: [String] { Route.table.map(\.template) + ["other"] }
-
-    func routeLabel(for request: HTTPRequest) -> Int {
-        guard let template = Route(path: request.path)?.template else { return Route.table.count }
-        return Route.table.firstIndex { $0.template == template } ?? Route.table.count
-    }
 
     /// Checks the token, routes, and adds what every answer carries: the user for the access
     /// log, and CORS headers for an allowed origin (a preflight is answered here).
@@ -45,10 +41,31 @@ struct TripsAPI: HTTPHandler {
         } catch {
             reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
         }
-        guard user != nil || origin != nil else { return reply }
+        let label = route?.tableIndex
+        guard user != nil || origin != nil else {
+            // The common case, kept cheap: only the metrics label is added.
+            switch reply {
+            case .now(var response):
+                response.routeLabel = label
+                return .now(response)
+            case .later(let start):
+                return .later { responder in
+                    start(
+                        responder.mapping { response in
+                            var response = response
+                            response.routeLabel = label
+                            return response
+                        })
+                }
+            case .stream(var head, let start):
+                head.routeLabel = label
+                return .stream(head, start)
+            }
+        }
         let finish: @Sendable (HTTPResponse) -> HTTPResponse = { [user] response in
             var response = response
             response.user = user
+            response.routeLabel = label
             if let origin { CORSPolicy.decorate(&response, origin: origin) }
             return response
         }

@@ -15,7 +15,7 @@ final class ConnectionEnvironment {
     /// Set when the server shuts down: every later response closes its connection.
     var isShuttingDown = false
     /// What the loop's answered requests count up to.
-    var metrics: LoopMetrics
+    let counters: LoopCounters
 
     init(
         handler: any HTTPHandler, configuration: HTTPServerConfiguration, sink: any HTTPResponseSink,
@@ -29,7 +29,7 @@ final class ConnectionEnvironment {
         self.clock = clock
         self.requestIDs = requestIDs
         self.accessLog = accessLog
-        metrics = LoopMetrics(routeCount: handler.routeLabels.count)
+        counters = LoopCounters(routeCount: handler.routeLabels.count)
     }
 }
 

@@ -204,11 +204,13 @@ func isFieldVisible(_ byte: UInt8) -> Bool {
 func isValidHost(_ value: UnsafeRawBufferPointer) -> Bool {
     var index = 0
     if value.first == UInt8(ascii: "[") {
-        guard let close = value.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
-        for byte in value[1..<close] where !(isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":")) {
-            return false
+        index = 1
+        while index < value.count, value[index] != UInt8(ascii: "]") {
+            guard isHostByte(value[index]) || value[index] == UInt8(ascii: ":") else { return false }
+            index += 1
         }
-        index = close + 1
+        guard index < value.count, index > 1 else { return false }
+        index += 1
     } else {
         while index < value.count, value[index] != UInt8(ascii: ":") {
             let byte = value[index]
@@ -218,17 +220,37 @@ func isValidHost(_ value: UnsafeRawBufferPointer) -> Bool {
                 }
                 index += 3
             } else {
-                guard isUnreserved(byte) || isSubDelimiter(byte) else { return false }
+                guard isHostByte(byte) else { return false }
                 index += 1
             }
         }
     }
     guard index < value.count else { return true }
-    guard value[index] == UInt8(ascii: ":") else { return false }
-    let port = value[(index + 1)...]
-    guard port.count <= 5, port.allSatisfy({ digitValue($0) != nil }) else { return false }
-    return port.reduce(0) { $0 * 10 + digitValue($1)! } <= 65_535
+    guard value[index] == UInt8(ascii: ":"), value.count - index - 1 <= 5 else { return false }
+    var port = 0
+    index += 1
+    while index < value.count {
+        guard let digit = digitValue(value[index]) else { return false }
+        port = port * 10 + digit
+        index += 1
+    }
+    return port <= 65_535
 }
+
+/// Whether a byte may stand in a registered name or an IP literal: unreserved or a sub-delim.
+/// Two bit masks, one per half of ASCII, so the test is a shift and an and: every request's
+/// Host is checked. (`hostByteMasksMatchTheGrammar` checks them against the two predicates.)
+@inline(__always)
+func isHostByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0..<64: return (hostByteMaskLow >> UInt64(byte)) & 1 == 1
+    case 64..<128: return (hostByteMaskHigh >> UInt64(byte - 64)) & 1 == 1
+    default: return false
+    }
+}
+
+let hostByteMaskLow: UInt64 = 0x2bff_7fd2_0000_0000
+let hostByteMaskHigh: UInt64 = 0x47ff_fffe_87ff_fffe
 
 /// unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
 func isUnreserved(_ byte: UInt8) -> Bool {

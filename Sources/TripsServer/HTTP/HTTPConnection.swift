@@ -56,8 +56,6 @@ final class HTTPConnection {
         var id: RequestID
         var method: HTTPMethod? = nil
         var target: String? = nil
-        /// Which of the handler's route labels the metrics count it under.
-        var route = 0
         var startedAt: MonotonicInstant
     }
     private var peerClosed = false
@@ -168,7 +166,7 @@ final class HTTPConnection {
             // The clock is read for the access log's duration only; without a log, `now` will do.
             current = InFlight(
                 id: requestIDs.id(for: request), method: request.method, target: request.target,
-                route: environment.handler.routeLabel(for: request), startedAt: environment.clock.now())
+                startedAt: environment.clock.now())
         }
         let omitContent = request.method == .head
         let connection: HTTPResponse.ConnectionField =
@@ -272,7 +270,8 @@ final class HTTPConnection {
             requestID: answered.map { ($0.id, environment.requestIDs?.prefix ?? []) }, framing: framing)
         if let answered {
             let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
-            environment.metrics.record(route: answered.route, method: answered.method, status: response.status.code, nanoseconds: duration)
+            environment.counters.record(
+                route: response.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
             environment.accessLog?.record(
                 id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
                 target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,

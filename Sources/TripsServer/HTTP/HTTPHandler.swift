@@ -20,15 +20,13 @@
 /// further request (pipelined bytes wait in its buffer, as in swift-nio's pipelining handler).
 protocol HTTPHandler: Sendable {
     func handle(_ request: HTTPRequest) -> HTTPReply
-    /// The routes the server's metrics count requests by (route templates, say).
+    /// The routes the server's metrics count requests by (route templates, say): a response's
+    /// `routeLabel` indexes into them, and one without counts under the last.
     var routeLabels: [String] { get }
-    /// Which of `routeLabels` a request is counted under.
-    func routeLabel(for request: HTTPRequest) -> Int
 }
 
 extension HTTPHandler {
     var routeLabels: [String] { ["all"] }
-    func routeLabel(for request: HTTPRequest) -> Int { 0 }
 }
 
 /// A handler's answer: a response now, a promise of one, or a stream.

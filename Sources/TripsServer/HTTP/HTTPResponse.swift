@@ -18,6 +18,8 @@ struct HTTPResponse: Sendable, Hashable {
     private(set) var preparedHead: PreparedHTTPHead?
     /// Who the request was made as (a token's name), for the access log; never sent.
     var user: String?
+    /// Which of the handler's `routeLabels` the metrics count this answer under; never sent.
+    var routeLabel: Int?
 
     init(status: HTTPStatus, headerFields: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status

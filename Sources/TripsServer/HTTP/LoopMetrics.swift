@@ -1,6 +1,6 @@
-/// What one event loop counts of the requests it answers: by route, method and status, and
-/// how long each took. A plain value confined to its loop, so counting costs no lock and
-/// no atomic; a scrape asks every loop for a copy (through its mailbox) and adds them up.
+/// What the event loops counted of the requests they answered: by route, method and status,
+/// and how long each took. Each loop counts into its own `LoopCounters`; a scrape asks every
+/// loop for a copy of them as this value (through its mailbox) and adds the copies up.
 struct LoopMetrics: Sendable, Equatable {
     /// The statuses counted one by one; any other is counted as the last slot, "other".
     static let statuses: [Int] = [
@@ -11,35 +11,23 @@ struct LoopMetrics: Sendable, Equatable {
 
     let routeCount: Int
     /// Requests by [route][method][status], flattened.
-    private(set) var requests: [UInt64]
+    fileprivate(set) var requests: [UInt64]
     /// Requests by [route][bucket], each counted in the first bucket it fits (the last: +Inf).
-    private(set) var latencyBuckets: [UInt64]
-    /// Seconds spent, by route.
-    private(set) var latencySeconds: [Double]
+    fileprivate(set) var latencyBuckets: [UInt64]
+    /// Nanoseconds spent, by route.
+    fileprivate(set) var latencyNanoseconds: [UInt64]
     /// Connections open on the loop when the copy was taken.
     var openConnections = 0
 
-    private static let methodCount = HTTPMethod.known.count
-    private static let statusSlots = statuses.count + 1
-    private static let bucketSlots = bucketBounds.count + 1
+    fileprivate static let methodCount = HTTPMethod.known.count
+    fileprivate static let statusSlots = statuses.count + 1
+    fileprivate static let bucketSlots = bucketBounds.count + 1
 
     init(routeCount: Int) {
         self.routeCount = max(1, routeCount)
         requests = Array(repeating: 0, count: self.routeCount * Self.methodCount * Self.statusSlots)
         latencyBuckets = Array(repeating: 0, count: self.routeCount * Self.bucketSlots)
-        latencySeconds = Array(repeating: 0, count: self.routeCount)
-    }
-
-    /// Counts one answered request.
-    mutating func record(route: Int, method: HTTPMethod?, status: Int, nanoseconds: UInt64) {
-        let route = min(max(route, 0), routeCount - 1)
-        let methodIndex = method.flatMap { HTTPMethod.known.firstIndex(of: $0) } ?? 0
-        let statusIndex = Self.statuses.firstIndex(of: status) ?? Self.statuses.count
-        requests[(route * Self.methodCount + methodIndex) * Self.statusSlots + statusIndex] &+= 1
-        let seconds = Double(nanoseconds) / 1e9
-        let bucket = Self.bucketBounds.firstIndex { seconds <= $0 } ?? Self.bucketBounds.count
-        latencyBuckets[route * Self.bucketSlots + bucket] &+= 1
-        latencySeconds[route] += seconds
+        latencyNanoseconds = Array(repeating: 0, count: self.routeCount)
     }
 
     /// This loop's counts added to `other`'s (same routes).
@@ -47,7 +35,7 @@ struct LoopMetrics: Sendable, Equatable {
         var sum = self
         for index in requests.indices { sum.requests[index] &+= other.requests[index] }
         for index in latencyBuckets.indices { sum.latencyBuckets[index] &+= other.latencyBuckets[index] }
-        for index in latencySeconds.indices { sum.latencySeconds[index] += other.latencySeconds[index] }
+        for index in latencyNanoseconds.indices { sum.latencyNanoseconds[index] &+= other.latencyNanoseconds[index] }
         sum.openConnections += other.openConnections
         return sum
     }
@@ -72,6 +60,64 @@ struct LoopMetrics: Sendable, Equatable {
             running &+= latencyBuckets[route * Self.bucketSlots + bucket]
             return running
         }
-        return (cumulative, latencySeconds[route])
+        return (cumulative, Double(latencyNanoseconds[route]) / 1e9)
     }
 }
+
+/// One event loop's counters, in memory of their own that only the loop writes: counting a
+/// request is a few additions, with no lock, no atomic and no copy-on-write check.
+final class LoopCounters {
+    private let routeCount: Int
+    private let requests: UnsafeMutableBufferPointer<UInt64>
+    private let latencyBuckets: UnsafeMutableBufferPointer<UInt64>
+    private let latencyNanoseconds: UnsafeMutableBufferPointer<UInt64>
+    /// The bucket bounds in nanoseconds, so counting needs no floating point.
+    private static let bucketNanoseconds: [UInt64] = LoopMetrics.bucketBounds.map { UInt64($0 * 1e9) }
+    /// Each status code's slot (codes 0 to 599), so counting is one read, not a search.
+    private static let statusSlot: [UInt8] = (0..<600).map { code in
+        UInt8(LoopMetrics.statuses.firstIndex(of: code) ?? LoopMetrics.statuses.count)
+    }
+
+    init(routeCount: Int) {
+        self.routeCount = max(1, routeCount)
+        func zeroed(_ count: Int) -> UnsafeMutableBufferPointer<UInt64> {
+            let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
+            buffer.initialize(repeating: 0)
+            return buffer
+        }
+        requests = zeroed(self.routeCount * LoopMetrics.methodCount * LoopMetrics.statusSlots)
+        latencyBuckets = zeroed(self.routeCount * LoopMetrics.bucketSlots)
+        latencyNanoseconds = zeroed(self.routeCount)
+    }
+
+    deinit {
+        requests.deallocate()
+        latencyBuckets.deallocate()
+        latencyNanoseconds.deallocate()
+    }
+
+    /// Counts one answered request (`route` past the last counts as the last).
+    func record(route: Int, method: HTTPMethod?, status: Int, nanoseconds: UInt64) {
+        let route = min(max(route, 0), routeCount - 1)
+        let methodIndex = method?.knownIndex ?? 0
+        let statusIndex = status >= 0 && status < 600 ? Int(Self.statusSlot[status]) : LoopMetrics.statuses.count
+        requests[(route * LoopMetrics.methodCount + methodIndex) * LoopMetrics.statusSlots + statusIndex] &+= 1
+        var bucket = 0
+        while bucket < Self.bucketNanoseconds.count && nanoseconds > Self.bucketNanoseconds[bucket] { bucket += 1 }
+        latencyBuckets[route * LoopMetrics.bucketSlots + bucket] &+= 1
+        latencyNanoseconds[route] &+= nanoseconds
+    }
+
+    /// A copy of the counts, for a scrape.
+    func snapshot(openConnections: Int) -> LoopMetrics {
+        var metrics = LoopMetrics(routeCount: routeCount)
+        metrics.requests = Array(requests)
+        metrics.latencyBuckets = Array(latencyBuckets)
+        metrics.latencyNanoseconds = Array(latencyNanoseconds)
+        metrics.openConnections = openConnections
+        return metrics
+    }
+}
+
+@available(*, unavailable)
+extension LoopCounters: Sendable {}

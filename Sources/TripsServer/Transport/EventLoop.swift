@@ -368,8 +368,7 @@ final class EventLoop {
         }
         if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
         if !mail.metricRequests.isEmpty {
-            var metrics = environment.metrics
-            metrics.openConnections = liveCount
+            let metrics = environment.counters.snapshot(openConnections: liveCount)
             for reply in mail.metricRequests { reply(metrics) }
         }
         if mail.clockAdvanced { nextSweep = now }

@@ -114,4 +114,15 @@ import TripsDomain
         }
         #expect(MetricsText.escape("a\"b\\c\nd") == #"a\"b\\c\nd"#)
     }
+
+    /// Counting relies on two cheap indexes; each must name what the slow way would.
+    @Test func theCountingIndexesAgreeWithTheirTables() {
+        let routes: [Route] = [
+            .trips, .tripChanges, .tripsReorder, .tripsSort, .trip(1), .favorites, .favorite(1), .health, .livez, .readyz, .metrics,
+            .openAPI,
+        ]
+        #expect(routes.count == Route.table.count)
+        for route in routes { #expect(Route.table[route.tableIndex].template == route.template) }
+        for (index, method) in HTTPMethod.known.enumerated() { #expect(method.knownIndex == index, "\(method)") }
+    }
 }

@@ -378,4 +378,10 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let past = head + first + bytes(String(rest + 1, radix: 16) + "\r\n")
         #expect(parseEvents([past]) == [.failure(.contentTooLarge)])
     }
+
+    @Test func hostByteMasksMatchTheGrammar() {
+        for byte in UInt8(0)...UInt8(255) {
+            #expect(isHostByte(byte) == (isUnreserved(byte) || isSubDelimiter(byte)), "byte \(byte)")
+        }
+    }
 }
