@@ -58,17 +58,19 @@ final class HTTPServer: Sendable {
         var mailboxes: [LoopMailbox] = []
         var setups: [EventLoopSetup] = []
         do throws(SystemError) {
-            for index in 0..<max(1, configuration.eventLoopCount) {
+            let loopCount = max(1, configuration.eventLoopCount)
+            for _ in 0..<loopCount { mailboxes.append(try LoopMailbox()) }
+            let spreader = ConnectionSpreader(mailboxes)
+            for index in 0..<loopCount {
                 let epoll = try blockingSystemCall("epoll_create1") { Linux.calls.epollCreate1(Linux.closeOnExec) }
                 opened.append(epoll)
-                let mailbox = try LoopMailbox()
-                mailboxes.append(mailbox)
+                let mailbox = mailboxes[index]
                 try Linux.epollAdd(
                     epoll, listener.descriptor, events: Linux.epollIn | Linux.epollExclusive, data: EventLoop.listenerTag)
                 try Linux.epollAdd(epoll, mailbox.eventDescriptor, events: Linux.epollIn, data: EventLoop.mailboxTag)
                 setups.append(
                     EventLoopSetup(
-                        index: index, listener: listener, epoll: epoll, mailbox: mailbox, handler: handler,
+                        index: index, listener: listener, epoll: epoll, mailbox: mailbox, spreader: spreader, handler: handler,
                         clock: clock, configuration: configuration))
             }
             try state.withLock { state throws(SystemError) in

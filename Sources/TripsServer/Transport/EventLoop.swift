@@ -6,6 +6,7 @@ struct EventLoopSetup: Sendable {
     var listener: Listener
     var epoll: Int32
     var mailbox: LoopMailbox
+    var spreader: ConnectionSpreader
     var handler: any HTTPHandler
     var clock: any ServerClock
     var configuration: HTTPServerConfiguration
@@ -53,6 +54,7 @@ final class EventLoop {
     /// instead of leaving it in the backlog, where it would wake the loop forever.
     private var reserveDescriptor: Int32
     private let mailbox: LoopMailbox
+    private let spreader: ConnectionSpreader
     private let clock: any ServerClock
     private let environment: ConnectionEnvironment
     private var channels: [Channel?] = []
@@ -76,6 +78,7 @@ final class EventLoop {
         listener = setup.listener
         reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         mailbox = setup.mailbox
+        spreader = setup.spreader
         clock = setup.clock
         now = setup.clock.now()
         nextSweep = now + .seconds(1)
@@ -149,7 +152,13 @@ final class EventLoop {
         for _ in 0..<64 {  // the listener is level-triggered: what is left wakes us again
             do {
                 switch try systemCall("accept4", { Linux.calls.accept4(listening, nil, nil, Linux.nonBlocking | Linux.closeOnExec) }) {
-                case .done(let descriptor): adopt(descriptor)
+                case .done(let descriptor):
+                    let target = spreader.nextLoop()
+                    if target == index {
+                        adopt(descriptor)
+                    } else if !spreader.give(descriptor, to: target) {
+                        close(descriptor)  // that loop has stopped
+                    }
                 case .wouldBlock: return
                 }
             } catch {
@@ -360,6 +369,9 @@ final class EventLoop {
 
     private func readMailbox() {
         let mail = mailbox.take()
+        for descriptor in mail.adoptions {
+            if shuttingDown { close(descriptor) } else { adopt(descriptor) }
+        }
         for (id, response) in mail.deliveries {
             guard let channel = channel(id.descriptor), channel.connection.id == id else { continue }
             output.removeAll(keepingCapacity: true)

@@ -10,6 +10,8 @@ final class LoopMailbox: HTTPResponseSink {
         var deliveries: [(ConnectionID, HTTPResponse)] = []
         /// Messages for the loop's streams, in publication order.
         var streamMessages: [HTTPStreamHub.Message] = []
+        /// Connections another loop accepted for this one.
+        var adoptions: [Int32] = []
         /// Scrapes waiting for a copy of the loop's metrics.
         var metricRequests: [@Sendable (LoopMetrics) -> Void] = []
         var shutdownRequested = false
@@ -39,6 +41,17 @@ final class LoopMailbox: HTTPResponseSink {
     func publish(_ message: HTTPStreamHub.Message) { post { $0.streamMessages.append(message) } }
 
     func collectMetrics(_ reply: @escaping @Sendable (LoopMetrics) -> Void) { post { $0.metricRequests.append(reply) } }
+
+    /// Hands the loop a connection to serve; false when the loop has stopped (the caller
+    /// closes it then).
+    func adopt(_ descriptor: Int32) -> Bool {
+        var posted = false
+        post { mail in
+            mail.adoptions.append(descriptor)
+            posted = true
+        }
+        return posted
+    }
 
     func requestShutdown() { post { $0.shutdownRequested = true } }
 

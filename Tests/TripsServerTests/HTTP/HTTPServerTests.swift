@@ -225,6 +225,23 @@ import Testing
         }
     }
 
+    /// The loop the kernel wakes accepts, and the connections go to the loops in turn: a
+    /// burst of connections is spread evenly, not taken by whichever loop was awake.
+    @Test func connectionsAreSpreadOverTheLoopsInTurn() async throws {
+        try await withServer(configure: { $0.eventLoopCount = 2 }) { _, port in
+            let loops = try await onOwnThread { () throws -> [String] in
+                let clients = try (0..<8).map { _ in try TestClient(port: port) }
+                return try clients.map { client in
+                    try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                    // X-Request-ID is <random>-<loop>-<serial>.
+                    return String(try client.readResponse().field("X-Request-ID")?.split(separator: "-").dropFirst().first ?? "?")
+                }
+            }
+            #expect(loops.filter { $0 == "0" }.count == 4)
+            #expect(loops.filter { $0 == "1" }.count == 4)
+        }
+    }
+
     /// One listening socket, without SO_REUSEPORT: neither a second server nor any other
     /// socket can join the port and take part of its connections.
     @Test func nothingElseCanListenOnTheServersPort() async throws {
