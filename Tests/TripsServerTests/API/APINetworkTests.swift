@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TripsDomain
 
@@ -72,6 +73,11 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
             #expect(error?.description.contains(message) == true, "\(text)")
         }
         #expect(throws: AccessTokens.FileError.self) { try AccessTokens(contentsOf: folder + "/missing") }
+        // A token file others can read gets a warning at start.
+        chmod(good, 0o600)
+        #expect(!AccessTokens.isReadableByOthers(good))
+        chmod(good, 0o644)
+        #expect(AccessTokens.isReadableByOthers(good))
     }
 
     @Test func onlyLoopbackRunsWithoutTokens() {
