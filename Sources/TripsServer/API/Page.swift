@@ -26,6 +26,7 @@ struct Page: Sendable, Equatable {
                 }
                 limit = number
             } else {
+                guard number > 0 else { throw APIError(.badRequest, "after: must be a trip id, not \(number)") }
                 after = number
             }
         }
