@@ -50,14 +50,7 @@ public struct ChangeEvent: Sendable, Hashable {
             writer.appendRaw(#","sources":"#)
             writer.appendIntegers(difference.sources)
             writer.appendRaw(#","destination":"#)
-            switch difference.destination {
-            case .before(let id):
-                writer.appendRaw(#"{"before":"#)
-                writer.appendInteger(id)
-                writer.appendRaw("}")
-            case .end:
-                writer.appendRaw(#""end""#)
-            }
+            writer.appendDestination(difference.destination)
             writer.appendRaw(#","order":"#)
             writer.appendIntegers(list.trips.map(\.id))
         case (.sort(let key), _):
@@ -86,6 +79,18 @@ public struct ChangeEvent: Sendable, Hashable {
 }
 
 extension JSONWriter {
+    /// A reorder's destination as its JSON says it: `{"before":3}` or `"end"`.
+    public mutating func appendDestination(_ destination: ReorderDifference.Destination) {
+        switch destination {
+        case .before(let id):
+            appendRaw(#"{"before":"#)
+            appendInteger(id)
+            appendRaw("}")
+        case .end:
+            appendRaw(#""end""#)
+        }
+    }
+
     /// `[1,2,3]`
     public mutating func appendIntegers(_ values: [Int]) {
         appendRaw("[")

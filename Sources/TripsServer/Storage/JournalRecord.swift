@@ -52,14 +52,7 @@ struct JournalRecord: Sendable, Equatable {
             writer.appendRaw(#""move","sources":"#)
             writer.appendIntegers(difference.sources)
             writer.appendRaw(#","destination":"#)
-            switch difference.destination {
-            case .before(let id):
-                writer.appendRaw(#"{"before":"#)
-                writer.appendInteger(id)
-                writer.appendRaw("}")
-            case .end:
-                writer.appendRaw(#""end""#)
-            }
+            writer.appendDestination(difference.destination)
         case .makeFavorites(let ids):
             writer.appendRaw(#""makeFavorites","ids":"#)
             writer.appendIntegers(ids)
