@@ -27,52 +27,37 @@ struct TripsAPI: HTTPHandler {
     /// the last label.
     var routeLabels: [String] { Route.table.map(\.template) + ["other"] }
 
-    /// Checks the token, routes, and adds what every answer carries: the user for the access
-    /// log, and CORS headers for an allowed origin (a preflight is answered here).
+    /// Checks the token, routes, and adds what every answer carries: its route for the
+    /// metrics, the user for the access log, and CORS headers for an allowed origin (a
+    /// preflight is answered here).
     func handle(_ request: HTTPRequest) -> HTTPReply {
-        let route = request.target == "*" ? nil : Route(path: request.path)
+        let route = Route(path: request.path)
         let origin = cors.allowedOrigin(for: request)
         if let origin, let route, CORSPolicy.isPreflight(request) { return .now(cors.preflight(route, origin: origin)) }
-        var user: String?
+        var finish = AnswerDecoration(routeLabel: route?.tableIndex, origin: origin)
         let reply: HTTPReply
         do throws(APIError) {
-            user = try access?.authorize(request, route: route)
+            finish.user = try access?.authorize(request, route: route)
             reply = try self.route(request, to: route)
         } catch {
             reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
         }
-        let label = route?.tableIndex
-        guard user != nil || origin != nil else {
-            // The common case, kept cheap: only the metrics label is added.
-            switch reply {
-            case .now(var response):
-                response.routeLabel = label
-                return .now(response)
-            case .later(let start):
-                return .later { responder in
-                    start(
-                        responder.mapping { response in
-                            var response = response
-                            response.routeLabel = label
-                            return response
-                        })
-                }
-            case .stream(var head, let start):
-                head.routeLabel = label
-                return .stream(head, start)
-            }
-        }
-        let finish: @Sendable (HTTPResponse) -> HTTPResponse = { [user] response in
-            var response = response
-            response.user = user
-            response.routeLabel = label
-            if let origin { CORSPolicy.decorate(&response, origin: origin) }
-            return response
-        }
         switch reply {
-        case .now(let response): return .now(finish(response))
-        case .later(let start): return .later { responder in start(responder.mapping(finish)) }
-        case .stream(let head, let start): return .stream(finish(head), start)
+        case .now(var response):
+            finish.apply(to: &response)
+            return .now(response)
+        case .later(let start):
+            return .later { [finish] responder in
+                start(
+                    responder.mapping { response in
+                        var response = response
+                        finish.apply(to: &response)
+                        return response
+                    })
+            }
+        case .stream(var head, let start):
+            finish.apply(to: &head)
+            return .stream(head, start)
         }
     }
 
@@ -122,6 +107,20 @@ struct TripsAPI: HTTPHandler {
             if !types.isEmpty { fields[name] = types.map(\.description).joined(separator: ", ") }
         }
         return HTTPResponse(status: .noContent, headerFields: fields)
+    }
+}
+
+/// What `handle` adds to every answer, immediate or deferred: a value, so the common case
+/// (no token, no origin) costs a few stores and no allocation.
+private struct AnswerDecoration: Sendable {
+    var routeLabel: Int?
+    var origin: String?
+    var user: String?
+
+    func apply(to response: inout HTTPResponse) {
+        response.routeLabel = routeLabel
+        response.user = user
+        if let origin { CORSPolicy.decorate(&response, origin: origin) }
     }
 }
 
