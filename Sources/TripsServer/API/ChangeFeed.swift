@@ -36,6 +36,7 @@ final class ChangeFeed: Sendable {
             defer { waiting.removeAll() }
             return waiting.values
         }
+        guard !waiting.isEmpty else { return }
         // A long poll waits only when it has seen every change, so this one is all it missed.
         let answer = Self.pollAnswer(revision: event.revision, [event])
         for responder in waiting { responder.respond(answer) }
