@@ -54,15 +54,17 @@ struct ServerOptions: Sendable, Equatable {
     static let version = "0.1.0"
 
     /// One option: its flag, what its value looks like (nil for a switch), what it means,
-    /// and how it sets the options. Its environment variable comes from its name.
+    /// and how it sets the options (`source` is the flag, or the variable it came from). Its
+    /// environment variable comes from its name unless `environment` names another.
     private struct Flag: Sendable {
         let name: String
         let value: String?
         let help: String
+        var environment: String? = nil
         let apply: @Sendable (inout ServerOptions, _ value: String, _ source: String) throws(UsageError) -> Void
 
         var environmentName: String {
-            "TRIPS_" + name.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+            environment ?? "TRIPS_" + name.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
         }
     }
 
@@ -89,7 +91,10 @@ struct ServerOptions: Sendable, Equatable {
             (options, value, source) throws(UsageError) in
             options.http.eventLoopCount = try number(value, source, 1...1024)
         },
-        Flag(name: "--tokens", value: "FILE", help: "NAME TOKEN lines: changes need Authorization: Bearer TOKEN (also TRIPS_TOKENS_FILE)") {
+        Flag(
+            name: "--tokens", value: "FILE", help: "NAME TOKEN lines: changes need Authorization: Bearer TOKEN (also TRIPS_TOKENS_FILE)",
+            environment: "TRIPS_TOKENS_FILE"
+        ) {
             (options, value, _) throws(UsageError) in
             options.tokensFile = value
         },
@@ -103,11 +108,13 @@ struct ServerOptions: Sendable, Equatable {
         },
         Flag(
             name: "--cors-origin", value: "ORIGIN",
-            help: "a browser origin allowed to call the API, * for any; repeatable (TRIPS_CORS_ORIGINS: comma-separated)"
+            help: "a browser origin allowed to call the API, * for any; repeatable (TRIPS_CORS_ORIGINS: comma-separated)",
+            environment: "TRIPS_CORS_ORIGINS"
         ) {
             (options, value, source) throws(UsageError) in
-            let origins =
-                source == "TRIPS_CORS_ORIGINS" ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value]
+            // The flag repeats; its variable lists the origins separated by commas.
+            let fromEnvironment = !source.hasPrefix("--")
+            let origins = fromEnvironment ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value]
             guard origins.allSatisfy({ !$0.isEmpty }) else {
                 throw UsageError(description: "\(source) needs an origin like https://example.com, or *")
             }
@@ -193,8 +200,7 @@ struct ServerOptions: Sendable, Equatable {
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         if let port = environment["PORT"] { try Self.flag("--port").apply(&self, port, "PORT") }
         for flag in Self.flags {
-            let variable =
-                flag.name == "--tokens" ? "TRIPS_TOKENS_FILE" : flag.name == "--cors-origin" ? "TRIPS_CORS_ORIGINS" : flag.environmentName
+            let variable = flag.environmentName
             guard let value = environment[variable] else { continue }
             if flag.value == nil {
                 guard value == "1" || value.lowercased() == "true" else { continue }
