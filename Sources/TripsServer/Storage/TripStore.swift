@@ -300,13 +300,12 @@ final class TripStore: Sendable {
             let failed = state.withLock { state in
                 state.tip = state.durable
                 state.isBatchInFlight = false
-                defer { state.queue.removeAll() }
-                return batch + state.queue
-            }
-            state.withLock { state in
                 state.lastWriteFailure = failure
                 state.statistics.recordFailure(failure)
+                let failed = batch + state.queue
+                state.queue.removeAll()
                 for pending in failed { if let key = pending.record?.idempotency?.key { state.ledger.abandon(key: key) } }
+                return failed
             }
             log.warning("a write to the journal failed, \(failed.count) changes refused: \(failure)")
             for pending in failed { pending.completion(.failure(.storage(failure))) }
