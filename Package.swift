@@ -36,7 +36,10 @@ let package = Package(
         .target(
             name: "TripsServer",
             dependencies: ["TripsDomain"],
-            resources: [.embedInCode("Resources/openapi.yaml")],
+            resources: [
+                .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/page/trips.css"),
+                .embedInCode("Resources/page/trips.js"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -13,6 +13,10 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
 
     public static let json = MediaType(type: "application", subtype: "json")
     public static let plainText = MediaType(type: "text", subtype: "plain")
+    /// A page for a browser.
+    public static let html = MediaType(type: "text", subtype: "html")
+    public static let css = MediaType(type: "text", subtype: "css")
+    public static let javaScript = MediaType(type: "text", subtype: "javascript")
     /// An error answer (RFC 9457).
     public static let problemJSON = MediaType(type: "application", subtype: "problem+json")
     /// A stream of server-sent events (the WHATWG HTML standard's EventSource format).

@@ -69,7 +69,7 @@ public struct TripOrder: Sendable, Hashable {
 
 extension String {
     /// The form searches compare: `Zürich` and `zurich` fold to the same text.
-    var searchFolded: String {
+    public var searchFolded: String {
         folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }

@@ -14,11 +14,11 @@ extension EntityTag {
     /// The tags of every current representation of a trip; empty when the list lacks it.
     static func allTrip(_ id: Trip.ID, in list: TripList) -> [EntityTag] {
         guard let version = list.version(of: id) else { return [] }
-        return Trip.transferRepresentations.map { trip(id, version: version, $0.mediaType) }
+        return ReadForm<Trip>.mediaTypes.map { trip(id, version: version, $0) }
     }
 
     /// The tags of every current representation of the list.
     static func allList(_ list: TripList) -> [EntityTag] {
-        [Trip].transferRepresentations.map { self.list(revision: list.revision, $0.mediaType) }
+        ReadForm<[Trip]>.mediaTypes.map { self.list(revision: list.revision, $0) }
     }
 }

@@ -55,10 +55,10 @@ struct Page: Sendable, Equatable {
         return (page, page.last?.id)
     }
 
-    /// `<path?query&after=ID>; rel="next"`: the request's own query, its `after` replaced.
-    static func nextLink(path: String, query: String?, after: Trip.ID) -> String {
+    /// The request's own target with `after` set to `after`: the next page's URL.
+    static func nextURL(path: String, query: String?, after: Trip.ID) -> String {
         var parts = (query ?? "").split(separator: "&").filter { !$0.hasPrefix("after=") && $0 != "after" }.map(String.init)
         parts.append("after=\(after)")
-        return "<\(path)?\(parts.joined(separator: "&"))>; rel=\"next\""
+        return "\(path)?\(parts.joined(separator: "&"))"
     }
 }

@@ -9,7 +9,7 @@ import TripsDomain
 final class RepresentationCache: Sendable {
     private struct Entry {
         var version: UInt64
-        /// One slot per representation, in declared order.
+        /// One slot per representation, in declared order (`ReadForm.position`).
         var responses: [HTTPResponse?]
     }
 
@@ -27,7 +27,7 @@ final class RepresentationCache: Sendable {
         trips.withLock { entries in
             var entry =
                 entries[id].flatMap { $0.version == version ? $0 : nil }
-                ?? Entry(version: version, responses: Array(repeating: nil, count: Trip.transferRepresentations.count))
+                ?? Entry(version: version, responses: Array(repeating: nil, count: ReadForm<Trip>.mediaTypes.count))
             entry.responses[representation] = response
             entries[id] = entry
         }
@@ -42,7 +42,7 @@ final class RepresentationCache: Sendable {
         let response = build().prepared()
         list.withLock { entry in
             if entry?.version != revision {
-                entry = Entry(version: revision, responses: Array(repeating: nil, count: [Trip].transferRepresentations.count))
+                entry = Entry(version: revision, responses: Array(repeating: nil, count: ReadForm<[Trip]>.mediaTypes.count))
             }
             entry?.responses[representation] = response
         }

@@ -2,6 +2,8 @@ import TripsDomain
 
 /// The resources the API serves, parsed once from a request path.
 enum Route: Sendable, Hashable {
+    case root
+    case asset(PageAsset)
     case trips
     case tripChanges
     case tripsReorder
@@ -45,6 +47,9 @@ enum Route: Sendable, Hashable {
         Endpoint(template: "/readyz", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/metrics", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/openapi.yaml", methods: [.get, .head], bodies: [:]),
+        Endpoint(template: "/", methods: [.get, .head], bodies: [:]),
+        Endpoint(template: "/assets/trips.css", methods: [.get, .head], bodies: [:]),
+        Endpoint(template: "/assets/trips.js", methods: [.get, .head], bodies: [:]),
     ]
 
     /// The route for a request path, or nil (404). Ids are positive decimal numbers.
@@ -63,6 +68,7 @@ enum Route: Sendable, Hashable {
         let slash = rest.firstIndex(of: UInt8(ascii: "/"))
         let first = UnsafeRawBufferPointer(rebasing: rest[..<(slash ?? rest.endIndex)])
         guard let slash else {
+            if first.isEmpty { return .root }
             if first.equals("trips") { return .trips }
             if first.equals("favorites") { return .favorites }
             if first.equals("health") { return .health }
@@ -81,6 +87,7 @@ enum Route: Sendable, Hashable {
             return id(second).map(Route.trip)
         }
         if first.equals("favorites") { return id(second).map(Route.favorite) }
+        if first.equals("assets") { return PageAsset.allCases.first { second.equals($0.fileName) }.map(Route.asset) }
         return nil
     }
 
@@ -99,6 +106,8 @@ enum Route: Sendable, Hashable {
         case .readyz: "/readyz"
         case .metrics: "/metrics"
         case .openAPI: "/openapi.yaml"
+        case .root: "/"
+        case .asset(let asset): asset.path
         }
     }
 
@@ -117,6 +126,9 @@ enum Route: Sendable, Hashable {
         case .readyz: 9
         case .metrics: 10
         case .openAPI: 11
+        case .root: 12
+        case .asset(.stylesheet): 13
+        case .asset(.script): 14
         }
     }
 

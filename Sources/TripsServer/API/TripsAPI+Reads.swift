@@ -8,16 +8,17 @@ extension TripsAPI {
         var items = request.queryItems
         let page = try Page(taking: &items)
         let query = try TripQuery(queryItems: items)
-        let chosen = try negotiate([Trip].self, for: request)
+        let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
-        let etag = EntityTag.list(revision: list.revision, chosen.mediaType)
+        let etag = EntityTag.list(revision: list.revision, form.mediaType)
         if let notModified = notModified(request, current: etag) { return notModified }
         guard !query.isEverything || !page.isEverything else {
-            return cache.list(revision: list.revision, representation: chosen.position) {
-                represent(list.trips, as: chosen, etag: etag, revision: list.revision)
+            return cache.list(revision: list.revision, representation: form.position) {
+                representView(list.trips, query: query, nextAfter: nil, of: request, list: list, as: form, etag: etag)
             }
         }
-        return try representPage(list.trips.matching(query), page, of: request, list: list, as: chosen, etag: etag)
+        let (trips, nextAfter) = try page.slice(list.trips.matching(query))
+        return representView(trips, query: query, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
@@ -25,21 +26,31 @@ extension TripsAPI {
         var items = request.queryItems
         let page = try Page(taking: &items)
         if let item = items.first { throw APIError(.badRequest, "\(item.name): is not a parameter of /favorites (limit, after)") }
-        let chosen = try negotiate([Trip].self, for: request)
+        let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
-        let etag = EntityTag.list(revision: list.revision, chosen.mediaType)
+        let etag = EntityTag.list(revision: list.revision, form.mediaType)
         if let notModified = notModified(request, current: etag) { return notModified }
-        return try representPage(list.trips.matching(TripQuery(filter: .favorites)), page, of: request, list: list, as: chosen, etag: etag)
+        let query = TripQuery(filter: .favorites)
+        let (trips, nextAfter) = try page.slice(list.trips.matching(query))
+        return representView(trips, query: query, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
     }
 
-    /// A view, or the page of it the request asks for with `Link: rel="next"` while more follow.
-    private func representPage(
-        _ view: [Trip], _ page: Page, of request: HTTPRequest, list: TripList, as chosen: Negotiated<[Trip]>, etag: EntityTag
-    ) throws(APIError) -> HTTPResponse {
-        let (trips, nextAfter) = try page.slice(view)
-        var fields: HTTPFields = [:]
-        if let nextAfter { fields[.link] = Page.nextLink(path: request.path, query: request.query, after: nextAfter) }
-        return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
+    /// The trips of a view (a page of it, with `Link: rel="next"` while more follow), or the
+    /// list page showing them.
+    private func representView(
+        _ trips: [Trip], query: TripQuery, nextAfter: Trip.ID?, of request: HTTPRequest, list: TripList, as form: ReadForm<[Trip]>,
+        etag: EntityTag
+    ) -> HTTPResponse {
+        let next = nextAfter.map { Page.nextURL(path: request.path, query: request.query, after: $0) }
+        switch form {
+        case .representation(let chosen):
+            var fields: HTTPFields = [:]
+            if let next { fields[.link] = "<\(next)>; rel=\"next\"" }
+            return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
+        case .page:
+            let page = TripsListPage(trips: trips, list: list, query: query, nextPage: next)
+            return representPage(page.render(), etag: etag, revision: list.revision)
+        }
     }
 
     /// `GET /trips/{id}`: one trip, from the cache while it is unchanged.
@@ -47,18 +58,25 @@ extension TripsAPI {
     /// The hot path: one short read of the store and one cache lookup. The ETag is only
     /// spelled out when a request asks `If-None-Match` or the cache misses.
     func showTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let chosen = try negotiate(Trip.self, for: request)
-        guard let (trip, version) = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0) } }) else {
-            throw .notFound(request.path)
-        }
-        let etag = { EntityTag.trip(id, version: version, chosen.mediaType) }
+        let form = try negotiateRead(Trip.self, for: request)
+        guard let (trip, version, revision) = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0, list.revision) } })
+        else { throw .notFound(request.path) }
+        let etag = { EntityTag.trip(id, version: version, form.mediaType) }
         if request.headerFields.contains(.ifNoneMatch), let notModified = notModified(request, current: etag()) {
             return notModified
         }
-        return cache.trip(id, version: version, representation: chosen.position) {
-            // The trip is as it was at its version, and still is: a client that follows the
-            // changes from there misses nothing (and may see some it does not need).
-            represent(trip, as: chosen, etag: etag(), revision: version)
+        switch form {
+        case .representation(let chosen):
+            return cache.trip(id, version: version, representation: chosen.position) {
+                // The trip is as it was at its version, and still is: a client that follows the
+                // changes from there misses nothing (and may see some it does not need).
+                represent(trip, as: chosen, etag: etag(), revision: version)
+            }
+        case .page:
+            // Not cached: its links name the host the request did.
+            let url = "http://\(request.headerFields[.host] ?? "localhost")/trips/\(id)"
+            let page = TripPage(trip: trip, version: version, revision: revision, url: url)
+            return representPage(page.render(), etag: etag(), revision: version)
         }
     }
 

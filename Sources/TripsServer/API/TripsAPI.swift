@@ -86,6 +86,8 @@ struct TripsAPI: HTTPHandler {
         case (.readyz, .get): return .now(try readyz(request))
         case (.metrics, .get): return try metrics(request)
         case (.openAPI, .get): return .now(try openAPI(request))
+        case (.root, .get): return .now(root(request))
+        case (.asset(let asset), .get): return .now(try serveAsset(asset, request))
         default: throw .methodNotAllowed(request.method, route)
         }
     }
@@ -127,17 +129,25 @@ private struct AnswerDecoration: Sendable {
 /// The pieces every endpoint shares: negotiation, validators, and the wait for the store.
 extension TripsAPI {
     /// The representation to answer with, among `T`'s; 406 when none is acceptable.
+    func negotiate<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> Negotiated<T> {
+        Negotiated(position: try choosePosition(for: request) { T.transferRepresentations.map(\.mediaType) })
+    }
+
+    /// A trip's or a list's representation, or its page; 406 when none is acceptable.
+    func negotiateRead<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> ReadForm<T> {
+        ReadForm(position: try choosePosition(for: request) { ReadForm<T>.mediaTypes })
+    }
+
+    /// Where the acceptable type the client likes best stands in `offered`.
     ///
     /// Without `Accept` (most API clients, and every benchmark) it is the first one, decided
     /// without building the list of offered types.
-    func negotiate<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> Negotiated<T> {
+    func choosePosition(for request: HTTPRequest, among offered: () -> [MediaType]) throws(APIError) -> Int {
         let accept = request.headerFields.values(for: .accept)
-        if accept.isEmpty, !T.transferRepresentations.isEmpty { return Negotiated(position: 0) }
-        let offered = T.transferRepresentations.map(\.mediaType)
-        guard let index = ContentNegotiation.choose(offered, accept: accept) else {
-            throw .notAcceptable(offered)
-        }
-        return Negotiated(position: index)
+        if accept.isEmpty { return 0 }
+        let types = offered()
+        guard let index = ContentNegotiation.choose(types, accept: accept) else { throw .notAcceptable(types) }
+        return index
     }
 
     /// A 200 (or other) response with `value` in the chosen representation, its validator,

@@ -96,6 +96,7 @@ struct HTTPField: Sendable, Hashable {
         static let connection: Name = "Connection"
         static let contentLength: Name = "Content-Length"
         static let contentLocation: Name = "Content-Location"
+        static let contentSecurityPolicy: Name = "Content-Security-Policy"
         static let contentType: Name = "Content-Type"
         static let date: Name = "Date"
         static let etag: Name = "ETag"
@@ -109,6 +110,7 @@ struct HTTPField: Sendable, Hashable {
         static let link: Name = "Link"
         static let location: Name = "Location"
         static let origin: Name = "Origin"
+        static let referrerPolicy: Name = "Referrer-Policy"
         static let retryAfter: Name = "Retry-After"
         static let server: Name = "Server"
         static let transferEncoding: Name = "Transfer-Encoding"
@@ -117,6 +119,7 @@ struct HTTPField: Sendable, Hashable {
         static let userAgent: Name = "User-Agent"
         static let vary: Name = "Vary"
         static let wwwAuthenticate: Name = "WWW-Authenticate"
+        static let xContentTypeOptions: Name = "X-Content-Type-Options"
         static let xRequestID: Name = "X-Request-ID"
     }
 

@@ -109,7 +109,8 @@ import TripsDomain
         ("/trips/2", .trip(2)), ("/favorites", .favorites), ("/favorites/12", .favorite(12)),
         ("/health", .health), ("/openapi.yaml", .openAPI),
         ("/trips/0", nil), ("/trips/02", nil), ("/trips/-1", nil), ("/trips/abc", nil), ("/trips/", nil),
-        ("/trips/2/x", nil), ("/", nil), ("", nil), ("/trips/99999999999999999999999", nil), ("//trips", nil),
+        ("/trips/2/x", nil), ("/", .root), ("/assets/trips.js", .asset(.script)), ("/assets/x.js", nil), ("", nil),
+        ("/trips/99999999999999999999999", nil), ("//trips", nil),
     ])
     func pathsParseIntoRoutes(path: String, expected: Route?) {
         #expect(Route(path: path) == expected)

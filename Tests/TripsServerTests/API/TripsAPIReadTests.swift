@@ -48,7 +48,7 @@ import TripsDomain
         let refused = try await api.request("GET", "/trips/2", headers: ["Accept": "image/png"])
         #expect(refused.status == 406)
         #expect(refused.field("Content-Type") == "application/problem+json")
-        #expect(try refused.member("available") == .array([.string("application/json"), .string("text/plain")]))
+        #expect(try refused.member("available") == .array([.string("application/json"), .string("text/plain"), .string("text/html")]))
         let malformed = try await api.request("GET", "/trips/2", headers: ["Accept": "text/plain;q=5"])
         #expect(malformed.status == 200 && malformed.field("Content-Type") == "application/json")
     }

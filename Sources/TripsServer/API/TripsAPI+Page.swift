@@ -1,0 +1,40 @@
+import TripsDomain
+
+/// The browser page's endpoints and answers: `GET /` sends a browser to the list, the
+/// assets come from the binary, and every page carries the headers that keep a trip's text
+/// from ever running as code.
+extension TripsAPI {
+    /// What a page's answer carries besides its content: scripts and styles only from this
+    /// server (no inline ones), never framed, never sniffed as another type.
+    static let pageSecurityFields: HTTPFields = [
+        .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        .xContentTypeOptions: "nosniff",
+        .referrerPolicy: "same-origin",
+    ]
+
+    /// 200 with a rendered page, its validator and the revision it shows.
+    func representPage(_ html: [UInt8], etag: EntityTag, revision: UInt64) -> HTTPResponse {
+        var fields = Self.pageSecurityFields
+        fields[.tripsRevision] = String(revision)
+        fields[.contentType] = MediaType.html.contentTypeValue
+        fields[.vary] = "Accept"
+        fields[.etag] = etag.headerValue
+        return HTTPResponse(status: .ok, headerFields: fields, body: html)
+    }
+
+    /// `GET /`: 303 to the list, which a browser shows as the page.
+    func root(_ request: HTTPRequest) -> HTTPResponse {
+        HTTPResponse(status: .seeOther, headerFields: [.location: "/trips"])
+    }
+
+    /// `GET /assets/…`: the stylesheet or the script, 304 while the browser's copy is current.
+    func serveAsset(_ asset: PageAsset, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        _ = try choosePosition(for: request) { [asset.mediaType] }
+        var fields: HTTPFields = [.etag: asset.etag.headerValue, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"]
+        if let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)), condition.matchesWeakly(asset.etag) {
+            return HTTPResponse(status: .notModified, headerFields: fields)
+        }
+        fields[.contentType] = asset.mediaType.contentTypeValue
+        return HTTPResponse(status: .ok, headerFields: fields, body: asset.bytes)
+    }
+}

@@ -1,0 +1,49 @@
+import TripsDomain
+
+/// The page's stylesheet and script, compiled into the binary from `Resources/page/`: the
+/// page needs no other file, no CDN and no build step.
+///
+/// Each is served with a strong ETag made from its bytes and `Cache-Control: no-cache`, so
+/// a browser keeps its copy and asks whether it is still current (a 304, no body) on each
+/// page load: a new server binary is never shown with an old script.
+enum PageAsset: Sendable, CaseIterable {
+    case stylesheet, script
+
+    /// Its name under `/assets/`.
+    var fileName: StaticString {
+        switch self {
+        case .stylesheet: "trips.css"
+        case .script: "trips.js"
+        }
+    }
+
+    var path: String { "/assets/\(fileName)" }
+
+    var mediaType: MediaType {
+        switch self {
+        case .stylesheet: .css
+        case .script: .javaScript
+        }
+    }
+
+    var bytes: [UInt8] {
+        switch self {
+        case .stylesheet: PackageResources.trips_css
+        case .script: PackageResources.trips_js
+        }
+    }
+
+    var etag: EntityTag {
+        switch self {
+        case .stylesheet: Self.stylesheetTag
+        case .script: Self.scriptTag
+        }
+    }
+
+    private static let stylesheetTag = contentTag(PackageResources.trips_css)
+    private static let scriptTag = contentTag(PackageResources.trips_js)
+
+    private static func contentTag(_ bytes: [UInt8]) -> EntityTag {
+        EntityTag(String(CRC32C.checksum(bytes), radix: 16) + "-" + String(bytes.count))
+    }
+}

@@ -1,0 +1,55 @@
+import TripsDomain
+
+/// What every page shares: the document's head (one stylesheet, one deferred script, both
+/// served by this server: no inline script or style, so `Content-Security-Policy:
+/// default-src 'self'` holds), and the live region where the script announces results.
+enum PageDocument {
+    /// Opens the document through `<body>`; `head` adds what a page needs beyond the title.
+    static func open(title: String, bodyClass: StaticString, into html: inout HTMLWriter, head: (inout HTMLWriter) -> Void = { _ in }) {
+        html.markup("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        html.markup("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+        html.text(title)
+        html.markup("</title>\n")
+        head(&html)
+        html.markup("<link rel=\"stylesheet\" href=\"")
+        html.text(PageAsset.stylesheet.path)
+        html.markup("\">\n<script src=\"")
+        html.text(PageAsset.script.path)
+        html.markup("\" defer></script>\n</head>\n<body class=\"")
+        html.markup(bodyClass)
+        html.markup("\">\n")
+    }
+
+    /// The status line the script announces into, then the end of the document.
+    static func close(into html: inout HTMLWriter) {
+        html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\"></div>\n")
+        html.markup("<footer><a href=\"/openapi.yaml\">The API</a> · every page here is also JSON and text: ")
+        html.markup("<code>curl -H 'Accept: text/plain'</code></footer>\n</body>\n</html>\n")
+    }
+
+    /// A trip's tile, standing in for the lesson's photo: its initial on one of eight colours,
+    /// always the same one for the same image name (or city).
+    static func thumbnail(_ trip: Trip, into html: inout HTMLWriter, large: Bool = false) {
+        let seed = trip.imageName.isEmpty ? trip.city : trip.imageName
+        let hue = seed.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF } % 8
+        html.markup(large ? "<span class=\"thumb large hue-" : "<span class=\"thumb hue-")
+        html.integer(hue)
+        html.markup("\" aria-hidden=\"true\">")
+        html.text(trip.city.first.map(String.init) ?? "")
+        html.markup("</span>")
+    }
+
+    /// The attributes the script reads off an element showing a trip: its id, the strong
+    /// tag a change sends as `If-Match`, and its JSON (what a drag out offers first).
+    static func tripAttributes(_ trip: Trip, version: UInt64, into html: inout HTMLWriter) {
+        html.markup(" data-id=\"")
+        html.integer(trip.id)
+        html.markup("\"")
+        html.attribute("data-etag", EntityTag.trip(trip.id, version: version, .html).headerValue)
+        var json = JSONWriter()
+        trip.writeJSON(to: &json)
+        html.markup(" data-json=\"")
+        html.text(utf8: json.bytes)
+        html.markup("\"")
+    }
+}

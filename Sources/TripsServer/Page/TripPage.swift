@@ -1,0 +1,67 @@
+import Foundation
+import TripsDomain
+
+/// One trip as a page to share: Open Graph tags for link previews (the city as the title,
+/// the sentence as the description, the trip's URL), the lesson's SharePreview as a card,
+/// and a Share button (Web Share where the browser has it, copying the link otherwise).
+struct TripPage {
+    let trip: Trip
+    let version: UInt64
+    /// The list's revision: where the script starts following changes.
+    let revision: UInt64
+    /// The trip's absolute URL, as the request named the host: what a preview links to.
+    let url: String
+
+    func render() -> [UInt8] {
+        var html = HTMLWriter()
+        let sentence = trip.sentence
+        PageDocument.open(title: "\(trip.city) · Trips", bodyClass: "trip-page", into: &html) { html in
+            html.markup("<meta property=\"og:type\" content=\"website\">\n<meta property=\"og:title\"")
+            html.attribute("content", trip.city)
+            html.markup(">\n<meta property=\"og:description\"")
+            html.attribute("content", sentence)
+            html.markup(">\n<meta property=\"og:url\"")
+            html.attribute("content", url)
+            html.markup(">\n<meta name=\"description\"")
+            html.attribute("content", sentence)
+            html.markup(">\n<link rel=\"canonical\"")
+            html.attribute("href", url)
+            html.markup(">\n")
+        }
+        html.markup("<main id=\"view\"")
+        html.attribute("data-etag", EntityTag.trip(trip.id, version: version, .html).headerValue)
+        html.markup(" data-revision=\"")
+        html.integer(revision)
+        html.markup("\">\n<p><a href=\"/trips\">← All trips</a></p>\n<article class=\"share-preview trip")
+        if trip.isFavorite { html.markup(" is-favorite") }
+        html.markup("\" draggable=\"true\"")
+        PageDocument.tripAttributes(trip, version: version, into: &html)
+        html.markup(">")
+        PageDocument.thumbnail(trip, into: &html, large: true)
+        html.markup("<h1 class=\"city\">")
+        html.text(trip.city)
+        html.markup("</h1>\n<p class=\"sentence\">")
+        html.text(sentence)
+        html.markup("</p>\n<dl class=\"facts\"><dt>Country</dt><dd>")
+        html.text(trip.country)
+        html.markup("</dd><dt>Nights</dt><dd>")
+        html.integer(trip.nights)
+        html.markup("</dd><dt>Price</dt><dd>")
+        html.text(trip.price.description)
+        html.markup("</dd><dt>Favorite</dt><dd>")
+        html.markup(trip.isFavorite ? "Yes" : "No")
+        html.markup("</dd>")
+        if !trip.notes.isEmpty {
+            html.markup("<dt>Notes</dt><dd class=\"notes\">")
+            html.text(trip.notes)
+            html.markup("</dd>")
+        }
+        html.markup("</dl>\n</article>\n<p class=\"needs-script\"><button type=\"button\" id=\"share\"")
+        html.attribute("data-url", url)
+        html.attribute("data-title", trip.city)
+        html.attribute("data-text", sentence)
+        html.markup(">Share</button></p>\n</main>\n")
+        PageDocument.close(into: &html)
+        return html.bytes
+    }
+}

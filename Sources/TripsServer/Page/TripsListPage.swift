@@ -1,0 +1,176 @@
+import Foundation
+import TripsDomain
+
+/// The list as a browser shows it: the lesson's app, rendered by the server and complete
+/// without a script (the chips, the sort choices and the search are links and a form).
+///
+/// `trips.js` adds drag and drop and the actions; after a change, and on every event of
+/// `/trips/changes`, it fetches this same page again and swaps `#view`, so the server stays
+/// the only thing that renders a trip.
+struct TripsListPage {
+    /// The trips the view shows, in its order (one page of it, when paged).
+    let trips: [Trip]
+    /// The whole list: its countries make the chips, its counts the header.
+    let list: TripList
+    let query: TripQuery
+    /// The next page's URL, while more follow.
+    let nextPage: String?
+
+    /// Reordering is for the whole list in stored order, as the lesson's reorder container
+    /// is off while a filter is on.
+    private var isReorderable: Bool { query.isEverything }
+
+    func render() -> [UInt8] {
+        var html = HTMLWriter(reservingCapacity: 2048 + 900 * trips.count)
+        PageDocument.open(title: "Trips", bodyClass: "list-page", into: &html)
+        html.markup("<main id=\"view\"")
+        html.attribute("data-etag", EntityTag.list(revision: list.revision, .html).headerValue)
+        html.markup(" data-revision=\"")
+        html.integer(list.revision)
+        html.markup(isReorderable ? "\" data-reorderable=\"true\">\n" : "\" data-reorderable=\"false\">\n")
+        header(into: &html)
+        chips(into: &html)
+        tools(into: &html)
+        rows(into: &html)
+        html.markup("</main>\n")
+        TripForms.render(into: &html)
+        PageDocument.close(into: &html)
+        return html.bytes
+    }
+
+    private func header(into html: inout HTMLWriter) {
+        html.markup("<header class=\"top\"><h1>Trips</h1><p id=\"trip-count\" class=\"count\">")
+        if trips.count != list.trips.count {
+            html.integer(trips.count)
+            html.markup(" of ")
+        }
+        html.integer(list.trips.count)
+        html.markup(list.trips.count == 1 ? " trip</p></header>\n" : " trips</p></header>\n")
+    }
+
+    /// All, Favorites, then one chip per country in first-seen order, as the lesson's
+    /// FilterBar builds them. Favorites is where trips are dropped to become favorites.
+    private func chips(into html: inout HTMLWriter) {
+        html.markup("<nav class=\"chips\" aria-label=\"Filters\">\n")
+        var all = query
+        (all.filter, all.country) = (.all, nil)
+        chip("All", all, isCurrent: query.filter == .all && query.country == nil, into: &html)
+        var favorites = all
+        favorites.filter = .favorites
+        html.markup("<a id=\"favorites-chip\" class=\"chip favorites\"")
+        html.attribute("href", favorites.pagePath)
+        if query.filter == .favorites && query.country == nil { html.markup(" aria-current=\"page\"") }
+        html.markup(">Favorites <span id=\"favorites-count\" class=\"badge\">")
+        html.integer(list.trips.count(where: \.isFavorite))
+        html.markup("</span></a>\n")
+        let chosenCountry = query.country?.searchFolded
+        var seen = Set<String>()
+        for trip in list.trips where seen.insert(trip.country.searchFolded).inserted {
+            var view = all
+            view.country = trip.country
+            chip(trip.country, view, isCurrent: chosenCountry == trip.country.searchFolded, into: &html)
+        }
+        html.markup("</nav>\n")
+    }
+
+    private func chip(_ title: String, _ view: TripQuery, isCurrent: Bool, into html: inout HTMLWriter) {
+        html.markup("<a class=\"chip\"")
+        html.attribute("href", view.pagePath)
+        if isCurrent { html.markup(" aria-current=\"page\"") }
+        html.markup(">")
+        html.text(title)
+        html.markup("</a>\n")
+    }
+
+    /// The search form (it keeps the filter and sort as hidden fields) and the sort choices.
+    private func tools(into html: inout HTMLWriter) {
+        html.markup("<div class=\"tools\">\n<form class=\"search\" role=\"search\" action=\"/trips\" method=\"get\">")
+        html.markup("<label for=\"search\">Search</label><input id=\"search\" type=\"search\" name=\"q\"")
+        html.attribute("value", query.search ?? "")
+        html.markup(">")
+        if query.filter != .all { hidden("filter", query.filter.rawValue, into: &html) }
+        if let country = query.country { hidden("country", country, into: &html) }
+        if let order = query.order { hidden("sort", order.parameter, into: &html) }
+        html.markup("<button type=\"submit\">Search</button></form>\n<nav class=\"sort\" aria-label=\"Sort\">Sort:")
+        let choices: [(String, TripOrder?)] = [
+            ("Stored order", nil), ("By date", TripOrder(key: .start)), ("Latest first", TripOrder(key: .start, isDescending: true)),
+            ("By price", TripOrder(key: .price)), ("Highest price first", TripOrder(key: .price, isDescending: true)),
+        ]
+        for (title, order) in choices {
+            var view = query
+            view.order = order
+            html.markup(" <a")
+            html.attribute("href", view.pagePath)
+            if query.order == order { html.markup(" aria-current=\"page\"") }
+            html.markup(">")
+            html.text(title)
+            html.markup("</a>")
+        }
+        html.markup("</nav>\n</div>\n")
+        html.markup(
+            isReorderable
+                ? "<p class=\"hint\">Drag trips to reorder them, or onto Favorites. Select several to move them together.</p>\n"
+                : "<p class=\"hint\">Reordering is off while a filter, a search or a sort is on. Drag trips onto Favorites.</p>\n")
+    }
+
+    private func hidden(_ name: StaticString, _ value: String, into html: inout HTMLWriter) {
+        html.markup("<input type=\"hidden\" name=\"")
+        html.markup(name)
+        html.markup("\"")
+        html.attribute("value", value)
+        html.markup(">")
+    }
+
+    private func rows(into html: inout HTMLWriter) {
+        html.markup("<ol id=\"trips\" class=\"trips\" aria-label=\"Trips\">\n")
+        for trip in trips { row(trip, into: &html) }
+        html.markup("</ol>\n")
+        if trips.isEmpty { html.markup("<p class=\"empty\">No trips here.</p>\n") }
+        html.markup("<div id=\"end-zone\" class=\"end-zone\">Drop here to put trips at the end</div>\n")
+        if let nextPage {
+            html.markup("<p class=\"more\"><a rel=\"next\"")
+            html.attribute("href", nextPage)
+            html.markup(">More trips</a></p>\n")
+        }
+    }
+
+    /// One trip: its tile, its city (a link to its page), its sentence and details, and the
+    /// buttons the script brings to life (hidden without it).
+    private func row(_ trip: Trip, into html: inout HTMLWriter) {
+        html.markup("<li class=\"trip")
+        if trip.isFavorite { html.markup(" is-favorite") }
+        html.markup("\" tabindex=\"0\" draggable=\"true\"")
+        PageDocument.tripAttributes(trip, version: list.version(of: trip.id) ?? 0, into: &html)
+        html.markup(">")
+        PageDocument.thumbnail(trip, into: &html)
+        html.markup("<div class=\"summary\"><a class=\"city\"")
+        html.attribute("href", "/trips/\(trip.id)")
+        html.markup(">")
+        html.text(trip.city)
+        html.markup("</a>")
+        if trip.isFavorite {
+            html.markup(" <span class=\"star\" title=\"Favorite\">★<span class=\"visually-hidden\"> favorite</span></span>")
+        }
+        html.markup("<p class=\"sentence\">")
+        html.text(trip.sentence)
+        html.markup("</p><p class=\"details\">Price ")
+        html.text(trip.price.description)
+        if !trip.notes.isEmpty {
+            html.markup(" · ")
+            html.text(trip.notes)
+        }
+        html.markup("</p></div>")
+        html.markup("<div class=\"actions\" role=\"group\" aria-label=\"Actions\">")
+        html.markup("<button type=\"button\" data-action=\"select\" aria-pressed=\"false\">Select</button>")
+        html.markup(
+            trip.isFavorite
+                ? "<button type=\"button\" data-action=\"favorite\" aria-pressed=\"true\">★ Favorite</button>"
+                : "<button type=\"button\" data-action=\"favorite\" aria-pressed=\"false\">☆ Favorite</button>")
+        if isReorderable {
+            html.markup("<button type=\"button\" data-action=\"up\">Move up</button>")
+            html.markup("<button type=\"button\" data-action=\"down\">Move down</button>")
+        }
+        html.markup("<button type=\"button\" data-action=\"edit\">Edit</button>")
+        html.markup("<button type=\"button\" data-action=\"delete\">Delete</button></div></li>\n")
+    }
+}

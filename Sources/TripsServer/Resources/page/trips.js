@@ -1,0 +1,457 @@
+// Trips in a browser: drag and drop, keyboard actions and live updates, over the same
+// HTTP API curl uses. The server renders every trip: after a change, and on every event
+// of /trips/changes, this script fetches the page again and swaps #view
+// (Sources/TripsServer/Page/TripsListPage.swift). Nothing here renders a trip.
+'use strict';
+
+document.documentElement.classList.add('js');
+
+const EVENT_KINDS = ['created', 'updated', 'deleted', 'reordered', 'sorted', 'favorites'];
+const STALE = 'The list changed since this page showed it, so nothing was changed. This is the current list.';
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const view = () => $('#view');
+const rows = () => [...document.querySelectorAll('#trips > li.trip')];
+const rowFor = (id) => $(`#trips > li.trip[data-id="${id}"]`);
+const tripOf = (element) => element.closest('[data-id]');
+const cityOf = (id) => $('.city', rowFor(id) ?? document)?.textContent ?? `trip ${id}`;
+const isReorderable = () => view()?.dataset.reorderable === 'true';
+
+/** Ids of the selected trips, kept across refreshes of the list. */
+const selection = new Set();
+/** The ids a drag that started on this page carries; null for a drag from elsewhere. */
+let dragged = null;
+/** The newest revision whose favorites change was celebrated, so it is celebrated once. */
+let celebrated = 0;
+
+// MARK: - Talking to the API
+
+/** The token the server asked for, kept for this tab only. */
+let token = sessionStorage.getItem('trips-token');
+/** Resolves the pending request for a token when the token form is submitted. */
+let tokenGiven = null;
+
+/**
+ * Sends a request to the API and answers its response. `json` is sent as JSON (or `raw`
+ * with `type`); `ifMatch` makes the change conditional. A 401 asks for a token once and
+ * sends the request again with it.
+ */
+async function send(method, url, { json, raw, type, ifMatch, accept = 'application/json' } = {}) {
+  for (;;) {
+    const headers = { Accept: accept };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (ifMatch) headers['If-Match'] = ifMatch;
+    let body;
+    if (json !== undefined) [body, headers['Content-Type']] = [JSON.stringify(json), 'application/json'];
+    if (raw !== undefined) [body, headers['Content-Type']] = [raw, type];
+    const response = await fetch(url, { method, headers, body, cache: 'no-store' });
+    if (response.status !== 401) return response;
+    token = await askForToken();
+    sessionStorage.setItem('trips-token', token);
+  }
+}
+
+function askForToken() {
+  const panel = $('#token');
+  if (!panel) return Promise.reject(new Error('no token form'));
+  panel.hidden = false;
+  $('input', panel).focus();
+  announce('This server needs a token to make changes.');
+  return new Promise((resolve) => { tokenGiven = resolve; });
+}
+
+/** Tells what went wrong: the problem document's detail, or the status. */
+async function complain(response) {
+  if (response.status === 412) return stale();
+  let detail = `${response.status} ${response.statusText}`;
+  try { detail = (await response.json()).detail ?? detail; } catch { /* not a problem document */ }
+  announce(detail);
+}
+
+async function stale() {
+  await refresh();
+  announce(STALE);
+}
+
+// MARK: - Showing the list
+
+let refreshing = null;
+let refreshAgain = false;
+
+/** Fetches this page again and swaps #view, keeping focus and selection; calls that come
+ *  while one runs are folded into one more. */
+function refresh() {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      refreshAgain = false;
+      const response = await send('GET', location.pathname + location.search, { accept: 'text/html' });
+      if (response.status === 404) {
+        announce('This trip was deleted.');
+        break;
+      }
+      if (!response.ok) break;
+      const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').getElementById('view');
+      const focused = document.activeElement;
+      const focusedTrip = focused && tripOf(focused)?.dataset.id;
+      const focusedAction = focused?.dataset?.action;
+      view().replaceWith(document.adoptNode(fresh));
+      showSelection();
+      if (focusedTrip) {
+        const row = rowFor(focusedTrip);
+        (focusedAction && row && $(`[data-action="${focusedAction}"]`, row) || row)?.focus();
+      }
+    } while (refreshAgain);
+  })().finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+function showSelection() {
+  const shown = new Set(rows().map((row) => row.dataset.id));
+  for (const id of selection) if (!shown.has(id)) selection.delete(id);
+  for (const row of rows()) {
+    const isSelected = selection.has(row.dataset.id);
+    row.classList.toggle('selected', isSelected);
+    $('[data-action="select"]', row)?.setAttribute('aria-pressed', String(isSelected));
+  }
+}
+
+function toggleSelection(row) {
+  const id = row.dataset.id;
+  if (!selection.delete(id)) selection.add(id);
+  showSelection();
+  announce(`${selection.size} selected.`);
+}
+
+/** The trips an action on `row` applies to: the selection when the row is in it. */
+function sourcesFor(row) {
+  if (!selection.has(row.dataset.id)) return [Number(row.dataset.id)];
+  return rows().filter((r) => selection.has(r.dataset.id)).map((r) => Number(r.dataset.id));
+}
+
+function announce(message) {
+  const status = $('#status');
+  status.textContent = '';
+  requestAnimationFrame(() => { status.textContent = message; });
+}
+
+function names(ids) {
+  const cities = ids.map(cityOf);
+  return cities.length <= 2 ? cities.join(' and ') : `${cities.length} trips`;
+}
+
+// MARK: - Changes
+
+/** Moves `ids` in front of trip `before`, or to the end: the reorder difference. */
+async function reorder(ids, before) {
+  const what = names(ids);
+  const where = before ? `before ${cityOf(before)}` : 'to the end';
+  const destination = before ? { before } : 'end';
+  const response = await send('PATCH', '/trips', { json: { sources: ids, destination }, ifMatch: view().dataset.etag });
+  if (!response.ok) return complain(response);
+  await refresh();
+  announce(`Moved ${what} ${where}.`);
+}
+
+/** A drop on the Favorites chip: the server answers which trips newly became favorites. */
+async function makeFavorites(request) {
+  const response = await send('POST', '/favorites', request);
+  if (!response.ok) return complain(response);
+  const { added } = await response.json();
+  if (added.length > 0) celebrate(Number(response.headers.get('Trips-Revision')));
+  selection.clear();
+  await refresh();
+  announce(added.length > 0 ? `Added ${names(added)} to Favorites.` : 'They were favorites already.');
+}
+
+/** The lesson's success haptic: a short animation, and a vibration where there is one. */
+function celebrate(revision) {
+  if (revision && revision <= celebrated) return;
+  celebrated = Math.max(celebrated, revision || 0);
+  const chip = $('#favorites-chip');
+  chip?.classList.remove('celebrate');
+  void chip?.offsetWidth; // restarts the animation
+  chip?.classList.add('celebrate');
+  navigator.vibrate?.(40);
+}
+
+/** Text dropped from another app: one sentence per line becomes trips, where it landed. */
+async function createFromText(text, before) {
+  const url = before ? `/trips?before=${before}` : '/trips';
+  const response = await send('POST', url, { raw: text, type: 'text/plain' });
+  if (!response.ok) return complain(response);
+  const created = await response.json();
+  await refresh();
+  const count = Array.isArray(created) ? created.length : 1;
+  announce(count === 1 ? `Added ${created.city ?? created[0].city}.` : `Added ${count} trips.`);
+}
+
+async function setFavorite(row, isFavorite) {
+  const method = isFavorite ? 'PUT' : 'DELETE';
+  const response = await send(method, `/favorites/${row.dataset.id}`, { ifMatch: row.dataset.etag });
+  if (!response.ok) return complain(response);
+  const city = cityOf(row.dataset.id);
+  await refresh();
+  announce(isFavorite ? `${city} is a favorite.` : `${city} is no longer a favorite.`);
+}
+
+/** Move up or down by one place: in front of the trip before the block, or past the next. */
+function moveByOne(row, step) {
+  if (!isReorderable()) return announce('Reordering is off while a filter, a search or a sort is on.');
+  const ids = sourcesFor(row);
+  const all = rows().map((r) => Number(r.dataset.id));
+  const first = all.indexOf(ids[0]);
+  const last = all.indexOf(ids[ids.length - 1]);
+  if (step < 0) {
+    if (first <= 0) return announce(`${names(ids)} is at the top.`);
+    return reorder(ids, all[first - 1]);
+  }
+  if (last >= all.length - 1) return announce(`${names(ids)} is at the end.`);
+  return reorder(ids, all[last + 2]);
+}
+
+// MARK: - Forms: add, edit, delete, token
+
+/** JSON for a draft, with the price written exactly as typed (a decimal, not a float). */
+function draftBody(form) {
+  const data = new FormData(form);
+  const price = String(data.get('price') ?? '0').trim();
+  if (!/^\d+(\.\d+)?$/.test(price)) throw new Error('The price is a number such as 1299.99.');
+  const draft = {
+    city: data.get('city'), country: data.get('country'), nights: Number(data.get('nights')),
+    start: data.get('start'), notes: data.get('notes') ?? '',
+  };
+  if (form.elements.isFavorite) draft.isFavorite = form.elements.isFavorite.checked;
+  return `${JSON.stringify(draft).slice(0, -1)},"price":${price}}`;
+}
+
+async function submitDraft(event, method, url, type, ifMatch, done) {
+  event.preventDefault();
+  let body;
+  try { body = draftBody(event.target); } catch (error) { return announce(error.message); }
+  const response = await send(method, url, { raw: body, type, ifMatch });
+  if (!response.ok) return complain(response);
+  const trip = await response.json();
+  done(trip);
+  await refresh();
+}
+
+function edit(row) {
+  const trip = JSON.parse(row.dataset.json);
+  const form = $('#edit-form');
+  for (const name of ['city', 'country', 'nights', 'price', 'notes']) form.elements[name].value = trip[name];
+  form.elements.start.value = trip.start.slice(0, 10);
+  form.dataset.id = row.dataset.id;
+  form.dataset.etag = row.dataset.etag;
+  $('#editor').hidden = false;
+  form.elements.city.focus();
+}
+
+let pendingDelete = null;
+
+function askToDelete(ids) {
+  pendingDelete = ids;
+  $('#confirm-title').textContent = `Delete ${names(ids)}?`;
+  $('#confirm').hidden = false;
+  $('[data-action="confirm-delete"]').focus();
+}
+
+async function confirmDelete() {
+  const ids = pendingDelete;
+  $('#confirm').hidden = true;
+  pendingDelete = null;
+  if (!ids) return;
+  const what = names(ids);
+  const response = ids.length === 1
+    ? await send('DELETE', `/trips/${ids[0]}`, { ifMatch: rowFor(ids[0])?.dataset.etag })
+    : await send('DELETE', `/trips?ids=${ids.join(',')}`, { ifMatch: view().dataset.etag });
+  if (!response.ok) return complain(response);
+  const next = rows().find((r) => !ids.includes(Number(r.dataset.id)) && r.compareDocumentPosition(rowFor(ids[0])) & Node.DOCUMENT_POSITION_PRECEDING);
+  ids.forEach((id) => selection.delete(String(id)));
+  await refresh();
+  (next && rowFor(next.dataset.id) || rows()[0])?.focus();
+  announce(`Deleted ${what}.`);
+}
+
+document.addEventListener('submit', async (event) => {
+  const form = event.target;
+  if (form.id === 'add-form') {
+    await submitDraft(event, 'POST', '/trips', 'application/json', undefined, (trip) => {
+      form.reset();
+      announce(`Added ${trip.city}.`);
+    });
+  } else if (form.id === 'edit-form') {
+    await submitDraft(event, 'PATCH', `/trips/${form.dataset.id}`, 'application/merge-patch+json', form.dataset.etag, (trip) => {
+      $('#editor').hidden = true;
+      announce(`Saved ${trip.city}.`);
+    });
+    rowFor(form.dataset.id)?.focus();
+  } else if (form.id === 'sentence-form') {
+    event.preventDefault();
+    const sentence = form.elements.sentence.value;
+    form.reset();
+    await createFromText(sentence);
+  } else if (form.id === 'token-form') {
+    event.preventDefault();
+    $('#token').hidden = true;
+    tokenGiven?.(form.elements.token.value.trim());
+    tokenGiven = null;
+    form.reset();
+  }
+});
+
+// MARK: - Buttons and keys
+
+document.addEventListener('click', (event) => {
+  const button = event.target.closest('button[data-action]');
+  if (!button) {
+    const row = event.target.closest('#trips > li.trip');
+    if (row && (event.ctrlKey || event.metaKey) && !event.target.closest('a')) toggleSelection(row);
+    return;
+  }
+  const row = tripOf(button);
+  switch (button.dataset.action) {
+    case 'select': return toggleSelection(row);
+    case 'favorite': return setFavorite(row, button.getAttribute('aria-pressed') !== 'true');
+    case 'up': return moveByOne(row, -1);
+    case 'down': return moveByOne(row, 1);
+    case 'edit': return edit(row);
+    case 'delete': return askToDelete([Number(row.dataset.id)]);
+    case 'confirm-delete': return confirmDelete();
+    case 'cancel-delete': $('#confirm').hidden = true; pendingDelete = null; return announce('Nothing was deleted.');
+    case 'cancel-edit': $('#editor').hidden = true; return rowFor($('#edit-form').dataset.id)?.focus();
+  }
+});
+
+/** From a focused row: arrows move focus, Alt+arrows move the trip (or the selection),
+ *  Space selects, F drops on Favorites, E edits, Delete asks to delete, Enter opens. */
+document.addEventListener('keydown', (event) => {
+  const row = event.target;
+  if (!(row instanceof HTMLLIElement) || !row.matches('#trips > li.trip')) return;
+  const all = rows();
+  const index = all.indexOf(row);
+  const key = event.key;
+  if ((key === 'ArrowUp' || key === 'ArrowDown') && event.altKey) moveByOne(row, key === 'ArrowUp' ? -1 : 1);
+  else if (key === 'ArrowUp') all[Math.max(0, index - 1)].focus();
+  else if (key === 'ArrowDown') all[Math.min(all.length - 1, index + 1)].focus();
+  else if (key === ' ') toggleSelection(row);
+  else if (key === 'f' || key === 'F') makeFavorites({ json: sourcesFor(row) });
+  else if (key === 'e' || key === 'E') edit(row);
+  else if (key === 'Delete') askToDelete(sourcesFor(row));
+  else if (key === 'Enter') location.href = $('a.city', row).href;
+  else return;
+  event.preventDefault();
+});
+
+// MARK: - Drag and drop
+
+/** A trip dragged out offers, in order, its JSON, its sentence and its URL: the
+ *  representations Transferable declares. Several selected trips travel together. */
+document.addEventListener('dragstart', (event) => {
+  const element = event.target.closest?.('[data-json]');
+  if (!element) return;
+  const ids = element.matches('#trips > li') ? sourcesFor(element) : [Number(element.dataset.id)];
+  const elements = ids.map((id) => rowFor(id) ?? element);
+  const trips = elements.map((e) => JSON.parse(e.dataset.json));
+  const transfer = event.dataTransfer;
+  transfer.setData('application/json', JSON.stringify(trips.length === 1 ? trips[0] : trips));
+  transfer.setData('text/plain', elements.map((e) => $('.sentence', e).textContent).join('\n'));
+  transfer.setData('text/uri-list', ids.map((id) => new URL(`/trips/${id}`, location.href).href).join('\r\n'));
+  transfer.effectAllowed = 'copyMove';
+  dragged = ids;
+  elements.forEach((e) => e.classList.add('dragging'));
+});
+
+document.addEventListener('dragend', () => {
+  dragged = null;
+  clearDropMarks();
+  document.querySelectorAll('.dragging').forEach((e) => e.classList.remove('dragging'));
+});
+
+/** Where a drop would land: {favorites}, {before: id}, {end}, or null where nothing may drop. */
+function dropTarget(event) {
+  if (event.target.closest?.('#favorites-chip')) return { favorites: true, element: $('#favorites-chip') };
+  const fromHere = dragged !== null;
+  if (!fromHere && !event.dataTransfer.types.includes('text/plain')) return null;
+  if (fromHere && !isReorderable()) return null;
+  const row = event.target.closest?.('#trips > li.trip');
+  if (row) {
+    const box = row.getBoundingClientRect();
+    const next = event.clientY > box.top + box.height / 2 ? row.nextElementSibling : row;
+    return next ? { before: Number(next.dataset.id), element: next } : { end: true, element: $('#end-zone') };
+  }
+  if (event.target.closest?.('#end-zone')) return { end: true, element: $('#end-zone') };
+  return null;
+}
+
+function clearDropMarks() {
+  document.querySelectorAll('.drop-before, .drop-here').forEach((e) => e.classList.remove('drop-before', 'drop-here'));
+}
+
+document.addEventListener('dragover', (event) => {
+  const target = dropTarget(event);
+  clearDropMarks();
+  if (!target) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = dragged && !target.favorites ? 'move' : 'copy';
+  target.element?.classList.add(target.before ? 'drop-before' : 'drop-here');
+});
+
+document.addEventListener('dragleave', (event) => {
+  if (!event.relatedTarget) clearDropMarks();
+});
+
+document.addEventListener('drop', (event) => {
+  const target = dropTarget(event);
+  clearDropMarks();
+  if (!target) return;
+  event.preventDefault();
+  const ids = dragged;
+  dragged = null;
+  if (ids) return target.favorites ? makeFavorites({ json: ids }) : reorder(ids, target.before);
+  const text = event.dataTransfer.getData('text/plain').trim();
+  if (!text) return;
+  if (target.favorites) return makeFavorites({ raw: text, type: 'text/plain' });
+  return createFromText(text, target.before);
+});
+
+// MARK: - Share
+
+document.addEventListener('click', async (event) => {
+  const button = event.target.closest('#share');
+  if (!button) return;
+  const { url, title, text } = button.dataset;
+  if (navigator.share) {
+    try { return await navigator.share({ title, text, url }); } catch (error) { if (error.name === 'AbortError') return; }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    announce('Link copied.');
+  } catch {
+    announce(`Copy this link: ${url}`);
+  }
+});
+
+// MARK: - Live
+
+/** Follows /trips/changes from the revision the page shows; each newer change refreshes
+ *  the page. A favorites change that added trips is celebrated, wherever it was made. */
+function follow() {
+  const source = new EventSource(`/trips/changes?since=${view().dataset.revision}`);
+  const onChange = (event) => {
+    const revision = Number(event.lastEventId);
+    if (event.type === 'favorites' && JSON.parse(event.data).added.length > 0) celebrate(revision);
+    if (revision > Number(view().dataset.revision)) refresh();
+  };
+  for (const kind of EVENT_KINDS) source.addEventListener(kind, onChange);
+  source.addEventListener('error', () => {
+    if (source.readyState !== EventSource.CLOSED) return; // the browser reconnects by itself
+    // Closed: the history no longer reaches back to this page (410), or access was refused.
+    refresh().then(() => setTimeout(follow, 1000));
+  });
+}
+
+if (view()?.dataset.revision) follow();
