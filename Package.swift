@@ -38,7 +38,7 @@ let package = Package(
             dependencies: ["TripsDomain"],
             resources: [
                 .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/page/trips.css"),
-                .embedInCode("Resources/page/trips.js"),
+                .embedInCode("Resources/page/trips.js"), .embedInCode("Resources/page/trips.svg"),
             ],
             swiftSettings: strictSettings
         ),

@@ -17,6 +17,7 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     public static let html = MediaType(type: "text", subtype: "html")
     public static let css = MediaType(type: "text", subtype: "css")
     public static let javaScript = MediaType(type: "text", subtype: "javascript")
+    public static let svg = MediaType(type: "image", subtype: "svg+xml")
     /// An error answer (RFC 9457).
     public static let problemJSON = MediaType(type: "application", subtype: "problem+json")
     /// A stream of server-sent events (the WHATWG HTML standard's EventSource format).

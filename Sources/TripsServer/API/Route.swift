@@ -50,6 +50,7 @@ enum Route: Sendable, Hashable {
         Endpoint(template: "/", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/assets/trips.css", methods: [.get, .head], bodies: [:]),
         Endpoint(template: "/assets/trips.js", methods: [.get, .head], bodies: [:]),
+        Endpoint(template: "/assets/trips.svg", methods: [.get, .head], bodies: [:]),
     ]
 
     /// The route for a request path, or nil (404). Ids are positive decimal numbers.
@@ -129,6 +130,7 @@ enum Route: Sendable, Hashable {
         case .root: 12
         case .asset(.stylesheet): 13
         case .asset(.script): 14
+        case .asset(.icon): 15
         }
     }
 

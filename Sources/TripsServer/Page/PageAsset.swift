@@ -1,19 +1,20 @@
 import TripsDomain
 
-/// The page's stylesheet and script, compiled into the binary from `Resources/page/`: the
+/// The page's stylesheet, script and icon, compiled into the binary from `Resources/page/`: the
 /// page needs no other file, no CDN and no build step.
 ///
 /// Each is served with a strong ETag made from its bytes and `Cache-Control: no-cache`, so
 /// a browser keeps its copy and asks whether it is still current (a 304, no body) on each
 /// page load: a new server binary is never shown with an old script.
 enum PageAsset: Sendable, CaseIterable {
-    case stylesheet, script
+    case stylesheet, script, icon
 
     /// Its name under `/assets/`.
     var fileName: StaticString {
         switch self {
         case .stylesheet: "trips.css"
         case .script: "trips.js"
+        case .icon: "trips.svg"
         }
     }
 
@@ -23,6 +24,7 @@ enum PageAsset: Sendable, CaseIterable {
         switch self {
         case .stylesheet: .css
         case .script: .javaScript
+        case .icon: .svg
         }
     }
 
@@ -30,6 +32,7 @@ enum PageAsset: Sendable, CaseIterable {
         switch self {
         case .stylesheet: PackageResources.trips_css
         case .script: PackageResources.trips_js
+        case .icon: PackageResources.trips_svg
         }
     }
 
@@ -37,11 +40,13 @@ enum PageAsset: Sendable, CaseIterable {
         switch self {
         case .stylesheet: Self.stylesheetTag
         case .script: Self.scriptTag
+        case .icon: Self.iconTag
         }
     }
 
     private static let stylesheetTag = contentTag(PackageResources.trips_css)
     private static let scriptTag = contentTag(PackageResources.trips_js)
+    private static let iconTag = contentTag(PackageResources.trips_svg)
 
     private static func contentTag(_ bytes: [UInt8]) -> EntityTag {
         EntityTag(String(CRC32C.checksum(bytes), radix: 16) + "-" + String(bytes.count))

@@ -1,6 +1,6 @@
 import TripsDomain
 
-/// What every page shares: the document's head (one stylesheet, one deferred script, both
+/// What every page shares: the document's head (one stylesheet, one deferred script, an icon, all
 /// served by this server: no inline script or style, so `Content-Security-Policy:
 /// default-src 'self'` holds), and the live region where the script announces results.
 enum PageDocument {
@@ -11,7 +11,9 @@ enum PageDocument {
         html.text(title)
         html.markup("</title>\n")
         head(&html)
-        html.markup("<link rel=\"stylesheet\" href=\"")
+        html.markup("<link rel=\"icon\" type=\"image/svg+xml\" href=\"")
+        html.text(PageAsset.icon.path)
+        html.markup("\">\n<link rel=\"stylesheet\" href=\"")
         html.text(PageAsset.stylesheet.path)
         html.markup("\">\n<script src=\"")
         html.text(PageAsset.script.path)

@@ -17,8 +17,9 @@ struct TripsListPage {
     let nextPage: String?
 
     /// Reordering is for the whole list in stored order, as the lesson's reorder container
-    /// is off while a filter is on.
-    private var isReorderable: Bool { query.isEverything }
+    /// is off while a filter is on; on one page of the list, "the end" or "one place down"
+    /// would reach past what the page shows.
+    private var isReorderable: Bool { query.isEverything && trips.count == list.trips.count }
 
     func render() -> [UInt8] {
         var html = HTMLWriter(reservingCapacity: 2048 + 900 * trips.count)

@@ -119,7 +119,7 @@ import TripsDomain
     @Test func theCountingIndexesAgreeWithTheirTables() {
         let routes: [Route] = [
             .trips, .tripChanges, .tripsReorder, .tripsSort, .trip(1), .favorites, .favorite(1), .health, .livez, .readyz, .metrics,
-            .openAPI, .root, .asset(.stylesheet), .asset(.script),
+            .openAPI, .root, .asset(.stylesheet), .asset(.script), .asset(.icon),
         ]
         #expect(routes.count == Route.table.count)
         for route in routes { #expect(Route.table[route.tableIndex].template == route.template) }

@@ -23,6 +23,8 @@ const selection = new Set();
 let dragged = null;
 /** The newest revision whose favorites change was celebrated, so it is celebrated once. */
 let celebrated = 0;
+/** Until when the Favorites chip celebrates: a refresh mid-animation carries it on. */
+let celebratingUntil = 0;
 
 // MARK: - Talking to the API
 
@@ -100,6 +102,7 @@ function refresh() {
       const focusedAction = focused?.dataset?.action;
       view().replaceWith(document.adoptNode(fresh));
       showSelection();
+      if (Date.now() < celebratingUntil) $('#favorites-chip')?.classList.add('celebrate');
       if (focusedTrip) {
         const row = rowFor(focusedTrip);
         (focusedAction && row && $(`[data-action="${focusedAction}"]`, row) || row)?.focus();
@@ -161,9 +164,9 @@ async function makeFavorites(request) {
   const response = await send('POST', '/favorites', request);
   if (!response.ok) return complain(response);
   const { added } = await response.json();
-  if (added.length > 0) celebrate(Number(response.headers.get('Trips-Revision')));
   selection.clear();
   await refresh();
+  if (added.length > 0) celebrate(Number(response.headers.get('Trips-Revision')));
   announce(added.length > 0 ? `Added ${names(added)} to Favorites.` : 'They were favorites already.');
 }
 
@@ -171,6 +174,7 @@ async function makeFavorites(request) {
 function celebrate(revision) {
   if (revision && revision <= celebrated) return;
   celebrated = Math.max(celebrated, revision || 0);
+  celebratingUntil = Date.now() + 600;
   const chip = $('#favorites-chip');
   chip?.classList.remove('celebrate');
   void chip?.offsetWidth; // restarts the animation
