@@ -1,0 +1,293 @@
+import Foundation
+import Testing
+import TripsDomain
+
+@testable import TripsServer
+
+/// What a browser sends on a page load.
+private let browser = ["Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"]
+
+private let tokens = AccessTokens([(name: "alice", token: "alice-0123456789abcdef")])
+
+/// A trip whose every text field would run or break out of an attribute if it were not escaped.
+private let hostileTrip =
+    #"{"city":"<img src=x onerror=alert(1)>","country":"Test & <b>Land</b>","nights":2,"price":1,"start":"2027-05-01","notes":"\"quoted\" & 'single'"}"#
+
+/// The browser page: `text/html` next to the JSON and text of the list, the favorites and a
+/// trip; its validators and security headers; `GET /`; the compiled-in assets; escaping.
+@Suite struct APIBrowserPageTests {
+    // MARK: Negotiation
+
+    @Test(arguments: ["/trips", "/favorites", "/trips/2"])
+    func aBrowserGetsThePage(path: String) async throws {
+        let api = try APIServer()
+        let page = try await api.request("GET", path, headers: browser)
+        #expect(page.status == 200)
+        #expect(page.field("Content-Type") == "text/html; charset=utf-8")
+        #expect(page.text.hasPrefix("<!doctype html>"))
+        for accept in ["*/*", nil] {
+            let json = try await api.request("GET", path, headers: accept.map { ["Accept": $0] } ?? [:])
+            #expect(json.status == 200)
+            #expect(json.field("Content-Type") == "application/json", "Accept: \(accept ?? "none")")
+        }
+    }
+
+    @Test func thePageIsNotOfferedWhereThereIsNone() async throws {
+        let api = try APIServer()
+        let health = try await api.request("GET", "/health", headers: ["Accept": "text/html"])
+        #expect(health.status == 406)
+    }
+
+    // MARK: Validators and security headers
+
+    @Test(arguments: [("/trips", #""list-r0-html""#), ("/favorites", #""list-r0-html""#), ("/trips/2", #""trip-2-v0-html""#)])
+    func thePageHasItsOwnValidatorAndSecurityHeaders(path: String, tag: String) async throws {
+        let api = try APIServer()
+        let page = try await api.request("GET", path, headers: browser)
+        let etag = try #require(page.field("ETag"))
+        #expect(etag.hasSuffix(#"-html""#))
+        #expect(etag == tag)
+        #expect(page.field("Vary") == "Accept")
+        let policy = try #require(page.field("Content-Security-Policy"))
+        #expect(policy.contains("default-src 'self'"))
+        #expect(policy.contains("frame-ancestors 'none'"))
+        #expect(page.field("X-Content-Type-Options") == "nosniff")
+        let json = try await api.request("GET", path)
+        #expect(json.field("ETag") != nil && json.field("ETag") != etag)
+        var conditional = browser
+        conditional["If-None-Match"] = etag
+        let unchanged = try await api.request("GET", path, headers: conditional)
+        #expect(unchanged.status == 304)
+        #expect(unchanged.body.isEmpty)
+        #expect(unchanged.field("ETag") == etag)
+    }
+
+    @Test func theListPagesTagGuardsAReorder() async throws {
+        let api = try APIServer()
+        let listTag = try #require(try await api.request("GET", "/trips", headers: browser).field("ETag"))
+        let reorder = #"{"sources":[2],"destination":"end"}"#
+        let accepted = try await api.json("PATCH", "/trips", reorder, headers: ["If-Match": listTag])
+        #expect(accepted.status == 200)
+        #expect(api.order == [1, 3, 4, 5, 6, 2])
+        let stale = try await api.json("PATCH", "/trips", reorder, headers: ["If-Match": listTag])
+        #expect(stale.status == 412)
+        #expect(api.order == [1, 3, 4, 5, 6, 2])
+    }
+
+    @Test func aTripPagesTagGuardsAPatch() async throws {
+        let api = try APIServer()
+        let tripTag = try #require(try await api.request("GET", "/trips/2", headers: browser).field("ETag"))
+        let merge = ["Content-Type": "application/merge-patch+json", "If-Match": tripTag]
+        let accepted = try await api.request("PATCH", "/trips/2", headers: merge, body: #"{"nights": 4}"#)
+        #expect(accepted.status == 200)
+        let stale = try await api.request("PATCH", "/trips/2", headers: merge, body: #"{"nights": 9}"#)
+        #expect(stale.status == 412)
+        #expect(api.store.list[2]?.nights == 4)
+    }
+
+    // MARK: The root and the assets
+
+    @Test(arguments: ["GET", "HEAD"])
+    func theRootSendsBrowsersToTheList(method: String) async throws {
+        let api = try APIServer()
+        let root = try await api.request(method, "/", headers: browser)
+        #expect(root.status == 303)
+        #expect(root.field("Location") == "/trips")
+    }
+
+    @Test(arguments: [("/assets/trips.css", "text/css; charset=utf-8"), ("/assets/trips.js", "text/javascript; charset=utf-8")])
+    func anAssetIsServedWithAStrongTagAndRevalidated(path: String, type: String) async throws {
+        let api = try APIServer()
+        let asset = try await api.request("GET", path)
+        #expect(asset.status == 200)
+        #expect(asset.field("Content-Type") == type)
+        #expect(asset.field("Cache-Control") == "no-cache")
+        #expect(asset.field("X-Content-Type-Options") == "nosniff")
+        #expect(asset.body == (path.hasSuffix(".css") ? PackageResources.trips_css : PackageResources.trips_js))
+        let etag = try #require(asset.field("ETag"))
+        #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))  // strong: no W/
+        let unchanged = try await api.request("GET", path, headers: ["If-None-Match": etag])
+        #expect(unchanged.status == 304)
+        #expect(unchanged.body.isEmpty)
+        #expect(unchanged.field("ETag") == etag)
+        let refused = try await api.request("GET", path, headers: ["Accept": "image/png"])
+        #expect(refused.status == 406)
+    }
+
+    // MARK: Escaping
+
+    @Test func aTripsTextIsEscapedOnBothPages() async throws {
+        let api = try APIServer()
+        let created = try await api.json("POST", "/trips", hostileTrip)
+        #expect(created.status == 201)
+        let id = try #require(api.order.last)
+        for path in ["/trips", "/trips/\(id)"] {
+            let page = try await api.request("GET", path, headers: browser)
+            #expect(page.status == 200)
+            let html = page.text
+            #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"), "\(path)")
+            #expect(!html.contains("<img src=x"), "\(path)")
+            #expect(html.contains("Test &amp; &lt;b&gt;Land&lt;/b&gt;"), "\(path)")
+            #expect(!html.contains("<b>"), "\(path)")
+            #expect(html.contains("&quot;quoted&quot; &amp; &#39;single&#39;"), "\(path)")
+            #expect(!html.contains(#""quoted""#) && !html.contains("'single'"), "\(path)")
+            #expect(html.contains(#"data-json="{&quot;"#), "\(path)")
+            try expectWellFormedTags(html, path)
+        }
+    }
+
+    @Test func aSearchIsEscapedWhereThePageRepeatsIt() async throws {
+        let api = try APIServer()
+        let page = try await api.request("GET", "/trips?q=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E", headers: browser)
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;""#))
+        #expect(!page.text.contains("<script>alert"))
+        try expectWellFormedTags(page.text, "search")
+    }
+
+    @Test(arguments: ["/trips", "/trips?filter=favorites", "/favorites", "/trips/2"])
+    func thePageHasNoInlineScriptOrStyle(path: String) async throws {
+        let api = try APIServer()
+        let html = try await api.request("GET", path, headers: browser).text
+        let scripts = html.matches(of: try Regex("<script[^>]*>")).map { String(html[$0.range]) }
+        #expect(scripts == [#"<script src="/assets/trips.js" defer>"#])
+        #expect(html.contains(#"<link rel="stylesheet" href="/assets/trips.css">"#))
+        #expect(!html.contains("<style"))
+        #expect(!html.contains("style="))
+        #expect(html.firstMatch(of: try Regex(#"\son[a-z]+="#)) == nil)
+    }
+
+    // MARK: The list page
+
+    @Test func theListPageShowsTheStoredOrderAndTheChips() async throws {
+        let api = try APIServer()
+        let html = try await api.request("GET", "/trips", headers: browser).text
+        #expect(try rowIDs(html) == [1, 2, 3, 4, 5, 6])
+        #expect(try chipTitles(html) == ["All", "Favorites 2", "United States", "Canada", "Chile", "Japan", "Switzerland"])
+        #expect(html.contains(#"data-reorderable="true""#))
+        #expect(html.contains(#"<a class="chip" href="/trips" aria-current="page">All</a>"#))
+        #expect(html.contains(#"<form class="search" role="search" action="/trips" method="get">"#))
+        #expect(html.contains(#"type="search" name="q""#))
+        for sort in ["start", "-start", "price", "-price"] {
+            #expect(html.contains(#"href="/trips?sort=\#(sort)""#), "sort=\(sort)")
+        }
+        #expect(!html.contains(#"rel="next""#))
+        #expect(html.contains(#"<p id="trip-count" class="count">6 trips</p>"#))
+        #expect(html.contains(#"<main id="view" data-etag="&quot;list-r0-html&quot;" data-revision="0" data-reorderable="true">"#))
+
+        // A row's tag is what the script sends as If-Match to change that trip.
+        let rowTag = try #require(html.firstMatch(of: try Regex(#"data-id="2" data-etag="([^"]*)""#))?.output[1].substring)
+        let favorite = try await api.request("PUT", "/favorites/2", headers: ["If-Match": String(rowTag).replacing("&quot;", with: "\"")])
+        #expect(favorite.status == 200)
+
+        let reordered = try await api.json("PATCH", "/trips", #"{"sources":[2],"destination":"end"}"#)
+        #expect(reordered.status == 200)
+        let after = try await api.request("GET", "/trips", headers: browser)
+        #expect(after.field("ETag") == #""list-r2-html""#)
+        #expect(try rowIDs(after.text) == [1, 3, 4, 5, 6, 2])
+    }
+
+    @Test func theFavoritesViewMarksItsChipAndTurnsReorderingOff() async throws {
+        let api = try APIServer()
+        let html = try await api.request("GET", "/trips?filter=favorites", headers: browser).text
+        #expect(try rowIDs(html) == [1, 5])
+        #expect(html.contains(#"id="favorites-chip" class="chip favorites" href="/trips?filter=favorites" aria-current="page">"#))
+        #expect(!html.contains(#"href="/trips" aria-current="page""#))
+        #expect(html.contains(#"data-reorderable="false""#))
+        #expect(!html.contains(#"data-action="up""#))
+        #expect(html.contains(#"<input type="hidden" name="filter" value="favorites">"#))
+        #expect(html.contains(#"<p id="trip-count" class="count">2 of 6 trips</p>"#))
+        let favorites = try await api.request("GET", "/favorites", headers: browser).text
+        #expect(try rowIDs(favorites) == [1, 5])
+        #expect(favorites.contains(#"data-reorderable="false""#))
+    }
+
+    @Test func aPagedListLinksTheNextPage() async throws {
+        let api = try APIServer()
+        let first = try await api.request("GET", "/trips?limit=2", headers: browser)
+        #expect(first.status == 200)
+        #expect(try rowIDs(first.text) == [1, 2])
+        #expect(first.text.contains(#"<a rel="next" href="/trips?limit=2&amp;after=2">"#))
+        let last = try await api.request("GET", "/trips?limit=2&after=4", headers: browser)
+        #expect(try rowIDs(last.text) == [5, 6])
+        #expect(!last.text.contains(#"rel="next""#))
+    }
+
+    @Test(
+        .disabled(
+            "bug: TripsListPage.isReorderable (Sources/TripsServer/Page/TripsListPage.swift:21) ignores paging, so a page of the list offers Move up/down and the end zone, whose moves land relative to the whole list"
+        ))
+    func aPageOfTheListIsNotReorderable() async throws {
+        let api = try APIServer()
+        let html = try await api.request("GET", "/trips?limit=2", headers: browser).text
+        #expect(html.contains(#"data-reorderable="false""#))
+        #expect(!html.contains(#"data-action="down""#))
+    }
+
+    // MARK: The trip page
+
+    @Test func aTripPageCarriesOpenGraphTagsAndAShareButton() async throws {
+        let api = try APIServer()
+        let html = try await api.request("GET", "/trips/2", headers: browser).text
+        let url = "http://localhost/trips/2"
+        #expect(html.contains(#"<meta property="og:title" content="Vancouver">"#))
+        #expect(html.contains(#"<meta property="og:description" content="Vancouver, Canada: 3 nights from March 5, 2027">"#))
+        #expect(html.contains(#"<meta property="og:url" content="\#(url)">"#))
+        #expect(html.contains(#"<title>Vancouver · Trips</title>"#))
+        #expect(html.contains(#"<button type="button" id="share" data-url="\#(url)""#))
+        #expect(html.contains(">Share</button>"))
+    }
+
+    // MARK: Weight and access
+
+    @Test func theListPageAndItsAssetsWeighUnder60KB() async throws {
+        let api = try APIServer()
+        let page = try await api.request("GET", "/trips", headers: browser)
+        let total = page.body.count + PackageResources.trips_css.count + PackageResources.trips_js.count
+        #expect(total < 60_000, "\(total) bytes")
+    }
+
+    @Test func withTokensThePageIsReadableWithoutOne() async throws {
+        let api = try APIServer(access: AccessPolicy(tokens: tokens, isPrivate: false))
+        for path in ["/trips", "/trips/2", "/assets/trips.css", "/assets/trips.js"] {
+            let response = try await api.request("GET", path, headers: browser)
+            #expect(response.status == 200, "\(path)")
+        }
+        let page = try await api.request("GET", "/trips", headers: browser)
+        #expect(page.field("Content-Type") == "text/html; charset=utf-8")
+        #expect(try await api.request("PUT", "/favorites/2").status == 401)  // changes still need one
+    }
+}
+
+// MARK: Reading pages
+
+/// The ids of the list page's rows, in page order.
+private func rowIDs(_ html: String) throws -> [Int] {
+    html.matches(of: try Regex(#"<li class="trip[^"]*"[^>]* data-id="([0-9]+)""#)).compactMap { match in
+        match.output[1].substring.flatMap { Int($0) }
+    }
+}
+
+/// The chips' text, tags removed.
+private func chipTitles(_ html: String) throws -> [String] {
+    guard let start = html.range(of: #"<nav class="chips""#), let end = html.range(of: "</nav>", range: start.upperBound..<html.endIndex)
+    else { throw TestFailure("no chips") }
+    let nav = html[start.upperBound..<end.lowerBound]
+    return try nav.matches(of: try Regex("<a [^>]*>(.*?)</a>")).map { match in
+        let inner = String(match.output[1].substring ?? "")
+        return inner.replacing(try Regex("<[^>]*>"), with: "")
+    }
+}
+
+/// Every start tag is made of a name and attributes whose values are quoted and escaped:
+/// a client's `"` or `>` that ended a value early would leave something else.
+private func expectWellFormedTags(_ html: String, _ context: String) throws {
+    let value = #"(?:[^"<>'&]|&(?:amp|lt|gt|quot|#39);)*"#
+    let tag = try Regex(#"<[a-z][a-z0-9]*(?:\s+[a-z][a-z0-9:-]*(?:=""# + value + #"")?)*\s*>"#)
+    for start in html.matches(of: try Regex("<[a-zA-Z][^>]*>")) {
+        let text = String(html[start.range])
+        #expect(text.wholeMatch(of: tag) != nil, "\(context): \(text)")
+        let names = text.replacing(try Regex(#"="[^"]*""#), with: "")
+        #expect(names.firstMatch(of: try Regex(#"\son[a-z]+"#)) == nil, "\(context): \(text)")
+    }
+}
