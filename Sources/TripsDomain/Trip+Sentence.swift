@@ -4,15 +4,21 @@ extension Trip {
     /// The trip in words, for clients that only understand text:
     /// `Vancouver, Canada: 3 nights from March 5, 2027` (the date in UTC).
     public var sentence: String {
-        draft.sentence
+        Self.sentence(city: city, country: country, nights: nights, start: start)
+    }
+
+    /// The sentence for these fields, built straight from them (a trip's names are already
+    /// trimmed: going through `draft` would trim them again, for every trip of a list).
+    static func sentence(city: String, country: String, nights: Int, start: Date) -> String {
+        let stay = nights == 1 ? "1 night" : "\(nights) nights"
+        return "\(city), \(country): \(stay) from \(CivilDate(start).longEnglish)"
     }
 }
 
 extension TripDraft {
     /// The sentence a trip with these fields is written as.
     public var sentence: String {
-        let stay = nights == 1 ? "1 night" : "\(nights) nights"
-        return "\(city), \(country): \(stay) from \(CivilDate(start).longEnglish)"
+        Trip.sentence(city: city, country: country, nights: nights, start: start)
     }
 
     /// Reads a sentence back into a draft, as `ProxyRepresentation(importing:)` does.

@@ -48,7 +48,7 @@ extension TripsAPI {
             if let next { fields[.link] = "<\(next)>; rel=\"next\"" }
             return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
         case .page:
-            let page = TripsListPage(trips: trips, list: list, query: query, nextPage: next)
+            let page = TripsListPage(trips: trips, list: list, query: query, nextPage: next, cache: cache)
             return representPage(page.render(), etag: etag, revision: list.revision)
         }
     }

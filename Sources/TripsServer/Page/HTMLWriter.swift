@@ -15,21 +15,34 @@ struct HTMLWriter {
 
     /// Text or an attribute value, escaped for both places (`&`, `<`, `>`, `"` and `'`).
     mutating func text(_ value: String) {
-        text(utf8: value.utf8)
+        var value = value
+        value.withUTF8 { text(utf8: $0) }
     }
 
-    /// UTF-8 text, escaped as `text(_:)` does.
-    mutating func text(utf8: some Sequence<UInt8>) {
-        for byte in utf8 {
+    /// UTF-8 text, escaped as `text(_:)` does: the runs between characters to escape are
+    /// appended whole (most text has none).
+    mutating func text(utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for (index, byte) in utf8.enumerated() {
+            let entity: StaticString
             switch byte {
-            case UInt8(ascii: "&"): markup("&amp;")
-            case UInt8(ascii: "<"): markup("&lt;")
-            case UInt8(ascii: ">"): markup("&gt;")
-            case UInt8(ascii: "\""): markup("&quot;")
-            case UInt8(ascii: "'"): markup("&#39;")
-            default: bytes.append(byte)
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "'"): entity = "&#39;"
+            default: continue
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            markup(entity)
+            runStart = index + 1
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+    }
+
+    /// Markup written earlier by this server (a cached row).
+    mutating func markup(_ written: [UInt8]) {
+        bytes.append(contentsOf: written)
     }
 
     /// A number, which needs no escaping.

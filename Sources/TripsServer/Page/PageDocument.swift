@@ -51,7 +51,7 @@ enum PageDocument {
         var json = JSONWriter()
         trip.writeJSON(to: &json)
         html.markup(" data-json=\"")
-        html.text(utf8: json.bytes)
+        json.bytes.withUnsafeBufferPointer { html.text(utf8: $0) }
         html.markup("\"")
     }
 }

@@ -15,6 +15,8 @@ struct TripsListPage {
     let query: TripQuery
     /// The next page's URL, while more follow.
     let nextPage: String?
+    /// Where rows rendered for earlier answers are kept.
+    let cache: RepresentationCache
 
     /// Reordering is for the whole list in stored order, as the lesson's reorder container
     /// is off while a filter is on; on one page of the list, "the end" or "one place down"
@@ -64,9 +66,11 @@ struct TripsListPage {
         html.markup(">Favorites <span id=\"favorites-count\" class=\"badge\">")
         html.integer(list.trips.count(where: \.isFavorite))
         html.markup("</span></a>\n")
+        // Countries as the lesson lists them: first seen, each spelling once (folding every
+        // trip's country for the comparison would cost more than the rest of the page).
         let chosenCountry = query.country?.searchFolded
         var seen = Set<String>()
-        for trip in list.trips where seen.insert(trip.country.searchFolded).inserted {
+        for trip in list.trips where seen.insert(trip.country).inserted {
             var view = all
             view.country = trip.country
             chip(trip.country, view, isCurrent: chosenCountry == trip.country.searchFolded, into: &html)
@@ -124,7 +128,14 @@ struct TripsListPage {
 
     private func rows(into html: inout HTMLWriter) {
         html.markup("<ol id=\"trips\" class=\"trips\" aria-label=\"Trips\">\n")
-        for trip in trips { row(trip, into: &html) }
+        let isReorderable = isReorderable
+        for trip in trips {
+            let version = list.version(of: trip.id) ?? 0
+            html.markup(
+                cache.pageRow(trip.id, version: version, isReorderable: isReorderable) {
+                    Self.row(trip, version: version, isReorderable: isReorderable)
+                })
+        }
         html.markup("</ol>\n")
         if trips.isEmpty { html.markup("<p class=\"empty\">No trips here.</p>\n") }
         html.markup("<div id=\"end-zone\" class=\"end-zone\">Drop here to put trips at the end</div>\n")
@@ -137,11 +148,12 @@ struct TripsListPage {
 
     /// One trip: its tile, its city (a link to its page), its sentence and details, and the
     /// buttons the script brings to life (hidden without it).
-    private func row(_ trip: Trip, into html: inout HTMLWriter) {
+    private static func row(_ trip: Trip, version: UInt64, isReorderable: Bool) -> [UInt8] {
+        var html = HTMLWriter(reservingCapacity: 1200)
         html.markup("<li class=\"trip")
         if trip.isFavorite { html.markup(" is-favorite") }
         html.markup("\" tabindex=\"0\" draggable=\"true\"")
-        PageDocument.tripAttributes(trip, version: list.version(of: trip.id) ?? 0, into: &html)
+        PageDocument.tripAttributes(trip, version: version, into: &html)
         html.markup(">")
         PageDocument.thumbnail(trip, into: &html)
         html.markup("<div class=\"summary\"><a class=\"city\"")
@@ -162,16 +174,17 @@ struct TripsListPage {
         }
         html.markup("</p></div>")
         html.markup("<div class=\"actions\" role=\"group\" aria-label=\"Actions\">")
-        html.markup("<button type=\"button\" data-action=\"select\" aria-pressed=\"false\">Select</button>")
+        html.markup("<button data-action=\"select\" aria-pressed=\"false\">Select</button>")
         html.markup(
             trip.isFavorite
-                ? "<button type=\"button\" data-action=\"favorite\" aria-pressed=\"true\">★ Favorite</button>"
-                : "<button type=\"button\" data-action=\"favorite\" aria-pressed=\"false\">☆ Favorite</button>")
+                ? "<button data-action=\"favorite\" aria-pressed=\"true\">★ Favorite</button>"
+                : "<button data-action=\"favorite\" aria-pressed=\"false\">☆ Favorite</button>")
         if isReorderable {
-            html.markup("<button type=\"button\" data-action=\"up\">Move up</button>")
-            html.markup("<button type=\"button\" data-action=\"down\">Move down</button>")
+            html.markup("<button data-action=\"up\">Move up</button>")
+            html.markup("<button data-action=\"down\">Move down</button>")
         }
-        html.markup("<button type=\"button\" data-action=\"edit\">Edit</button>")
-        html.markup("<button type=\"button\" data-action=\"delete\">Delete</button></div></li>\n")
+        html.markup("<button data-action=\"edit\">Edit</button>")
+        html.markup("<button data-action=\"delete\">Delete</button></div></li>\n")
+        return html.bytes
     }
 }

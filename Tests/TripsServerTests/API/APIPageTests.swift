@@ -159,6 +159,28 @@ private let hostileTrip =
 
     // MARK: The list page
 
+    /// Rows are cached per trip version: a change shows at once, a deleted trip's row goes,
+    /// and a view without moves never reuses a row with them.
+    @Test func cachedRowsFollowEveryChange() async throws {
+        let api = try APIServer()
+        _ = try await api.request("GET", "/trips", headers: browser)
+        let patched = try await api.request(
+            "PATCH", "/trips/2", headers: ["Content-Type": "application/merge-patch+json"], body: #"{"nights":9}"#)
+        #expect(patched.status == 200)
+        let afterPatch = try await api.request("GET", "/trips", headers: browser).text
+        #expect(afterPatch.contains("Vancouver, Canada: 9 nights from March 5, 2027"))
+        #expect(!afterPatch.contains("Vancouver, Canada: 3 nights"))
+        #expect(try await api.request("DELETE", "/trips/3").status == 204)
+        let afterDelete = try await api.request("GET", "/trips", headers: browser).text
+        #expect(try rowIDs(afterDelete) == [1, 2, 4, 5, 6])
+        let filtered = try await api.request("GET", "/trips?country=Canada", headers: browser).text
+        #expect(try rowIDs(filtered) == [2])
+        #expect(!filtered.contains(#"data-action="up""#))
+        let whole = try await api.request("GET", "/trips?sort=start", headers: browser).text
+        #expect(!whole.contains(#"data-action="up""#))
+        #expect(try await api.request("GET", "/trips", headers: browser).text.contains(#"data-action="up""#))
+    }
+
     @Test func theListPageShowsTheStoredOrderAndTheChips() async throws {
         let api = try APIServer()
         let html = try await api.request("GET", "/trips", headers: browser).text
