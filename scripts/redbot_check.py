@@ -2,8 +2,9 @@
 
 Usage: python scripts/redbot_check.py http://127.0.0.1:PORT
 
-Each URL is checked as a JSON client and as a text client. Any note REDbot rates bad,
-and any warning about negotiation, validators, Vary or framing, fails the run.
+Each URL is checked as a JSON client and as a text client, the pages as a browser, and the
+page's assets. Any note REDbot rates bad, and any warning about negotiation, validators,
+Vary or framing, fails the run.
 """
 
 import subprocess
@@ -16,6 +17,11 @@ from redbot.resource import HttpResource
 
 PATHS = ["/trips/2", "/trips", "/trips?filter=favorites&sort=-price", "/favorites", "/health"]
 ACCEPTS = ["application/json", "text/plain"]
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+CHECKS = [(path, accept) for path in PATHS for accept in ACCEPTS] + [
+    ("/trips", BROWSER), ("/trips/2", BROWSER), ("/trips?country=Canada", BROWSER),
+    ("/assets/trips.css", "text/css,*/*;q=0.1"), ("/assets/trips.js", "*/*"), ("/assets/trips.svg", "image/svg+xml,*/*;q=0.8"),
+]
 # Warnings in these categories count as failures: they are what the issue asks REDbot to watch.
 STRICT = {categories.CONNEG, categories.VALIDATION, categories.GENERAL, categories.CONNECTION}
 
@@ -51,17 +57,16 @@ def main() -> int:
         return 1 if problems else 0
     base = sys.argv[1].rstrip("/")
     failed = 0
-    for path in PATHS:
-        for accept in ACCEPTS:
-            child = subprocess.run(
-                [sys.executable, __file__, "--one", base + path, accept], capture_output=True, text=True, timeout=60
-            )
-            status = "ok" if child.returncode == 0 else "FAILED"
-            print(f"redbot {status}: GET {path} (Accept: {accept})")
-            for line in (child.stdout + child.stderr).splitlines():
-                print(f"  {line}")
-            failed += child.returncode != 0
-    print(f"redbot: {len(PATHS) * len(ACCEPTS) - failed} passed, {failed} failed")
+    for path, accept in CHECKS:
+        child = subprocess.run(
+            [sys.executable, __file__, "--one", base + path, accept], capture_output=True, text=True, timeout=60
+        )
+        status = "ok" if child.returncode == 0 else "FAILED"
+        print(f"redbot {status}: GET {path} (Accept: {accept})")
+        for line in (child.stdout + child.stderr).splitlines():
+            print(f"  {line}")
+        failed += child.returncode != 0
+    print(f"redbot: {len(CHECKS) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

@@ -41,8 +41,8 @@ class Server:
         self.process.kill()
         raise RuntimeError(f"the server did not start: {''.join(lines)}{self.process.stderr.read()}")
 
-    def request(self, method, path, body=None, headers=None):
-        """Sends a request; answers (status, headers, parsed JSON or text)."""
+    def request(self, method, path, body=None, headers=None, parse=True):
+        """Sends a request; answers (status, headers, parsed JSON or text; text if not parse)."""
         headers = dict(headers or {})
         data = None
         if body is not None:
@@ -59,7 +59,7 @@ class Server:
         except urllib.error.HTTPError as error:
             status, fields, content = error.code, error.headers, error.read()
         text = content.decode()
-        is_json = "json" in (fields.get("Content-Type") or "")
+        is_json = parse and "json" in (fields.get("Content-Type") or "")
         return status, fields, json.loads(text) if is_json and text else text
 
     def ids(self, path="/trips"):

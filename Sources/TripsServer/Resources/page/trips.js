@@ -246,8 +246,10 @@ async function submitDraft(event, method, url, type, ifMatch, done) {
 function edit(row) {
   const trip = JSON.parse(row.dataset.json);
   const form = $('#edit-form');
-  for (const name of ['city', 'country', 'nights', 'price', 'notes']) form.elements[name].value = trip[name];
+  for (const name of ['city', 'country', 'nights', 'notes']) form.elements[name].value = trip[name];
   form.elements.start.value = trip.start.slice(0, 10);
+  // The price as the server wrote it: JSON.parse would round a long decimal to a double.
+  form.elements.price.value = row.dataset.json.match(/"price":([0-9.eE+-]+)/)[1];
   form.dataset.id = row.dataset.id;
   form.dataset.etag = row.dataset.etag;
   $('#editor').hidden = false;
