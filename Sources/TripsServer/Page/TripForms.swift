@@ -9,12 +9,11 @@ enum TripForms {
             <section id="add" class="panel needs-script" aria-labelledby="add-title">
             <h2 id="add-title">Add a trip</h2>
             <form id="add-form" class="trip-form">
-            <label>City <input name="city" required maxlength="200" autocomplete="off"></label>
-            <label>Country <input name="country" required maxlength="200" autocomplete="off"></label>
-            <label>Nights <input name="nights" type="number" min="1" max="365" value="3" required></label>
-            <label>Start <input name="start" type="date" required></label>
-            <label>Price <input name="price" inputmode="decimal" value="0" pattern="[0-9]+([.][0-9]+)?" required></label>
-            <label class="wide">Notes <textarea name="notes" rows="2" maxlength="10000"></textarea></label>
+
+            """)
+        html.markup(draftFields)
+        html.markup(
+            """
             <label class="check"><input name="isFavorite" type="checkbox"> Favorite</label>
             <button type="submit">Add trip</button>
             </form>
@@ -26,12 +25,11 @@ enum TripForms {
             <section id="editor" class="panel" aria-labelledby="edit-title" hidden>
             <h2 id="edit-title">Edit trip</h2>
             <form id="edit-form" class="trip-form">
-            <label>City <input name="city" required maxlength="200" autocomplete="off"></label>
-            <label>Country <input name="country" required maxlength="200" autocomplete="off"></label>
-            <label>Nights <input name="nights" type="number" min="1" max="365" required></label>
-            <label>Start <input name="start" type="date" required></label>
-            <label>Price <input name="price" inputmode="decimal" pattern="[0-9]+([.][0-9]+)?" required></label>
-            <label class="wide">Notes <textarea name="notes" rows="2" maxlength="10000"></textarea></label>
+
+            """)
+        html.markup(draftFields)
+        html.markup(
+            """
             <button type="submit">Save</button> <button type="button" data-action="cancel-edit">Cancel</button>
             </form>
             </section>
@@ -51,4 +49,16 @@ enum TripForms {
 
             """)
     }
+
+    /// A draft's fields, as the add and the edit forms both ask for them (the limits are the
+    /// API's, so a browser checks them before sending).
+    private static let draftFields: StaticString = """
+        <label>City <input name="city" required maxlength="200" autocomplete="off"></label>
+        <label>Country <input name="country" required maxlength="200" autocomplete="off"></label>
+        <label>Nights <input name="nights" type="number" min="1" max="365" value="3" required></label>
+        <label>Start <input name="start" type="date" required></label>
+        <label>Price <input name="price" inputmode="decimal" value="0" pattern="[0-9]+([.][0-9]+)?" required></label>
+        <label class="wide">Notes <textarea name="notes" rows="2" maxlength="10000"></textarea></label>
+
+        """
 }
