@@ -7,8 +7,10 @@ public struct FavoriteDrop: Sendable, Hashable {
     /// One dropped trip, before the list resolves it.
     public enum Item: Sendable, Hashable {
         case id(Trip.ID)
-        /// A line of text: a city name or a trip's sentence.
+        /// A line of text that is no sentence: a city's name.
         case name(String)
+        /// A line of text that is a trip's sentence (in any language), read into its fields.
+        case sentence(TripDraft, line: String)
     }
 
     public var items: [Item]
@@ -44,11 +46,12 @@ public struct FavoriteDrop: Sendable, Hashable {
         }
     }
 
-    /// Reads text with one trip per line; blank lines are skipped.
-    public init(text: String) {
+    /// Reads text with one trip per line, its sentence (in `language`, or any) or its city;
+    /// blank lines are skipped.
+    public init(text: String, language: Language? = nil) {
         items = text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-            .map(Item.name)
+            .map { line in (try? TripDraft(sentence: line, language: language)).map { .sentence($0, line: line) } ?? .name(line) }
     }
 }

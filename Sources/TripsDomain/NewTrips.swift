@@ -34,15 +34,16 @@ public struct NewTrips: Sendable, Hashable {
         self.init(drafts: drafts, isList: true)
     }
 
-    /// Reads one sentence per line; blank lines are skipped. Every line that is not a
-    /// sentence, or breaks a rule, is reported with its number (counting from 1).
-    public init(text: String) throws(TripsError) {
+    /// Reads one sentence per line, in `language` or (nil) each line in whichever language it
+    /// is in; blank lines are skipped. Every line that is not a sentence, or breaks a rule,
+    /// is reported with its number (counting from 1).
+    public init(text: String, language: Language? = nil) throws(TripsError) {
         var drafts: [TripDraft] = []
         var errors: [TripsError] = []
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             do throws(TripsError) {
-                drafts.append(try TripDraft(sentence: String(line)))
+                drafts.append(try TripDraft(sentence: String(line), language: language))
             } catch {
                 errors.append(.onLine(index + 1, error))
             }

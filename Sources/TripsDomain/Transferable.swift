@@ -6,14 +6,35 @@ public protocol Transferable: Sendable {
 }
 
 /// One form a value can be written in (an export), as `CodableRepresentation` or
-/// `ProxyRepresentation(exporting:)` declare one.
+/// `ProxyRepresentation(exporting:)` declare one. A representation in words (a sentence) is
+/// *localized*: it is written in the language the client asks for.
 public struct TransferRepresentation<Value>: Sendable {
     public let mediaType: MediaType
-    public let export: @Sendable (Value) -> [UInt8]
+    /// Whether the words depend on the language (`Accept-Language` chooses it).
+    public let isLocalized: Bool
+    private let write: @Sendable (Value, Language) -> [UInt8]
 
+    /// A representation without words: the same in every language.
     public init(_ mediaType: MediaType, export: @escaping @Sendable (Value) -> [UInt8]) {
         self.mediaType = mediaType
-        self.export = export
+        self.isLocalized = false
+        self.write = { value, _ in export(value) }
+    }
+
+    /// A representation in words, written in a language.
+    public init(_ mediaType: MediaType, localizedExport: @escaping @Sendable (Value, Language) -> [UInt8]) {
+        self.mediaType = mediaType
+        self.isLocalized = true
+        self.write = localizedExport
+    }
+
+    /// The value in this representation (in English, where it has words).
+    public func export(_ value: Value) -> [UInt8] {
+        write(value, .english)
+    }
+
+    public func export(_ value: Value, in language: Language) -> [UInt8] {
+        write(value, language)
     }
 }
 
@@ -31,9 +52,11 @@ extension Importable {
 /// One form a value can be read from.
 public struct ImportRepresentation<Value>: Sendable {
     public let mediaType: MediaType
-    public let decode: @Sendable ([UInt8]) throws(TripsError) -> Value
+    /// Reads the body; the language is the body's `Content-Language` where the request names
+    /// one this server reads (nil: a text body is read in whichever language it is in).
+    public let decode: @Sendable ([UInt8], Language?) throws(TripsError) -> Value
 
-    public init(_ mediaType: MediaType, decode: @escaping @Sendable ([UInt8]) throws(TripsError) -> Value) {
+    public init(_ mediaType: MediaType, decode: @escaping @Sendable ([UInt8], Language?) throws(TripsError) -> Value) {
         self.mediaType = mediaType
         self.decode = decode
     }
@@ -42,18 +65,18 @@ public struct ImportRepresentation<Value>: Sendable {
 extension ImportRepresentation {
     /// Reads a JSON document, then the value from it.
     static func json(_ read: @escaping @Sendable (JSONValue) throws(TripsError) -> Value) -> Self {
-        ImportRepresentation(.json) { (bytes) throws(TripsError) in
+        ImportRepresentation(.json) { (bytes, _) throws(TripsError) in
             let document: JSONValue
             do throws(JSONSyntaxError) { document = try JSONValue(parsing: bytes) } catch { throw .malformedJSON(error) }
             return try read(document)
         }
     }
 
-    /// Reads UTF-8 text, then the value from it.
-    static func text(_ read: @escaping @Sendable (String) throws(TripsError) -> Value) -> Self {
-        ImportRepresentation(.plainText) { (bytes) throws(TripsError) in
+    /// Reads UTF-8 text, then the value from it, in its language.
+    static func text(_ read: @escaping @Sendable (String, Language?) throws(TripsError) -> Value) -> Self {
+        ImportRepresentation(.plainText) { (bytes, language) throws(TripsError) in
             guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformedText }
-            return try read(text)
+            return try read(text, language)
         }
     }
 }
@@ -66,7 +89,7 @@ extension Trip: Transferable {
             trip.writeJSON(to: &writer)
             return writer.bytes
         },
-        TransferRepresentation(.plainText) { trip in Array((trip.sentence + "\n").utf8) },
+        TransferRepresentation(.plainText) { trip, language in Array((trip.sentence(in: language) + "\n").utf8) },
     ]
 }
 
@@ -86,7 +109,7 @@ private let tripListRepresentations: [TransferRepresentation<[Trip]>] = [
         trips.writeJSON(to: &writer)
         return writer.bytes
     },
-    TransferRepresentation(.plainText) { trips in Array(trips.sentences.utf8) },
+    TransferRepresentation(.plainText) { trips, language in Array(trips.sentences(in: language).utf8) },
 ]
 
 extension Array where Element == Trip {
@@ -101,8 +124,8 @@ extension Array where Element == Trip {
     }
 
     /// The trips as text: one sentence per line.
-    public var sentences: String {
-        map { $0.sentence + "\n" }.joined()
+    public func sentences(in language: Language = .english) -> String {
+        map { $0.sentence(in: language) + "\n" }.joined()
     }
 }
 
@@ -111,7 +134,7 @@ extension NewTrips: Importable {
     /// per line), as `ProxyRepresentation(importing:)` reads a trip from its sentence.
     public static let importRepresentations: [ImportRepresentation<NewTrips>] = [
         .json { (json) throws(TripsError) in try NewTrips(json: json) },
-        .text { (text) throws(TripsError) in try NewTrips(text: text) },
+        .text { (text, language) throws(TripsError) in try NewTrips(text: text, language: language) },
     ]
 }
 
@@ -119,7 +142,7 @@ extension FavoriteDrop: Importable {
     /// Dropped trips arrive as JSON (trips or ids), or as text with one trip per line.
     public static let importRepresentations: [ImportRepresentation<FavoriteDrop>] = [
         .json { (json) throws(TripsError) in try FavoriteDrop(json: json) },
-        .text { text in FavoriteDrop(text: text) },
+        .text { text, language in FavoriteDrop(text: text, language: language) },
     ]
 }
 

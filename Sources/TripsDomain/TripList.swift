@@ -179,13 +179,25 @@ public struct TripList: Sendable, Hashable {
         case .id(let id):
             return id
         case .name(let line):
-            let folded = line.searchFolded
-            var matches = trips.filter { $0.sentence.searchFolded == folded }.map(\.id)
-            if matches.isEmpty { matches = trips.filter { $0.city.searchFolded == folded }.map(\.id) }
-            guard let first = matches.first else { throw .noTripNamed(line) }
-            guard matches.count == 1 else { throw .ambiguousName(line, candidates: matches) }
-            return first
+            return try only(trips.filter { $0.city.searchFolded == line.searchFolded }.map(\.id), named: line)
+        case .sentence(let draft, let line):
+            // The trip the sentence describes, in whichever language it was written; else a
+            // city that happens to hold a colon and a comma.
+            let (city, country, day) = (draft.city.searchFolded, draft.country.searchFolded, CivilDate(draft.start))
+            let described = trips.filter { trip in
+                trip.nights == draft.nights && CivilDate(trip.start) == day && trip.city.searchFolded == city
+                    && trip.country.searchFolded == country
+            }
+            if !described.isEmpty { return try only(described.map(\.id), named: line) }
+            return try only(trips.filter { $0.city.searchFolded == line.searchFolded }.map(\.id), named: line)
         }
+    }
+
+    /// The one trip of `matches`; a line that names none, or several, is refused.
+    private func only(_ matches: [Trip.ID], named line: String) throws(TripsError) -> Trip.ID {
+        guard let first = matches.first else { throw .noTripNamed(line) }
+        guard matches.count == 1 else { throw .ambiguousName(line, candidates: matches) }
+        return first
     }
 
     /// `ids` as a set, when every one of them is in the list.

@@ -1,24 +1,30 @@
 import TripsDomain
 
 extension EntityTag {
-    /// A trip's representation: differs per media type, changes whenever the trip does.
-    static func trip(_ id: Trip.ID, version: UInt64, _ mediaType: MediaType) -> EntityTag {
-        EntityTag("trip-\(id)-v\(version)-\(mediaType.subtype)")
+    /// A trip's representation: differs per media type and language (English has no
+    /// suffix, as before there were languages), changes whenever the trip does.
+    static func trip(_ id: Trip.ID, version: UInt64, _ mediaType: MediaType, _ language: Language? = nil) -> EntityTag {
+        EntityTag("trip-\(id)-v\(version)-\(mediaType.subtype)\(suffix(language))")
     }
 
     /// A list's (or a view's) representation: changes whenever the list, its order or any trip does.
-    static func list(revision: UInt64, _ mediaType: MediaType) -> EntityTag {
-        EntityTag("list-r\(revision)-\(mediaType.subtype)")
+    static func list(revision: UInt64, _ mediaType: MediaType, _ language: Language? = nil) -> EntityTag {
+        EntityTag("list-r\(revision)-\(mediaType.subtype)\(suffix(language))")
+    }
+
+    private static func suffix(_ language: Language?) -> String {
+        guard let language, language != .english else { return "" }
+        return "-" + language.tag
     }
 
     /// The tags of every current representation of a trip; empty when the list lacks it.
     static func allTrip(_ id: Trip.ID, in list: TripList) -> [EntityTag] {
         guard let version = list.version(of: id) else { return [] }
-        return ReadForm<Trip>.mediaTypes.map { trip(id, version: version, $0) }
+        return ReadForm<Trip>.variants.map { trip(id, version: version, $0.mediaType, $0.language) }
     }
 
     /// The tags of every current representation of the list.
     static func allList(_ list: TripList) -> [EntityTag] {
-        ReadForm<[Trip]>.mediaTypes.map { self.list(revision: list.revision, $0) }
+        ReadForm<[Trip]>.variants.map { self.list(revision: list.revision, $0.mediaType, $0.language) }
     }
 }

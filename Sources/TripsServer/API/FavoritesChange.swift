@@ -21,10 +21,30 @@ extension FavoritesChange: Transferable {
             writer.appendRaw("}")
             return writer.bytes
         },
-        TransferRepresentation(.plainText) { change in
+        TransferRepresentation(.plainText) { change, language in
             let added = change.favorites.filter { change.added.contains($0.id) }.map(\.city)
-            let summary = added.isEmpty ? "No new favorites." : "New favorites: \(added.joined(separator: ", "))."
-            return Array((summary + "\n" + change.favorites.sentences).utf8)
+            return Array((summary(of: added, in: language) + "\n" + change.favorites.sentences(in: language)).utf8)
         },
     ]
+
+    /// "New favorites: Vancouver, Kyoto." or "No new favorites.", in the client's language.
+    private static func summary(of added: [String], in language: Language) -> String {
+        let cities = added.joined(separator: language == .japanese ? "、" : ", ")
+        switch (language, added.isEmpty) {
+        case (.english, true): return "No new favorites."
+        case (.english, false): return "New favorites: \(cities)."
+        case (.french, true): return "Aucun nouveau favori."
+        case (.french, false): return "Nouveaux favoris\u{00A0}: \(cities)."
+        case (.german, true): return "Keine neuen Favoriten."
+        case (.german, false): return "Neue Favoriten: \(cities)."
+        case (.spanish, true): return "Ningún favorito nuevo."
+        case (.spanish, false): return "Nuevos favoritos: \(cities)."
+        case (.brazilianPortuguese, true): return "Nenhum favorito novo."
+        case (.brazilianPortuguese, false): return "Novos favoritos: \(cities)."
+        case (.japanese, true): return "新しいお気に入りはありません。"
+        case (.japanese, false): return "新しいお気に入り：\(cities)。"
+        case (.polish, true): return "Brak nowych ulubionych."
+        case (.polish, false): return "Nowe ulubione: \(cities)."
+        }
+    }
 }

@@ -3,16 +3,21 @@ import TripsDomain
 /// What a read of a trip or of a list answers in: one of the value's own representations,
 /// as the domain declares them, or the page a browser shows (`text/html`), declared after
 /// them all, so `*/*` and no `Accept` keep getting JSON while a browser's
-/// `text/html,…,*/*;q=0.8` gets the page.
+/// `text/html,…,*/*;q=0.8` gets the page. The page's sentences are in a language too.
 enum ReadForm<Value: Transferable>: Sendable {
     case representation(Negotiated<Value>)
-    case page
+    case page(Language?)
 
     /// The media types offered, most preferred first.
     static var mediaTypes: [MediaType] { Value.transferRepresentations.map(\.mediaType) + [.html] }
 
-    init(position: Int) {
-        self = position < Value.transferRepresentations.count ? .representation(Negotiated(position: position)) : .page
+    /// Every media type and language a representation can be written in, as its tags tell
+    /// them apart: English for each, and every other language for the ones with words.
+    static var variants: [(mediaType: MediaType, language: Language?)] {
+        let localized = Value.transferRepresentations.map(\.isLocalized) + [true]
+        return zip(mediaTypes, localized).flatMap { mediaType, isLocalized in
+            [(mediaType, nil)] + (isLocalized ? Language.allCases.dropFirst().map { (mediaType, $0) } : [])
+        }
     }
 
     var mediaType: MediaType {
@@ -22,11 +27,18 @@ enum ReadForm<Value: Transferable>: Sendable {
         }
     }
 
-    /// Where the representation cache files this form's response: the page after the rest.
-    var position: Int {
+    var language: Language? {
         switch self {
-        case .representation(let chosen): chosen.position
-        case .page: Value.transferRepresentations.count
+        case .representation(let chosen): chosen.language
+        case .page(let language): language
+        }
+    }
+
+    /// Where the representation cache files this form's response: the page after the rest.
+    var cacheSlot: Int {
+        switch self {
+        case .representation(let chosen): chosen.cacheSlot
+        case .page(let language): LanguageChoice.slot(position: Value.transferRepresentations.count, language)
         }
     }
 }

@@ -9,69 +9,67 @@ import TripsDomain
 /// Responses are stored `prepared()`, so writing one copies its head instead of formatting it.
 /// A hit costs one lock, one dictionary lookup and one retain; the bytes are shared, never copied.
 final class RepresentationCache: Sendable {
-    private struct Entry {
+    /// What is kept of one thing at one version: a slot per representation and language
+    /// choice (`Negotiated.cacheSlot`), grown as slots are filled.
+    private struct Entry<Item> {
         var version: UInt64
-        /// One slot per representation, in declared order (`ReadForm.position`).
-        var responses: [HTTPResponse?]
+        var slots: [Item?] = []
+
+        subscript(slot: Int) -> Item? {
+            get { slot < slots.count ? slots[slot] : nil }
+            set {
+                if slot >= slots.count { slots += Array(repeating: nil, count: slot + 1 - slots.count) }
+                slots[slot] = newValue
+            }
+        }
     }
 
-    private struct PageRows {
-        var version: UInt64
-        /// Without and with the move buttons (a reorderable view).
-        var rows: [[UInt8]?] = [nil, nil]
-    }
-
-    private let trips = Mutex<[Trip.ID: Entry]>([:])
-    private let list = Mutex<Entry?>(nil)
-    private let pageRows = Mutex<[Trip.ID: PageRows]>([:])
+    private let trips = Mutex<[Trip.ID: Entry<HTTPResponse>]>([:])
+    private let list = Mutex<Entry<HTTPResponse>?>(nil)
+    private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
     /// Rows of at most this many trips are kept (about 1 KB each); beyond, rows are rendered
     /// each time.
     static let pageRowCapacity = 20_000
 
-    /// The cached response for this trip version and representation, made by `build` on a miss.
-    func trip(_ id: Trip.ID, version: UInt64, representation: Int, build: () -> HTTPResponse) -> HTTPResponse {
-        let hit = trips.withLock { entries -> HTTPResponse? in
-            guard let entry = entries[id], entry.version == version else { return nil }
-            return entry.responses[representation]
+    /// The cached response for this trip version and slot, made by `build` on a miss.
+    func trip(_ id: Trip.ID, version: UInt64, slot: Int, build: () -> HTTPResponse) -> HTTPResponse {
+        if let hit = trips.withLock({ entries in entries[id].flatMap { $0.version == version ? $0[slot] : nil } }) {
+            return hit
         }
-        if let hit { return hit }
         let response = build().prepared()
         trips.withLock { entries in
-            var entry =
-                entries[id].flatMap { $0.version == version ? $0 : nil }
-                ?? Entry(version: version, responses: Array(repeating: nil, count: ReadForm<Trip>.mediaTypes.count))
-            entry.responses[representation] = response
+            var entry = entries[id].flatMap { $0.version == version ? $0 : nil } ?? Entry(version: version)
+            entry[slot] = response
             entries[id] = entry
         }
         return response
     }
 
-    /// The cached response for the whole list at this revision, made by `build` on a miss.
-    func list(revision: UInt64, representation: Int, build: () -> HTTPResponse) -> HTTPResponse {
-        if let hit = list.withLock({ $0?.version == revision ? $0?.responses[representation] : nil }) {
+    /// The cached response for the whole list at this revision and slot, made by `build` on a miss.
+    func list(revision: UInt64, slot: Int, build: () -> HTTPResponse) -> HTTPResponse {
+        if let hit = list.withLock({ $0?.version == revision ? $0?[slot] : nil }) {
             return hit
         }
         let response = build().prepared()
         list.withLock { entry in
-            if entry?.version != revision {
-                entry = Entry(version: revision, responses: Array(repeating: nil, count: ReadForm<[Trip]>.mediaTypes.count))
-            }
-            entry?.responses[representation] = response
+            if entry?.version != revision { entry = Entry(version: revision) }
+            entry?[slot] = response
         }
         return response
     }
 
-    /// The list page's row for this trip version, made by `build` on a miss.
-    func pageRow(_ id: Trip.ID, version: UInt64, isReorderable: Bool, build: () -> [UInt8]) -> [UInt8] {
-        let slot = isReorderable ? 1 : 0
-        if let hit = pageRows.withLock({ rows in rows[id].flatMap { $0.version == version ? $0.rows[slot] : nil } }) {
+    /// The list page's row for this trip version, with or without the move buttons and in a
+    /// language, made by `build` on a miss.
+    func pageRow(_ id: Trip.ID, version: UInt64, isReorderable: Bool, language: Language, build: () -> [UInt8]) -> [UInt8] {
+        let slot = (isReorderable ? Language.allCases.count : 0) + language.index
+        if let hit = pageRows.withLock({ rows in rows[id].flatMap { $0.version == version ? $0[slot] : nil } }) {
             return hit
         }
         let row = build()
         pageRows.withLock { rows in
             guard rows[id] != nil || rows.count < Self.pageRowCapacity else { return }
-            var entry = rows[id].flatMap { $0.version == version ? $0 : nil } ?? PageRows(version: version)
-            entry.rows[slot] = row
+            var entry = rows[id].flatMap { $0.version == version ? $0 : nil } ?? Entry(version: version)
+            entry[slot] = row
             rows[id] = entry
         }
         return row

@@ -23,14 +23,21 @@ enum RequestBody {
         throw error
     }
 
-    /// The body read through the value's import representation that `Content-Type` names.
+    /// The body read through the value's import representation that `Content-Type` names, in
+    /// the language `Content-Language` names.
     static func decode<Value: Importable>(_ request: HTTPRequest, as type: Value.Type) throws(APIError) -> Value {
         let representation = try choose(Value.importRepresentations, by: \.mediaType, for: request)
         do {
-            return try representation.decode(request.body)
+            return try representation.decode(request.body, language(of: request))
         } catch {
             throw APIError(error)
         }
+    }
+
+    /// The first language of `Content-Language` this server reads (by RFC 4647 lookup: `fr-CA`
+    /// is French); nil without one, and a text body is read in whichever language it is in.
+    static func language(of request: HTTPRequest) -> Language? {
+        request.headerFields.values(for: .contentLanguage).lazy.flatMap { splitList($0) }.compactMap { Language(lookingUp: $0) }.first
     }
 
     /// The body as a JSON document, for a `Content-Type` among `accepted`.

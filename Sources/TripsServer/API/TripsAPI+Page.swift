@@ -12,12 +12,12 @@ extension TripsAPI {
         .referrerPolicy: "same-origin",
     ]
 
-    /// 200 with a rendered page, its validator and the revision it shows.
-    func representPage(_ html: [UInt8], etag: EntityTag, revision: UInt64) -> HTTPResponse {
+    /// 200 with a rendered page, its validator, language and the revision it shows.
+    func representPage(_ html: [UInt8], etag: EntityTag, revision: UInt64, language: Language?) -> HTTPResponse {
         var fields = Self.pageSecurityFields
         fields[.tripsRevision] = String(revision)
         fields[.contentType] = MediaType.html.contentTypeValue
-        fields[.vary] = "Accept"
+        Self.describeLanguage(language, in: &fields)
         fields[.etag] = etag.headerValue
         return HTTPResponse(status: .ok, headerFields: fields, body: html)
     }

@@ -10,10 +10,10 @@ extension TripsAPI {
         let query = try TripQuery(queryItems: items)
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
-        let etag = EntityTag.list(revision: list.revision, form.mediaType)
-        if let notModified = notModified(request, current: etag) { return notModified }
+        let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
+        if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
         guard !query.isEverything || !page.isEverything else {
-            return cache.list(revision: list.revision, representation: form.position) {
+            return cache.list(revision: list.revision, slot: form.cacheSlot) {
                 representView(list.trips, query: query, nextAfter: nil, of: request, list: list, as: form, etag: etag)
             }
         }
@@ -28,8 +28,8 @@ extension TripsAPI {
         if let item = items.first { throw APIError(.badRequest, "\(item.name): is not a parameter of /favorites (limit, after)") }
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
-        let etag = EntityTag.list(revision: list.revision, form.mediaType)
-        if let notModified = notModified(request, current: etag) { return notModified }
+        let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
+        if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
         let query = TripQuery(filter: .favorites)
         let (trips, nextAfter) = try page.slice(list.trips.matching(query))
         return representView(trips, query: query, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
@@ -47,9 +47,9 @@ extension TripsAPI {
             var fields: HTTPFields = [:]
             if let next { fields[.link] = "<\(next)>; rel=\"next\"" }
             return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
-        case .page:
-            let page = TripsListPage(trips: trips, list: list, query: query, nextPage: next, cache: cache)
-            return representPage(page.render(), etag: etag, revision: list.revision)
+        case .page(let language):
+            let page = TripsListPage(trips: trips, list: list, query: query, nextPage: next, language: language, cache: cache)
+            return representPage(page.render(), etag: etag, revision: list.revision, language: language)
         }
     }
 
@@ -61,22 +61,22 @@ extension TripsAPI {
         let form = try negotiateRead(Trip.self, for: request)
         guard let (trip, version, revision) = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0, list.revision) } })
         else { throw .notFound(request.path) }
-        let etag = { EntityTag.trip(id, version: version, form.mediaType) }
-        if request.headerFields.contains(.ifNoneMatch), let notModified = notModified(request, current: etag()) {
+        let etag = { EntityTag.trip(id, version: version, form.mediaType, form.language) }
+        if request.headerFields.contains(.ifNoneMatch), let notModified = notModified(request, current: etag(), language: form.language) {
             return notModified
         }
         switch form {
         case .representation(let chosen):
-            return cache.trip(id, version: version, representation: chosen.position) {
+            return cache.trip(id, version: version, slot: chosen.cacheSlot) {
                 // The trip is as it was at its version, and still is: a client that follows the
                 // changes from there misses nothing (and may see some it does not need).
                 represent(trip, as: chosen, etag: etag(), revision: version)
             }
-        case .page:
+        case .page(let language):
             // Not cached: its links name the host the request did.
             let url = "http://\(request.headerFields[.host] ?? "localhost")/trips/\(id)"
-            let page = TripPage(trip: trip, version: version, revision: revision, url: url)
-            return representPage(page.render(), etag: etag(), revision: version)
+            let page = TripPage(trip: trip, version: version, revision: revision, url: url, language: language)
+            return representPage(page.render(), etag: etag(), revision: version, language: language)
         }
     }
 

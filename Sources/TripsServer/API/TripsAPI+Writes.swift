@@ -151,7 +151,8 @@ extension TripsAPI {
         ) { mutation throws(APIError) in
             guard let list = mutation.list else { throw .inconsistent }
             return represent(
-                list.trips, as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType), revision: list.revision)
+                list.trips, as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language),
+                revision: list.revision)
         }
     }
 
@@ -160,7 +161,7 @@ extension TripsAPI {
         _ trip: Trip, version: UInt64, revision: UInt64, as chosen: Negotiated<Trip>, status: HTTPStatus = .ok,
         extraFields: HTTPFields = [:]
     ) -> HTTPResponse {
-        let etag = EntityTag.trip(trip.id, version: version, chosen.mediaType)
+        let etag = EntityTag.trip(trip.id, version: version, chosen.mediaType, chosen.language)
         return represent(trip, as: chosen, status: status, etag: etag, revision: revision, extraFields: extraFields)
     }
 

@@ -128,14 +128,29 @@ private struct AnswerDecoration: Sendable {
 
 /// The pieces every endpoint shares: negotiation, validators, and the wait for the store.
 extension TripsAPI {
-    /// The representation to answer with, among `T`'s; 406 when none is acceptable.
+    /// The representation to answer with, among `T`'s, and its language; 406 when none is
+    /// acceptable.
     func negotiate<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> Negotiated<T> {
-        Negotiated(position: try choosePosition(for: request) { T.transferRepresentations.map(\.mediaType) })
+        let position = try choosePosition(for: request) { T.transferRepresentations.map(\.mediaType) }
+        guard T.transferRepresentations[position].isLocalized else { return Negotiated(position: position) }
+        return Negotiated(position: position, language: requestedLanguage(request))
     }
 
     /// A trip's or a list's representation, or its page; 406 when none is acceptable.
     func negotiateRead<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> ReadForm<T> {
-        ReadForm(position: try choosePosition(for: request) { ReadForm<T>.mediaTypes })
+        let position = try choosePosition(for: request) { ReadForm<T>.mediaTypes }
+        guard position < T.transferRepresentations.count else { return .page(requestedLanguage(request)) }
+        guard T.transferRepresentations[position].isLocalized else { return .representation(Negotiated(position: position)) }
+        return .representation(Negotiated(position: position, language: requestedLanguage(request)))
+    }
+
+    /// The language `Accept-Language` chooses; nil when the request states none (or nothing
+    /// valid), and is answered in English with the headers as before there were languages.
+    func requestedLanguage(_ request: HTTPRequest) -> Language? {
+        let values = request.headerFields.values(for: .acceptLanguage)
+        guard !values.isEmpty else { return nil }
+        let field = AcceptLanguage(values)
+        return field.ranges.isEmpty ? nil : field.chosen
     }
 
     /// Where the acceptable type the client likes best stands in `offered`.
@@ -150,8 +165,8 @@ extension TripsAPI {
         return index
     }
 
-    /// A 200 (or other) response with `value` in the chosen representation, its validator,
-    /// `Vary: Accept`, and the list revision it reflects (`Trips-Revision`), from which a
+    /// A 200 (or other) response with `value` in the chosen representation and language, its
+    /// validator, `Vary`, and the list revision it reflects (`Trips-Revision`), from which a
     /// client follows `/trips/changes` without a gap.
     func represent<T: Transferable>(
         _ value: T, as chosen: Negotiated<T>, status: HTTPStatus = .ok, etag: EntityTag? = nil, revision: UInt64? = nil,
@@ -161,17 +176,30 @@ extension TripsAPI {
         var fields = extraFields
         if let revision { fields[.tripsRevision] = String(revision) }
         fields[.contentType] = representation.mediaType.contentTypeValue
-        fields[.vary] = "Accept"
+        Self.describeLanguage(chosen.language, in: &fields)
         if let etag { fields[.etag] = etag.headerValue }
-        return HTTPResponse(status: status, headerFields: fields, body: representation.export(value))
+        return HTTPResponse(status: status, headerFields: fields, body: representation.export(value, in: chosen.language ?? .english))
+    }
+
+    /// `Vary`, and `Content-Language` when the request stated a language: without
+    /// `Accept-Language`, every byte is as it was before there were languages.
+    static func describeLanguage(_ language: Language?, in fields: inout HTTPFields) {
+        guard let language else {
+            fields[.vary] = "Accept"
+            return
+        }
+        fields[.contentLanguage] = language.tag
+        fields[.vary] = "Accept, Accept-Language"
     }
 
     /// 304 when `If-None-Match` names the current tag; nil to go on with the full answer.
-    func notModified(_ request: HTTPRequest, current: EntityTag) -> HTTPResponse? {
+    func notModified(_ request: HTTPRequest, current: EntityTag, language: Language? = nil) -> HTTPResponse? {
         guard let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
             condition.matchesWeakly(current)
         else { return nil }
-        return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: "Accept"])
+        var fields: HTTPFields = [.etag: current.headerValue]
+        Self.describeLanguage(language, in: &fields)
+        return HTTPResponse(status: .notModified, headerFields: fields)
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.
@@ -243,7 +271,7 @@ extension APIError {
 
 extension MutationError {
     /// Refuses a change whose `If-Match` names none of `current`.
-    static func check(_ condition: EntityTagCondition?, against current: [EntityTag]) throws(MutationError) {
-        if let condition, !condition.matchesStrongly(current) { throw .preconditionFailed }
+    static func check(_ condition: EntityTagCondition?, against current: @autoclosure () -> [EntityTag]) throws(MutationError) {
+        if let condition, !condition.matchesStrongly(current()) { throw .preconditionFailed }
     }
 }

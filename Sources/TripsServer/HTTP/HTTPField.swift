@@ -82,6 +82,7 @@ struct HTTPField: Sendable, Hashable {
         func hash(into hasher: inout Hasher) { hasher.combine(canonicalName) }
 
         static let accept: Name = "Accept"
+        static let acceptLanguage: Name = "Accept-Language"
         static let acceptPatch: Name = "Accept-Patch"
         static let acceptPost: Name = "Accept-Post"
         static let accessControlAllowHeaders: Name = "Access-Control-Allow-Headers"
@@ -94,6 +95,7 @@ struct HTTPField: Sendable, Hashable {
         static let authorization: Name = "Authorization"
         static let cacheControl: Name = "Cache-Control"
         static let connection: Name = "Connection"
+        static let contentLanguage: Name = "Content-Language"
         static let contentLength: Name = "Content-Length"
         static let contentLocation: Name = "Content-Location"
         static let contentSecurityPolicy: Name = "Content-Security-Policy"

@@ -5,8 +5,16 @@ import TripsDomain
 /// default-src 'self'` holds), and the live region where the script announces results.
 enum PageDocument {
     /// Opens the document through `<body>`; `head` adds what a page needs beyond the title.
-    static func open(title: String, bodyClass: StaticString, into html: inout HTMLWriter, head: (inout HTMLWriter) -> Void = { _ in }) {
-        html.markup("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+    ///
+    /// The document is in the language of its sentences; the page's own words (buttons,
+    /// headings) are English, and the elements holding them say so with `lang="en"`.
+    static func open(
+        title: String, language: Language, bodyClass: StaticString, into html: inout HTMLWriter,
+        head: (inout HTMLWriter) -> Void = { _ in }
+    ) {
+        html.markup("<!doctype html>\n<html")
+        html.attribute("lang", language.tag)
+        html.markup(">\n<head>\n<meta charset=\"utf-8\">\n")
         html.markup("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
         html.text(title)
         html.markup("</title>\n")
@@ -24,8 +32,8 @@ enum PageDocument {
 
     /// The status line the script announces into, then the end of the document.
     static func close(into html: inout HTMLWriter) {
-        html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\"></div>\n")
-        html.markup("<footer><a href=\"/openapi.yaml\">The API</a> · every page here is also JSON and text: ")
+        html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" lang=\"en\"></div>\n")
+        html.markup("<footer lang=\"en\"><a href=\"/openapi.yaml\">The API</a> · every page here is also JSON and text: ")
         html.markup("<code>curl -H 'Accept: text/plain'</code></footer>\n</body>\n</html>\n")
     }
 
@@ -43,11 +51,11 @@ enum PageDocument {
 
     /// The attributes the script reads off an element showing a trip: its id, the strong
     /// tag a change sends as `If-Match`, and its JSON (what a drag out offers first).
-    static func tripAttributes(_ trip: Trip, version: UInt64, into html: inout HTMLWriter) {
+    static func tripAttributes(_ trip: Trip, version: UInt64, language: Language, into html: inout HTMLWriter) {
         html.markup(" data-id=\"")
         html.integer(trip.id)
         html.markup("\"")
-        html.attribute("data-etag", EntityTag.trip(trip.id, version: version, .html).headerValue)
+        html.attribute("data-etag", EntityTag.trip(trip.id, version: version, .html, language).headerValue)
         var json = JSONWriter()
         trip.writeJSON(to: &json)
         html.markup(" data-json=\"")

@@ -6,7 +6,7 @@ enum TripForms {
     static func render(into html: inout HTMLWriter) {
         html.markup(
             """
-            <section id="add" class="panel needs-script" aria-labelledby="add-title">
+            <section id="add" class="panel needs-script" lang="en" aria-labelledby="add-title">
             <h2 id="add-title">Add a trip</h2>
             <form id="add-form" class="trip-form">
 
@@ -22,7 +22,7 @@ enum TripForms {
             <button type="submit">Add</button>
             </form>
             </section>
-            <section id="editor" class="panel" aria-labelledby="edit-title" hidden>
+            <section id="editor" class="panel" lang="en" aria-labelledby="edit-title" hidden>
             <h2 id="edit-title">Edit trip</h2>
             <form id="edit-form" class="trip-form">
 
@@ -33,12 +33,12 @@ enum TripForms {
             <button type="submit">Save</button> <button type="button" data-action="cancel-edit">Cancel</button>
             </form>
             </section>
-            <section id="confirm" class="panel warning" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-text" hidden>
+            <section id="confirm" class="panel warning" lang="en" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-text" hidden>
             <h2 id="confirm-title">Delete trip?</h2>
             <p id="confirm-text">This cannot be undone.</p>
             <button type="button" data-action="confirm-delete">Delete</button> <button type="button" data-action="cancel-delete">Cancel</button>
             </section>
-            <section id="token" class="panel" aria-labelledby="token-title" hidden>
+            <section id="token" class="panel" lang="en" aria-labelledby="token-title" hidden>
             <h2 id="token-title">This server needs a token to make changes</h2>
             <form id="token-form">
             <label>Bearer token <input name="token" type="password" autocomplete="off" required></label>

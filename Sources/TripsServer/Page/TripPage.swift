@@ -11,11 +11,13 @@ struct TripPage {
     let revision: UInt64
     /// The trip's absolute URL, as the request named the host: what a preview links to.
     let url: String
+    /// The language of the sentence; nil: English, not asked for.
+    let language: Language?
 
     func render() -> [UInt8] {
         var html = HTMLWriter()
-        let sentence = trip.sentence
-        PageDocument.open(title: "\(trip.city) · Trips", bodyClass: "trip-page", into: &html) { html in
+        let sentence = trip.sentence(in: language ?? .english)
+        PageDocument.open(title: "\(trip.city) · Trips", language: language ?? .english, bodyClass: "trip-page", into: &html) { html in
             html.markup("<meta property=\"og:type\" content=\"website\">\n<meta property=\"og:title\"")
             html.attribute("content", trip.city)
             html.markup(">\n<meta property=\"og:description\"")
@@ -29,34 +31,34 @@ struct TripPage {
             html.markup(">\n")
         }
         html.markup("<main id=\"view\"")
-        html.attribute("data-etag", EntityTag.trip(trip.id, version: version, .html).headerValue)
+        html.attribute("data-etag", EntityTag.trip(trip.id, version: version, .html, language).headerValue)
         html.markup(" data-revision=\"")
         html.integer(revision)
-        html.markup("\">\n<p><a href=\"/trips\">← All trips</a></p>\n<article class=\"share-preview trip")
+        html.markup("\">\n<p lang=\"en\"><a href=\"/trips\">← All trips</a></p>\n<article class=\"share-preview trip")
         if trip.isFavorite { html.markup(" is-favorite") }
         html.markup("\" draggable=\"true\"")
-        PageDocument.tripAttributes(trip, version: version, into: &html)
+        PageDocument.tripAttributes(trip, version: version, language: language ?? .english, into: &html)
         html.markup(">")
         PageDocument.thumbnail(trip, into: &html, large: true)
         html.markup("<h1 class=\"city\">")
         html.text(trip.city)
         html.markup("</h1>\n<p class=\"sentence\">")
         html.text(sentence)
-        html.markup("</p>\n<dl class=\"facts\"><dt>Country</dt><dd>")
+        html.markup("</p>\n<dl class=\"facts\"><dt lang=\"en\">Country</dt><dd>")
         html.text(trip.country)
-        html.markup("</dd><dt>Nights</dt><dd>")
+        html.markup("</dd><dt lang=\"en\">Nights</dt><dd>")
         html.integer(trip.nights)
-        html.markup("</dd><dt>Price</dt><dd>")
+        html.markup("</dd><dt lang=\"en\">Price</dt><dd>")
         html.text(trip.price.description)
-        html.markup("</dd><dt>Favorite</dt><dd>")
+        html.markup("</dd><dt lang=\"en\">Favorite</dt><dd lang=\"en\">")
         html.markup(trip.isFavorite ? "Yes" : "No")
         html.markup("</dd>")
         if !trip.notes.isEmpty {
-            html.markup("<dt>Notes</dt><dd class=\"notes\">")
+            html.markup("<dt lang=\"en\">Notes</dt><dd class=\"notes\">")
             html.text(trip.notes)
             html.markup("</dd>")
         }
-        html.markup("</dl>\n</article>\n<p class=\"needs-script\"><button type=\"button\" id=\"share\"")
+        html.markup("</dl>\n</article>\n<p class=\"needs-script\" lang=\"en\"><button type=\"button\" id=\"share\"")
         html.attribute("data-url", url)
         html.attribute("data-title", trip.city)
         html.attribute("data-text", sentence)

@@ -15,6 +15,8 @@ struct TripsListPage {
     let query: TripQuery
     /// The next page's URL, while more follow.
     let nextPage: String?
+    /// The language of the sentences; nil: English, not asked for.
+    let language: Language?
     /// Where rows rendered for earlier answers are kept.
     let cache: RepresentationCache
 
@@ -25,9 +27,9 @@ struct TripsListPage {
 
     func render() -> [UInt8] {
         var html = HTMLWriter(reservingCapacity: 2048 + 900 * trips.count)
-        PageDocument.open(title: "Trips", bodyClass: "list-page", into: &html)
+        PageDocument.open(title: "Trips", language: language ?? .english, bodyClass: "list-page", into: &html)
         html.markup("<main id=\"view\"")
-        html.attribute("data-etag", EntityTag.list(revision: list.revision, .html).headerValue)
+        html.attribute("data-etag", EntityTag.list(revision: list.revision, .html, language).headerValue)
         html.markup(" data-revision=\"")
         html.integer(list.revision)
         html.markup(isReorderable ? "\" data-reorderable=\"true\">\n" : "\" data-reorderable=\"false\">\n")
@@ -42,7 +44,7 @@ struct TripsListPage {
     }
 
     private func header(into html: inout HTMLWriter) {
-        html.markup("<header class=\"top\"><h1>Trips</h1><p id=\"trip-count\" class=\"count\">")
+        html.markup("<header class=\"top\" lang=\"en\"><h1>Trips</h1><p id=\"trip-count\" class=\"count\">")
         if trips.count != list.trips.count {
             html.integer(trips.count)
             html.markup(" of ")
@@ -54,7 +56,7 @@ struct TripsListPage {
     /// All, Favorites, then one chip per country in first-seen order, as the lesson's
     /// FilterBar builds them. Favorites is where trips are dropped to become favorites.
     private func chips(into html: inout HTMLWriter) {
-        html.markup("<nav class=\"chips\" aria-label=\"Filters\">\n")
+        html.markup("<nav class=\"chips\" aria-label=\"Filters\" lang=\"en\">\n")
         var all = query
         (all.filter, all.country) = (.all, nil)
         chip("All", all, isCurrent: query.filter == .all && query.country == nil, into: &html)
@@ -89,7 +91,7 @@ struct TripsListPage {
 
     /// The search form (it keeps the filter and sort as hidden fields) and the sort choices.
     private func tools(into html: inout HTMLWriter) {
-        html.markup("<div class=\"tools\">\n<form class=\"search\" role=\"search\" action=\"/trips\" method=\"get\">")
+        html.markup("<div class=\"tools\" lang=\"en\">\n<form class=\"search\" role=\"search\" action=\"/trips\" method=\"get\">")
         html.markup("<label for=\"search\">Search</label><input id=\"search\" type=\"search\" name=\"q\"")
         html.attribute("value", query.search ?? "")
         html.markup(">")
@@ -114,8 +116,9 @@ struct TripsListPage {
         html.markup("</nav>\n</div>\n")
         html.markup(
             isReorderable
-                ? "<p class=\"hint\">Drag trips to reorder them, or onto Favorites. Select several to move them together.</p>\n"
-                : "<p class=\"hint\">Reordering is off while a filter, a search or a sort is on. Drag trips onto Favorites.</p>\n")
+                ? "<p class=\"hint\" lang=\"en\">Drag trips to reorder them, or onto Favorites. Select several to move them together.</p>\n"
+                : "<p class=\"hint\" lang=\"en\">Reordering is off while a filter, a search or a sort is on. Drag trips onto Favorites.</p>\n"
+        )
     }
 
     private func hidden(_ name: StaticString, _ value: String, into html: inout HTMLWriter) {
@@ -128,19 +131,19 @@ struct TripsListPage {
 
     private func rows(into html: inout HTMLWriter) {
         html.markup("<ol id=\"trips\" class=\"trips\" aria-label=\"Trips\">\n")
-        let isReorderable = isReorderable
+        let (isReorderable, language) = (isReorderable, language ?? .english)
         for trip in trips {
             let version = list.version(of: trip.id) ?? 0
             html.markup(
-                cache.pageRow(trip.id, version: version, isReorderable: isReorderable) {
-                    Self.row(trip, version: version, isReorderable: isReorderable)
+                cache.pageRow(trip.id, version: version, isReorderable: isReorderable, language: language) {
+                    Self.row(trip, version: version, isReorderable: isReorderable, language: language)
                 })
         }
         html.markup("</ol>\n")
-        if trips.isEmpty { html.markup("<p class=\"empty\">No trips here.</p>\n") }
-        html.markup("<div id=\"end-zone\" class=\"end-zone\">Drop here to put trips at the end</div>\n")
+        if trips.isEmpty { html.markup("<p class=\"empty\" lang=\"en\">No trips here.</p>\n") }
+        html.markup("<div id=\"end-zone\" class=\"end-zone\" lang=\"en\">Drop here to put trips at the end</div>\n")
         if let nextPage {
-            html.markup("<p class=\"more\"><a rel=\"next\"")
+            html.markup("<p class=\"more\" lang=\"en\"><a rel=\"next\"")
             html.attribute("href", nextPage)
             html.markup(">More trips</a></p>\n")
         }
@@ -148,12 +151,12 @@ struct TripsListPage {
 
     /// One trip: its tile, its city (a link to its page), its sentence and details, and the
     /// buttons the script brings to life (hidden without it).
-    private static func row(_ trip: Trip, version: UInt64, isReorderable: Bool) -> [UInt8] {
+    private static func row(_ trip: Trip, version: UInt64, isReorderable: Bool, language: Language) -> [UInt8] {
         var html = HTMLWriter(reservingCapacity: 1200)
         html.markup("<li class=\"trip")
         if trip.isFavorite { html.markup(" is-favorite") }
         html.markup("\" tabindex=\"0\" draggable=\"true\"")
-        PageDocument.tripAttributes(trip, version: version, into: &html)
+        PageDocument.tripAttributes(trip, version: version, language: language, into: &html)
         html.markup(">")
         PageDocument.thumbnail(trip, into: &html)
         html.markup("<div class=\"summary\"><a class=\"city\"")
@@ -162,18 +165,18 @@ struct TripsListPage {
         html.text(trip.city)
         html.markup("</a>")
         if trip.isFavorite {
-            html.markup(" <span class=\"star\" title=\"Favorite\">★<span class=\"visually-hidden\"> favorite</span></span>")
+            html.markup(" <span class=\"star\" title=\"Favorite\" lang=\"en\">★<span class=\"visually-hidden\"> favorite</span></span>")
         }
         html.markup("<p class=\"sentence\">")
-        html.text(trip.sentence)
-        html.markup("</p><p class=\"details\">Price ")
+        html.text(trip.sentence(in: language))
+        html.markup("</p><p class=\"details\"><span lang=\"en\">Price</span> ")
         html.text(trip.price.description)
         if !trip.notes.isEmpty {
             html.markup(" · ")
             html.text(trip.notes)
         }
         html.markup("</p></div>")
-        html.markup("<div class=\"actions\" role=\"group\" aria-label=\"Actions\">")
+        html.markup("<div class=\"actions\" role=\"group\" aria-label=\"Actions\" lang=\"en\">")
         html.markup("<button data-action=\"select\" aria-pressed=\"false\">Select</button>")
         html.markup(
             trip.isFavorite

@@ -26,7 +26,8 @@ import TripsDomain
     @Test func textLinesNameTripsByCityOrSentence() throws {
         var list = TripList.samples
         let drop = FavoriteDrop(text: "vancouver\r\n\nAtacama, Chile: 6 nights from April 20, 2027\n  ZURICH  \n")
-        #expect(drop.items == [.name("vancouver"), .name("Atacama, Chile: 6 nights from April 20, 2027"), .name("ZURICH")])
+        let atacama = "Atacama, Chile: 6 nights from April 20, 2027"
+        #expect(drop.items == [.name("vancouver"), .sentence(try TripDraft(sentence: atacama), line: atacama), .name("ZURICH")])
         let added = try list.makeFavorites(drop)
         #expect(added == [2, 3, 6])
     }

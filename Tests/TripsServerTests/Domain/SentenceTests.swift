@@ -80,10 +80,10 @@ import TripsDomain
 
     @Test func importsDecodeBodies() throws {
         let text = NewTrips.importRepresentations[1]
-        #expect(try text.decode(Array("Lisbon, Portugal: 4 nights from May 1, 2027".utf8)).drafts.map(\.city) == ["Lisbon"])
-        #expect(throws: TripsError.malformedText) { try text.decode([0xFF]) }
+        #expect(try text.decode(Array("Lisbon, Portugal: 4 nights from May 1, 2027".utf8), nil).drafts.map(\.city) == ["Lisbon"])
+        #expect(throws: TripsError.malformedText) { try text.decode([0xFF], nil) }
         let json = NewTrips.importRepresentations[0]
-        let error = #expect(throws: TripsError.self) { try json.decode(Array("{nope".utf8)) }
+        let error = #expect(throws: TripsError.self) { try json.decode(Array("{nope".utf8), nil) }
         guard case .malformedJSON = error else {
             Issue.record("expected malformedJSON, got \(String(describing: error))")
             return
