@@ -87,16 +87,11 @@ extension Language {
 
     /// The long date, as the lesson's `.formatted(date: .long)` writes it in this language.
     private func longDate(_ day: CivilDate) -> String {
-        self == .english ? day.longEnglish : day.midnight.formatted(dateStyle)
+        longDateFormat?.format(day) ?? day.longEnglish
     }
 
-    /// Reads a long date in this language; only what `longDate` writes for a day (in any
-    /// letter case) is accepted, so every accepted date reads back as itself.
     private func readDate(_ text: String) -> CivilDate? {
-        if self == .english { return CivilDate(longEnglish: Substring(text)) }
-        guard let date = try? Date(text, strategy: dateStyle.parseStrategy) else { return nil }
-        let day = CivilDate(date)
-        guard day.midnight == date, longDate(day).lowercased() == text.lowercased() else { return nil }
-        return day
+        guard let format = longDateFormat else { return CivilDate(longEnglish: Substring(text)) }
+        return format.parse(Substring(text))
     }
 }

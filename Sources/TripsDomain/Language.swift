@@ -4,7 +4,8 @@ import Foundation
 /// date, as the lesson's `.formatted(date: .long)` writes it for a phone in that language.
 ///
 /// English is written by hand, byte for byte as before there were languages; the others
-/// take their long date from Foundation (ICU's locale data), always for the UTC day.
+/// take their long date from Foundation (ICU's locale data, `LongDateFormat`), always for
+/// the UTC day.
 public enum Language: String, CaseIterable, Sendable, Hashable {
     case english = "en"
     case french = "fr"
@@ -55,16 +56,12 @@ public enum Language: String, CaseIterable, Sendable, Hashable {
         return nil
     }
 
-    /// The long date of this language, for the UTC calendar day (Foundation, from ICU's data).
-    var dateStyle: Date.FormatStyle {
-        Self.dateStyles[index]
+    /// The long date of this language (nil for English, written by hand as it always was).
+    var longDateFormat: LongDateFormat? {
+        Self.longDateFormats[index]
     }
 
-    private static let dateStyles: [Date.FormatStyle] = allCases.map { language in
-        let utc = TimeZone(identifier: "UTC")!
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = utc
-        let locale = Locale(identifier: language.rawValue.replacingOccurrences(of: "-", with: "_"))
-        return Date.FormatStyle(date: .long, time: .omitted, locale: locale, calendar: calendar, timeZone: utc)
+    private static let longDateFormats: [LongDateFormat?] = allCases.map { language in
+        language == .english ? nil : LongDateFormat(locale: Locale(identifier: language.rawValue.replacingOccurrences(of: "-", with: "_")))
     }
 }
