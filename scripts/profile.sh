@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # scripts/profile.sh - instructions per request for GET /trips/2 (JSON), and where they go.
+# TRIPS_PROFILE_HEADER adds one request header ('Accept: text/plain' profiles the sentence).
 #
 #   scripts/profile.sh callgrind   # valgrind --tool=callgrind; prints Ir/request and the top functions
 #   scripts/profile.sh perf        # perf stat at full speed: server CPU time per request, and
@@ -13,7 +14,8 @@
 # req/s, so compare these before and after a change.
 #
 # Environment: TRIPS_PROFILE_SECONDS (default 3), TRIPS_PROFILE_CONNS (default 16),
-# TRIPS_PROFILE_URL_PATH (default /trips/2), TRIPS_PROFILE_OUT (default /tmp/trips-profile),
+# TRIPS_PROFILE_URL_PATH (default /trips/2), TRIPS_PROFILE_HEADER (default none),
+# TRIPS_PROFILE_OUT (default /tmp/trips-profile),
 # TRIPS_RELEASE_SCRATCH and TRIPS_NO_BUILD=1 (the release build that bench.sh and the drills
 # share: scripts/lib/build.sh).
 #
@@ -29,6 +31,8 @@ source "$ROOT/scripts/lib/build.sh"
 SECONDS_RUN="${TRIPS_PROFILE_SECONDS:-3}"
 CONNS="${TRIPS_PROFILE_CONNS:-16}"
 URL_PATH="${TRIPS_PROFILE_URL_PATH:-/trips/2}"
+HEADER=()
+[[ -n "${TRIPS_PROFILE_HEADER:-}" ]] && HEADER=(-H "$TRIPS_PROFILE_HEADER")
 OUT="${TRIPS_PROFILE_OUT:-/tmp/trips-profile}"
 LOG_LEVEL=warning
 [[ "${TRIPS_PROFILE_ACCESS_LOG:-0}" == 1 ]] && LOG_LEVEL=info
@@ -86,18 +90,18 @@ for _ in $(seq 300); do
 done
 [[ -n "$PORT" ]] || { echo "profile.sh: the server did not start" >&2; cat "$OUT"/*.err >&2 || true; exit 1; }
 URL="http://127.0.0.1:$PORT$URL_PATH"
-curl -sf -o /dev/null "$URL"
-wrk -t1 -c"$CONNS" -d1s "$URL" >/dev/null  # warm up: caches filled, buffers grown
+curl -sf -o /dev/null "${HEADER[@]}" "$URL"
+wrk -t1 -c"$CONNS" -d1s "${HEADER[@]}" "$URL" >/dev/null  # warm up: caches filled, buffers grown
 
 case "$MODE" in
   callgrind)
     callgrind_control -z "$SERVER_PID" >/dev/null
-    wrk -t1 -c"$CONNS" -d"${SECONDS_RUN}s" "$URL" >"$OUT/wrk.txt"
+    wrk -t1 -c"$CONNS" -d"${SECONDS_RUN}s" "${HEADER[@]}" "$URL" >"$OUT/wrk.txt"
     callgrind_control -d "$SERVER_PID" >/dev/null
     ;;
   perf)
     perf stat -x, -e task-clock,instructions:u,instructions:k -p "$SERVER_PID" -o "$OUT/perf.txt" -- \
-      wrk -t1 -c"$CONNS" -d"${SECONDS_RUN}s" "$URL" >"$OUT/wrk.txt"
+      wrk -t1 -c"$CONNS" -d"${SECONDS_RUN}s" "${HEADER[@]}" "$URL" >"$OUT/wrk.txt"
     ;;
 esac
 REQUESTS="$(awk '/requests in/ {print $1}' "$OUT/wrk.txt")"

@@ -293,3 +293,19 @@ def test_pages_carry_their_security_headers(server):
     for asset in ["/assets/trips.css", "/assets/trips.js", "/assets/trips.svg"]:
         weight += len(server.request("GET", asset)[2].encode())
     assert weight < 60_000, weight
+
+
+def test_the_page_speaks_the_browsers_language(browser, server):
+    context = browser.new_context(viewport=DESKTOP, locale="ja-JP")
+    page = context.new_page()
+    page.goto(server.url + "/trips")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(row(page, 2).locator(".sentence")).to_have_text("Vancouver, Canada：2027年3月5日から3泊")
+    expect(page.locator(".actions").first).to_have_attribute("lang", "en")  # the page's own words stay English
+    server.request("PATCH", "/trips/2", {"nights": 4})
+    expect(row(page, 2).locator(".sentence")).to_have_text("Vancouver, Canada：2027年3月5日から4泊", timeout=1000)
+    page.locator("#sentence-form input").fill("Lyon, France : 2 nuits à partir du 5 mars 2027")
+    page.locator("#sentence-form button").click()
+    expect(page.locator("#status")).to_have_text("Added Lyon.")
+    expect(row(page, 7).locator(".sentence")).to_have_text("Lyon, France：2027年3月5日から2泊")
+    context.close()

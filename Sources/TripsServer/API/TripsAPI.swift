@@ -137,8 +137,8 @@ extension TripsAPI {
     }
 
     /// A trip's or a list's representation, or its page; 406 when none is acceptable.
-    func negotiateRead<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> ReadForm<T> {
-        let position = try choosePosition(for: request) { ReadForm<T>.mediaTypes }
+    func negotiateRead<T: PageRepresentable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> ReadForm<T> {
+        let position = try choosePosition(for: request) { T.readMediaTypes }
         guard position < T.transferRepresentations.count else { return .page(requestedLanguage(request)) }
         guard T.transferRepresentations[position].isLocalized else { return .representation(Negotiated(position: position)) }
         return .representation(Negotiated(position: position, language: requestedLanguage(request)))

@@ -13,6 +13,7 @@ enum ContentNegotiation {
     /// The index into `offered` of the representation to send, or nil when the client
     /// accepts none of them. No `Accept`, or one with no valid element, accepts anything.
     static func choose(_ offered: [MediaType], accept values: [String]) -> Int? {
+        if values.count == 1, let index = exactChoice(offered, values[0]) { return index }
         let accept = AcceptField(values)
         guard !accept.ranges.isEmpty else { return offered.isEmpty ? nil : 0 }
         var best: (index: Int, quality: Int)?
@@ -21,5 +22,25 @@ enum ContentNegotiation {
             if quality > 0, quality > (best?.quality ?? 0) { best = (index, quality) }
         }
         return best?.index
+    }
+
+    /// The answer for the commonest `Accept` of all, one bare type (`text/plain`, `*/*`), found
+    /// without parsing the field: the same index the full rules give, or nil to apply them.
+    /// (A bare type has quality 1 and every other type 0, so it picks itself, if offered.)
+    private static func exactChoice(_ offered: [MediaType], _ value: String) -> Int? {
+        var value = value
+        return value.withUTF8 { bytes -> Int? in
+            guard let first = bytes.firstIndex(where: { !isWhitespace($0) }), let last = bytes.lastIndex(where: { !isWhitespace($0) })
+            else { return nil }
+            let trimmed = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first...last])
+            if trimmed.equals("*/*") { return offered.isEmpty ? nil : 0 }
+            guard !trimmed.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "*") }) else {
+                return nil
+            }
+            return offered.firstIndex { mediaType in
+                let name = mediaType.description.utf8
+                return name.count == trimmed.count && zip(name, trimmed).allSatisfy { $0 == asciiLowercased($1) }
+            }
+        }
     }
 }

@@ -77,6 +77,23 @@ import TripsDomain
     }
 }
 
+/// One bare type is answered without parsing the field: the same choice the full rules make.
+@Suite struct BareAcceptTests {
+    static let offered: [MediaType] = [.json, .plainText, .html]
+
+    @Test(arguments: [
+        ("text/plain", 1 as Int?), (" TEXT/Plain ", 1), ("text/html", 2), ("*/*", 0), ("application/json", 0), ("image/png", nil),
+        ("text/plain;q=0", nil), ("text/*", 1), ("text/plain, text/html", 1), ("", 0),
+    ])
+    func aBareTypeChoosesItself(accept: String, expected: Int?) {
+        #expect(ContentNegotiation.choose(Self.offered, accept: [accept]) == expected)
+    }
+
+    @Test func aProblemDocumentStillCountsAsJSON() {
+        #expect(ContentNegotiation.choose([.problemJSON, .plainText], accept: ["application/json"]) == 0)
+    }
+}
+
 @Suite struct EntityTagConditionTests {
     @Test func ifMatchComparesStrongly() throws {
         let current = [EntityTag("a"), EntityTag("b")]
