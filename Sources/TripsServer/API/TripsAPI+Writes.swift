@@ -112,7 +112,8 @@ extension TripsAPI {
                 throw .inconsistent
             }
             let change = FavoritesChange(added: added, favorites: list.trips.filter(\.isFavorite))
-            return represent(change, as: chosen, etag: .list(revision: list.revision, chosen.mediaType), revision: list.revision)
+            let etag = EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language)
+            return represent(change, as: chosen, etag: etag, revision: list.revision)
         }
     }
 

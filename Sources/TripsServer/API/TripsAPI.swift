@@ -197,9 +197,9 @@ extension TripsAPI {
         guard let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
             condition.matchesWeakly(current)
         else { return nil }
-        var fields: HTTPFields = [.etag: current.headerValue]
-        Self.describeLanguage(language, in: &fields)
-        return HTTPResponse(status: .notModified, headerFields: fields)
+        // Only `Vary` of the language's fields: a 304 repeats no other metadata (RFC 9110 §15.4.5).
+        let vary = language == nil ? "Accept" : "Accept, Accept-Language"
+        return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: vary])
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.

