@@ -20,6 +20,8 @@ private let pool: [MediaType] = [
 /// `*/subtype`; the choice is nil or an index of an offered type; with a usable `Accept`
 /// it is the first offered type of the highest quality, which is above 0, and nil means
 /// every offered type has quality 0; without one (absent, or no valid element) it is the first.
+/// The same lines as `Accept-Language`: weights from 0 to 1000, and a language chosen that
+/// no `q=0` range names exactly.
 func checkAccept(_ input: [UInt8]) {
     guard let selector = input.first else { return }
     var offered: [MediaType] = []
@@ -37,6 +39,13 @@ func checkAccept(_ input: [UInt8]) {
         precondition(range.type != "*" || range.subtype == "*", "*/\(range.subtype) accepted")
         precondition(!range.type.isEmpty && !range.subtype.isEmpty)
     }
+
+    let languages = AcceptLanguage(values)
+    for range in languages.ranges { precondition((0...1000).contains(range.quality), "language quality \(range.quality)") }
+    let language = languages.chosen
+    precondition(
+        language == .english || !languages.ranges.contains { $0.quality == 0 && $0.tag.lowercased() == language.tag.lowercased() },
+        "chose \(language), which a q=0 range refuses")
 
     let choice = ContentNegotiation.choose(offered, accept: values)
     if let choice { precondition(offered.indices.contains(choice), "index \(choice) of \(offered.count)") }

@@ -26,7 +26,7 @@ enum ContentNegotiation {
 
     /// The answer for the commonest `Accept` of all, one bare type (`text/plain`, `*/*`), found
     /// without parsing the field: the same index the full rules give, or nil to apply them.
-    /// (A bare type has quality 1 and every other type 0, so it picks itself, if offered.)
+    /// (A bare type has quality 1, as do the types whose suffix names it; every other type 0.)
     private static func exactChoice(_ offered: [MediaType], _ value: String) -> Int? {
         var value = value
         return value.withUTF8 { bytes -> Int? in
@@ -37,10 +37,15 @@ enum ContentNegotiation {
             guard !trimmed.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "*") }) else {
                 return nil
             }
-            return offered.firstIndex { mediaType in
-                let name = mediaType.description.utf8
-                return name.count == trimmed.count && zip(name, trimmed).allSatisfy { $0 == asciiLowercased($1) }
-            }
+            guard
+                let named = offered.firstIndex(where: { mediaType in
+                    let name = mediaType.description.utf8
+                    return name.count == trimmed.count && zip(name, trimmed).allSatisfy { $0 == asciiLowercased($1) }
+                })
+            else { return nil }
+            // A type with a suffix whose base is the named one (`application/problem+json` for
+            // `application/json`) has its quality too, and wins if declared first.
+            return offered[..<named].firstIndex { $0.subtype.contains("+") && $0.suffixBase == offered[named] } ?? named
         }
     }
 }

@@ -92,6 +92,14 @@ import TripsDomain
     @Test func aProblemDocumentStillCountsAsJSON() {
         #expect(ContentNegotiation.choose([.problemJSON, .plainText], accept: ["application/json"]) == 0)
     }
+
+    /// FuzzAccept: a `+json` type declared before JSON ties with it for a bare
+    /// `application/json` (the suffix rule), so the declared order gives it the answer.
+    @Test func aSuffixTypeDeclaredFirstWinsTheTie() {
+        let offered: [MediaType] = [.html, .mergePatchJSON, .problemJSON, .plainText, .json]
+        #expect(ContentNegotiation.choose(offered, accept: ["applicatIon/json"]) == 1)
+        #expect(ContentNegotiation.choose(offered, accept: ["application/json, text/html;q=0"]) == 1)
+    }
 }
 
 @Suite struct EntityTagConditionTests {
