@@ -131,17 +131,19 @@ extension TripsAPI {
     /// The representation to answer with, among `T`'s, and its language; 406 when none is
     /// acceptable.
     func negotiate<T: Transferable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> Negotiated<T> {
-        let position = try choosePosition(for: request) { T.transferRepresentations.map(\.mediaType) }
-        guard T.transferRepresentations[position].isLocalized else { return Negotiated(position: position) }
-        return Negotiated(position: position, language: requestedLanguage(request))
+        negotiated(at: try choosePosition(for: request) { T.transferRepresentations.map(\.mediaType) }, for: request)
     }
 
     /// A trip's or a list's representation, or its page; 406 when none is acceptable.
     func negotiateRead<T: PageRepresentable>(_ type: T.Type, for request: HTTPRequest) throws(APIError) -> ReadForm<T> {
         let position = try choosePosition(for: request) { T.readMediaTypes }
         guard position < T.transferRepresentations.count else { return .page(requestedLanguage(request)) }
-        guard T.transferRepresentations[position].isLocalized else { return .representation(Negotiated(position: position)) }
-        return .representation(Negotiated(position: position, language: requestedLanguage(request)))
+        return .representation(negotiated(at: position, for: request))
+    }
+
+    /// The representation at `position`, in the requested language where it has words.
+    private func negotiated<T: Transferable>(at position: Int, for request: HTTPRequest) -> Negotiated<T> {
+        Negotiated(position: position, language: T.transferRepresentations[position].isLocalized ? requestedLanguage(request) : nil)
     }
 
     /// The language `Accept-Language` chooses; nil when the request states none (or nothing
