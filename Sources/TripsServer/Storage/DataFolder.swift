@@ -3,7 +3,9 @@
 ///     lock                 flock'ed by the one server using the folder
 ///     snapshot             the list as of the start of journal generation N (see `Snapshot`)
 ///     snapshot.tmp         a snapshot being written; removed at start-up
-///     journal-000000000N   framed `JournalRecord`s appended after that snapshot
+///     journal-000000000N   framed `JournalRecord`s appended after that snapshot; while a
+///     journal-000000000M   `Compaction` folds N..M-1 into a new snapshot, the writer appends
+///                          to M, and start-up replays every generation from N upwards
 struct DataFolder: Sendable, Hashable {
     let path: String
 

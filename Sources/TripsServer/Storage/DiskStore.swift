@@ -1,23 +1,31 @@
 import Glibc
 import TripsDomain
 
-/// The data folder as the writer thread uses it: the lock, the open journal, compaction.
+/// The data folder as the writer thread uses it: the lock, the open journal, and the switch
+/// to a new journal generation that hands the closed ones to a `Compaction`.
 ///
-/// `TripStore` keeps it behind a mutex that only its writer thread takes while serving,
-/// so every disk operation happens on that one thread.
+/// `TripStore` keeps it behind a mutex that its writer thread takes while serving, and a
+/// compaction only at its end, to record what it folded.
 struct DiskStore: Sendable {
     let folder: DataFolder
     let fileSystem: any FileSystem
     let log: any StorageLog
     let configuration: StorageConfiguration
     private var lockFile: OpenFile?
-    /// nil after compaction switched generations and before the new journal exists.
+    /// nil after a switch of generations and before the new journal exists.
     private var journal: OpenFile?
     /// The generation of the journal that records go to.
     private(set) var generation: UInt64
+    /// The generation the snapshot names: it and every one after it up to `generation` are
+    /// replayed at start-up.
+    private var snapshotGeneration: UInt64 = 0
     /// The bytes of whole, synced records in the journal.
     private(set) var journalLength = 0
     private(set) var recordCount = 0
+    /// The closed generations no snapshot covers yet: their bytes and records.
+    private var unfolded = (bytes: 0, records: 0)
+    /// A compaction is folding the closed generations; no second one starts meanwhile.
+    private(set) var isCompacting = false
     /// The size of the snapshot the journal continues: its bytes, and its trips.
     private var snapshotSize = (bytes: 0, trips: 0)
     /// A failed write may have left bytes after `journalLength`; cut them before the next one.
@@ -64,7 +72,7 @@ struct DiskStore: Sendable {
         let names = try fileSystem.contentsOfDirectory(folder.path)
         if names.contains("snapshot.tmp") { try fileSystem.removeFile(folder.snapshotTemporary) }
         let journals = names.compactMap(DataFolder.generation(ofJournal:)).sorted()
-        guard let snapshotBytes = try fileSystem.readFile(folder.snapshot) else {
+        guard names.contains("snapshot") else {
             if let orphan = journals.first {
                 throw .corrupt(file: folder.journal(orphan), offset: 0, reason: "the snapshot this journal continues is missing")
             }
@@ -74,53 +82,96 @@ struct DiskStore: Sendable {
             log.info("created the data folder \(folder.path) with \(list.trips.count) trip\(list.trips.count == 1 ? "" : "s")")
             return (list, history, IdempotencyLedger())
         }
-        let snapshot = try Snapshot(bytes: snapshotBytes, file: folder.snapshot)
-        var history = ChangeHistory(
-            capacity: configuration.historyCapacity, revision: snapshot.list.revision - UInt64(snapshot.events.count))
-        for event in snapshot.events { history.append(event) }
-        let now = Int64(time(nil))
-        var ledger = IdempotencyLedger()
-        for use in snapshot.keys { ledger.finish(use, now: now) }
-        snapshotSize = (snapshotBytes.count, snapshot.list.trips.count)
-        for stale in journals where stale != snapshot.journal {
-            let path = folder.journal(stale)
-            if stale > snapshot.journal, let bytes = try fileSystem.readFile(path), !bytes.isEmpty {
-                throw .corrupt(file: path, offset: 0, reason: "the snapshot names the older journal \(snapshot.journal)")
+        let snapshot = try Compaction.loadSnapshot(folder: folder, fileSystem: fileSystem, configuration: configuration)
+        snapshotSize = (snapshot.bytes, snapshot.state.list.trips.count)
+        snapshotGeneration = snapshot.journal
+        for stale in journals where stale < snapshot.journal {
+            // Folded by a compaction that stopped before removing it; the snapshot covers it.
+            try fileSystem.removeFile(folder.journal(stale))
+            log.info("removed \(folder.journal(stale)), which the snapshot already covers")
+        }
+        // The snapshot's generation and every later one, in order, with no gap: a crash during
+        // a compaction leaves more than one.
+        let live = journals.filter { $0 >= snapshot.journal }
+        for (offset, generation) in live.enumerated() where generation != snapshot.journal + UInt64(offset) {
+            throw .corrupt(
+                file: folder.journal(generation), offset: 0,
+                reason: "journal generations after \(snapshot.journal) are not consecutive: \(live)")
+        }
+        var (list, history, ledger) = snapshot.state
+        generation = live.last ?? snapshot.journal
+        for replayed in live {
+            let path = folder.journal(replayed)
+            let bytes = try fileSystem.readFile(path) ?? []
+            let replay = try JournalReplay(bytes, file: path, onto: list, history: history, ledger: ledger, now: snapshot.now)
+            (list, history, ledger) = (replay.list, replay.history, replay.ledger)
+            if let tornTail = replay.tornTail {
+                log.warning(
+                    "\(path): dropped a torn last record, a write a crash interrupted: \(tornTail); truncating to \(replay.validLength) bytes"
+                )
+                let file = try fileSystem.open(path, mode: .append)
+                try fileSystem.truncate(file, to: replay.validLength)
+                try fileSystem.synchronize(file)
+                try fileSystem.close(file)
             }
-            // Left behind by a compaction that crashed before removing it; the snapshot covers it.
-            try fileSystem.removeFile(path)
-            log.info("removed \(path), which the snapshot already covers")
+            if replayed == generation {
+                (journalLength, recordCount) = (replay.validLength, replay.recordCount)
+            } else {
+                unfolded.bytes += replay.validLength
+                unfolded.records += replay.recordCount
+            }
         }
-        generation = snapshot.journal
-        let path = folder.journal(generation)
-        let bytes = try fileSystem.readFile(path)
-        let replay = try JournalReplay(bytes ?? [], file: path, onto: snapshot.list, history: history, ledger: ledger, now: now)
-        let journal = try fileSystem.open(path, mode: .append)
-        self.journal = journal
-        journalLength = replay.validLength
-        recordCount = replay.recordCount
-        if let tornTail = replay.tornTail {
-            log.warning(
-                "\(path): dropped a torn last record, a write a crash interrupted: \(tornTail); truncating to \(replay.validLength) bytes")
-            try fileSystem.truncate(journal, to: replay.validLength)
-            try fileSystem.synchronize(journal)
-        }
-        if bytes == nil { try fileSystem.synchronizeDirectory(folder.path) }
-        let count = replay.list.trips.count
+        journal = try fileSystem.open(folder.journal(generation), mode: .append)
+        if live.isEmpty { try fileSystem.synchronizeDirectory(folder.path) }
+        let count = list.trips.count
         log.info("\(count) trip\(count == 1 ? "" : "s") recovered from \(folder.path)")
-        return (replay.list, replay.history, replay.ledger)
+        return (list, history, ledger)
     }
 
-    /// Whether the journal has grown past the configured size (and, unless configured
-    /// otherwise, past the snapshot it continues).
+    /// Whether the journals no snapshot covers have grown past the configured size (and,
+    /// unless configured otherwise, past the snapshot they continue), with no compaction
+    /// running already.
     var needsCompaction: Bool {
+        guard !isCompacting else { return false }
         var byteLimit = configuration.compactionBytes
         var recordLimit = configuration.compactionRecords
         if configuration.growsWithSnapshot {
             byteLimit = max(byteLimit, snapshotSize.bytes)
             recordLimit = max(recordLimit, snapshotSize.trips)
         }
-        return journalLength > byteLimit || recordCount > recordLimit
+        return unfolded.bytes + journalLength > byteLimit || unfolded.records + recordCount > recordLimit
+    }
+
+    /// Closes the current generation and opens the next one for the records to come, and
+    /// answers the compaction that folds every closed generation into a new snapshot.
+    mutating func beginCompaction() throws(StorageError) -> Compaction {
+        let current = try openJournal()
+        if needsTruncation {
+            try fileSystem.truncate(current, to: journalLength)
+            needsTruncation = false
+        }
+        journal = nil
+        try? fileSystem.close(current)  // its records are synced; a close error cannot lose them
+        unfolded.bytes += journalLength
+        unfolded.records += recordCount
+        let closed = generation
+        generation += 1
+        (journalLength, recordCount) = (0, 0)
+        _ = try openJournal()
+        isCompacting = true
+        return Compaction(
+            folder: folder, fileSystem: fileSystem, configuration: configuration, log: log, folded: snapshotGeneration...closed,
+            next: generation)
+    }
+
+    /// Records how a compaction ended: with the new snapshot's size, or nil when it failed
+    /// (its generations stay unfolded, and the next compaction takes them too).
+    mutating func finishCompaction(_ compaction: Compaction, snapshot size: (bytes: Int, trips: Int)?) {
+        isCompacting = false
+        guard let size else { return }
+        snapshotGeneration = compaction.next
+        snapshotSize = size
+        unfolded = (0, 0)
     }
 
     /// Appends whole framed records and waits until they are on disk (`fdatasync`).
@@ -150,45 +201,16 @@ struct DiskStore: Sendable {
         recordCount += records
     }
 
-    /// Writes `list` as the snapshot that continues with a fresh journal, then removes the old journal.
-    ///
-    /// Steps: write `snapshot.tmp`, `fsync` it, rename it over `snapshot`, `fsync` the folder,
-    /// create the next journal, `fsync` the folder, remove the old journal. A crash before the
-    /// rename leaves the old snapshot and journal in charge; after it, the new snapshot names
-    /// the new generation, so the old journal is never replayed on top of it.
+    /// Writes `list` as the first snapshot of a new folder, continued by journal 1.
     mutating func installSnapshot(of list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) throws(StorageError) {
         let next = generation + 1
         let bytes = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next).bytes
-        let temporary = try fileSystem.open(folder.snapshotTemporary, mode: .truncateAndAppend)
-        do {
-            try fileSystem.write(temporary, bytes)
-            try fileSystem.synchronize(temporary)
-            try fileSystem.close(temporary)
-        } catch {
-            try? fileSystem.close(temporary)  // already failing; the error below says why
-            removeQuietly(folder.snapshotTemporary)
-            throw error
-        }
-        do {
-            try fileSystem.rename(folder.snapshotTemporary, to: folder.snapshot)
-        } catch {
-            removeQuietly(folder.snapshotTemporary)
-            throw error
-        }
-        // The snapshot on disk now names journal `next`: nothing may go to the old one again.
-        let previous = generation
-        if let journal {
-            self.journal = nil
-            try? fileSystem.close(journal)  // its records are synced; a close error cannot lose them
-        }
+        try Compaction.installSnapshot(bytes, folder: folder, fileSystem: fileSystem)
         generation = next
+        snapshotGeneration = next
         snapshotSize = (bytes.count, list.trips.count)
-        journalLength = 0
-        recordCount = 0
-        needsTruncation = false
-        needsDirectorySync = true
+        (journalLength, recordCount) = (0, 0)
         _ = try openJournal()
-        if previous > 0 { removeQuietly(folder.journal(previous)) }
     }
 
     /// The journal to append to, creating it (and making the folder durable) first when needed.
@@ -204,14 +226,6 @@ struct DiskStore: Sendable {
         try fileSystem.synchronizeDirectory(folder.path)
         needsDirectorySync = false
         return journal
-    }
-
-    private func removeQuietly(_ path: String) {
-        do {
-            try fileSystem.removeFile(path)
-        } catch {
-            log.warning("cannot remove \(path): \(error)")
-        }
     }
 
     /// Closes the journal and releases the lock. Idempotent.

@@ -25,6 +25,8 @@ final class TripStore: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
     /// Signalled when the writer thread has stopped.
     private let writerStopped = DispatchSemaphore(value: 0)
+    /// The compaction running on its own thread, if one is: `close` waits for it.
+    private let compactions = DispatchGroup()
 
     private struct State: ~Copyable {
         /// What reads see: every change in it is on disk.
@@ -229,6 +231,7 @@ final class TripStore: Sendable {
         guard isFirstClose, directory != nil else { return }
         if wakeWriter { wakeUp.signal() }
         writerStopped.wait()
+        compactions.wait()
         disk.withLock { disk in
             disk?.close()
             disk = nil
@@ -324,19 +327,35 @@ final class TripStore: Sendable {
         for pending in batch { pending.completion(pending.result) }
     }
 
-    /// Compacts the journal into a snapshot once it grew past the configured size.
+    /// Once the journals outgrew the configured size, switches to a new journal generation
+    /// and folds the closed ones into a snapshot on a thread of its own: the writer goes on
+    /// committing meanwhile, and the live list is never shared with it (sharing would make
+    /// the next change copy the whole list).
     private func compactIfNeeded() {
-        disk.withLock { disk in
-            guard disk?.needsCompaction == true else { return }
-            // Only this thread moves `durable`, and it is exactly what the journal holds.
-            let (list, history, ledger) = state.withLock { ($0.durable, $0.history, $0.ledger) }
+        let compaction = disk.withLock { disk -> Compaction? in
+            guard disk?.needsCompaction == true else { return nil }
             do {
-                try disk?.installSnapshot(of: list, history: history, ledger: ledger)
-                state.withLock { $0.statistics.compactions &+= 1 }
+                return try disk?.beginCompaction()
             } catch {
-                log.warning("compacting the journal failed, it keeps growing until a later attempt works: \(error)")
+                log.warning("switching to a new journal for a compaction failed; the journal keeps growing until it works: \(error)")
+                return nil
             }
         }
+        guard let compaction else { return }
+        compactions.enter()
+        let thread = Thread { [self] in
+            defer { compactions.leave() }
+            var size: (bytes: Int, trips: Int)?
+            do {
+                size = try compaction.run()
+            } catch {
+                log.warning("compacting the journal failed; its generations are kept and folded by a later compaction: \(error)")
+            }
+            disk.withLock { $0?.finishCompaction(compaction, snapshot: size) }
+            if size != nil { state.withLock { $0.statistics.compactions &+= 1 } }
+        }
+        thread.name = "trips-storage-compaction"
+        thread.start()
     }
 
     /// Replays on the durable list a change the tip already accepted (it cannot fail there,

@@ -61,6 +61,58 @@ import TripsDomain
         }
     }
 
+    /// A compaction folds the closed journal on a thread of its own: with its snapshot held
+    /// half written, changes still commit, and a second threshold starts no second compaction.
+    @Test func writesGoOnWhileACompactionWritesItsSnapshot() async throws {
+        try await withStorageFolder { folder in
+            let files = FaultyFileSystem()
+            let store = try TripStore.open(folder, samples: true, fileSystem: files, configuration: tiny)
+            let gate = files.holdNextSnapshotSync()  // the first compaction's, not the new folder's
+            for index in 0..<3 { try await store.commit(.add(storageDraft("Before \(index)"))) }
+            try #require(gate.entered.wait(timeout: .now() + 10) == .success, "no compaction started")
+            // The compaction is stuck in its snapshot's fsync; every change is acknowledged anyway.
+            for index in 0..<8 { try await store.commit(.add(storageDraft("During \(index)"))) }
+            #expect(try journals(in: folder) == [DataFolder.journalName(1), DataFolder.journalName(2)])
+            let expected = store.list
+            gate.release.signal()
+            store.close()  // waits for the compaction
+            #expect(try journals(in: folder) == [DataFolder.journalName(2)])
+            let reopened = try TripStore.open(folder, configuration: tiny)
+            defer { reopened.close() }
+            #expect(reopened.list == expected)
+        }
+    }
+
+    /// A crash during a compaction leaves the snapshot's journal and the next one: start-up
+    /// replays both in order, and removes one the snapshot already covers.
+    @Test func startUpReplaysEveryLiveGenerationInOrder() async throws {
+        try await withStorageFolder { folder in
+            let files = FaultyFileSystem()
+            let store = try TripStore.open(folder, samples: true, fileSystem: files, configuration: tiny)
+            let gate = files.holdNextSnapshotSync()  // the first compaction's, not the new folder's
+            for index in 0..<3 { try await store.commit(.add(storageDraft("Before \(index)"))) }
+            try #require(gate.entered.wait(timeout: .now() + 10) == .success, "no compaction started")
+            try await store.commit(.add(storageDraft("After")))
+            let expected = store.list
+            // Copy the folder as a crash right now would leave it: two journals, the old snapshot.
+            let copy = folder + "-crashed"
+            try FileManager.default.copyItem(atPath: folder, toPath: copy)
+            defer { try? FileManager.default.removeItem(atPath: copy) }
+            try? FileManager.default.removeItem(atPath: copy + "/snapshot.tmp")
+            gate.release.signal()
+            store.close()
+            #expect(try journals(in: copy) == [DataFolder.journalName(1), DataFolder.journalName(2)])
+            let recovered = try TripStore.open(copy, configuration: tiny)
+            #expect(recovered.list == expected)
+            recovered.close()
+
+            // A gap between generations is damage, not a crash: refused.
+            let last = try #require(journals(in: copy).last.flatMap(DataFolder.generation(ofJournal:)))
+            #expect(FileManager.default.createFile(atPath: copy + "/" + DataFolder.journalName(last + 2), contents: Data([1])))
+            #expect(throws: StorageError.self) { try TripStore.open(copy, configuration: tiny) }
+        }
+    }
+
     /// Runs the change that triggers a compaction with the file layer dying after `step`
     /// operations; returns whether the crash happened, and checks the reopened folder.
     private func crashDuringCompaction(at step: Int) async throws -> Bool {

@@ -114,6 +114,8 @@ final class FaultyFileSystem: FileSystem {
         /// The operation at this index fails once.
         var failAt: Int?
         var syncGate: Gate?
+        /// Holds the next `fsync` of a snapshot being written (a compaction's) until released.
+        var snapshotGate: Gate?
     }
 
     private let real = PosixFileSystem()
@@ -141,6 +143,13 @@ final class FaultyFileSystem: FileSystem {
     /// Whether the crash point (or the single failure) was reached.
     var hasCrashed: Bool {
         state.withLock { state in (state.crashAt ?? state.failAt).map { state.operations.count > $0 } ?? false }
+    }
+
+    /// Holds the next compaction in the middle of writing its snapshot.
+    func holdNextSnapshotSync() -> Gate {
+        let gate = Gate()
+        state.withLock { $0.snapshotGate = gate }
+        return gate
     }
 
     func holdNextDataSync() -> Gate {
@@ -216,6 +225,15 @@ final class FaultyFileSystem: FileSystem {
     }
 
     func synchronize(_ file: OpenFile) throws(StorageError) {
+        if file.path.hasSuffix("/snapshot.tmp"),
+            let gate = state.withLock({ state in
+                defer { state.snapshotGate = nil }
+                return state.snapshotGate
+            })
+        {
+            gate.entered.signal()
+            gate.release.wait()
+        }
         try injected(.synchronize, file.path)
         try real.synchronize(file)
     }
