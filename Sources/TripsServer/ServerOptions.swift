@@ -12,6 +12,8 @@ struct ServerOptions: Sendable, Equatable {
     var logLevel: LogLevel = .info
     /// How many of the latest changes `/trips/changes` can replay to a client that resumes.
     var historyCapacity = 10_000
+    /// Compact once the journals hold this many records (and as many as the snapshot has trips).
+    var compactionRecords = 10_000
     /// Most change streams open at once; past it, 503.
     var maxSubscribers = 10_000
     /// The file of `NAME TOKEN` lines; nil: no tokens.
@@ -158,6 +160,12 @@ struct ServerOptions: Sendable, Equatable {
         Flag(name: "--history", value: "N", help: "changes kept for clients that resume the feed (default 10000)") {
             (options, value, source) throws(UsageError) in
             options.historyCapacity = try number(value, source, 1...10_000_000)
+        },
+        Flag(
+            name: "--compact-after", value: "N",
+            help: "records in the journal before a compaction, at least the trips stored (default 10000)"
+        ) { (options, value, source) throws(UsageError) in
+            options.compactionRecords = try number(value, source, 1...100_000_000)
         },
         Flag(name: "--max-subscribers", value: "N", help: "most change streams open at once (default 10000)") {
             (options, value, source) throws(UsageError) in

@@ -48,7 +48,7 @@ package enum TripsServerMain {
         do {
             store = try TripStore(
                 directory: options.dataDirectory, seedSamples: options.seedSamples,
-                configuration: StorageConfiguration(historyCapacity: options.historyCapacity))
+                configuration: StorageConfiguration(compactionRecords: options.compactionRecords, historyCapacity: options.historyCapacity))
         } catch {
             Console.error("trips-server: \(error)")
             exit(1)

@@ -79,7 +79,9 @@ import Testing
     }
 
     @Test func theChangeFeedHasFlagsAndEnvironmentVariables() throws {
-        let options = try ServerOptions(arguments: ["--heartbeat", "5", "--history=50", "--max-subscribers", "3"], environment: [:])
+        let options = try ServerOptions(
+            arguments: ["--heartbeat", "5", "--history=50", "--max-subscribers", "3", "--compact-after", "500"], environment: [:])
+        #expect(options.compactionRecords == 500)
         #expect(options.http.timeouts.heartbeat == .seconds(5))
         #expect(options.historyCapacity == 50)
         #expect(options.maxSubscribers == 3)
