@@ -14,9 +14,15 @@
 #      so it never leaves a journal that long); the snapshot case is what the server itself
 #      writes when it compacts that journal.
 #
-#   scripts/bench-writes.sh                        # both, 10 s per wrk run
+#   3. Compaction under load (`compaction`): on a copy of the BENCH_TRIPS-trip snapshot, 64
+#      connections for BENCH_COMPACTION_DURATION seconds each of creates, mixed traffic (90%
+#      GET /trips/2, 10% creates) and reorders of one trip, with --compact-after
+#      BENCH_COMPACT_AFTER; prints p50, p99, p99.9 and max and how many compactions ran.
+#
+#   scripts/bench-writes.sh                        # 1 and 2, 10 s per wrk run
 #   BENCH_DURATION=5 BENCH_CONNECTIONS="1 16 64" scripts/bench-writes.sh writes
 #   BENCH_TRIPS=20000 scripts/bench-writes.sh startup   # more than 10,000, so the server compacts
+#   scripts/bench-writes.sh compaction             # 3: 30 s per traffic mix
 #
 # Environment:
 #   BENCH_DURATION      seconds per wrk run (default 10)
@@ -24,6 +30,7 @@
 #   BENCH_THREADS       server event loops (default 1: it has one core)
 #   BENCH_TRIPS         trips for the start-up case (default 100000)
 #   BENCH_STARTS        start-ups timed per case (default 5)
+#   BENCH_COMPACTION_DURATION, BENCH_COMPACT_AFTER   for `compaction` (default 30 s, 20000 records)
 #   BENCH_DATA_ROOT     where data folders go (default: a new folder under $TMPDIR or /tmp);
 #                       put it on the disk you want to measure
 #   TRIPS_RELEASE_SCRATCH, TRIPS_NO_BUILD=1   the release build that bench.sh and the drills
@@ -43,8 +50,11 @@ CONNECTIONS="${BENCH_CONNECTIONS:-1 64}"
 THREADS="${BENCH_THREADS:-1}"
 TRIPS="${BENCH_TRIPS:-100000}"
 STARTS="${BENCH_STARTS:-5}"
+COMPACTION_DURATION="${BENCH_COMPACTION_DURATION:-30}"
+COMPACT_AFTER="${BENCH_COMPACT_AFTER:-20000}"
+SERVER_ARGS=()
 WHAT="${1:-all}"
-case "$WHAT" in all | writes | startup) ;; *) echo "usage: $0 [all|writes|startup]" >&2; exit 2 ;; esac
+case "$WHAT" in all | writes | startup | compaction) ;; *) echo "usage: $0 [all|writes|startup|compaction]" >&2; exit 2 ;; esac
 
 require_tool wrk wrk
 require_tool curl curl
@@ -81,7 +91,7 @@ start_server() {
   rm -f "$fifo"
   mkfifo "$fifo"
   started=$(now_ns)
-  taskset -c 0 "$BINARY" --port 0 --data "$folder" --threads "$THREADS" --log-level warning --no-samples \
+  taskset -c 0 "$BINARY" --port 0 --data "$folder" --threads "$THREADS" --log-level warning --no-samples "${SERVER_ARGS[@]}" \
     >"$fifo" 2>>"$WORK/server-stderr" &
   SERVER_PID=$!
   exec 3<"$fifo"
@@ -215,12 +225,43 @@ bench_startup() {
   done
 }
 
-if [[ "$WHAT" != startup ]]; then
-  bench_writes
+# bench_compaction: each traffic mix for COMPACTION_DURATION s at 64 connections on a copy of
+# the snapshot layout, compacting after COMPACT_AFTER records; counts the compactions.
+bench_compaction() {
+  local mix folder output compactions
   make_layouts
-  bench_writes "$WORK/layout-snapshot"
-fi
-[[ "$WHAT" == writes ]] || bench_startup
+  SERVER_ARGS=(--compact-after "$COMPACT_AFTER")
+  for mix in creates mixed reorders; do
+    folder="$WORK/compaction-$mix"
+    cp -a "$WORK/layout-snapshot" "$folder"
+    start_server "$folder"
+    echo "== $mix, 64 connections, ${COMPACTION_DURATION}s, $TRIPS trips stored, --compact-after $COMPACT_AFTER" >&2
+    BENCH_MIX="$mix" BENCH_IDS="$TRIPS" taskset -c 1 wrk -t1 -c64 -d"${COMPACTION_DURATION}s" -s "$ROOT/scripts/bench-writes.lua" \
+      "http://127.0.0.1:$PORT/trips" >"$WORK/wrk.out" 2>&1 &
+    WRK_PID=$!
+    wait "$WRK_PID"
+    WRK_PID=""
+    output="$(cat "$WORK/wrk.out")"
+    echo "$output" >&2
+    compactions=$(curl -fsS "http://127.0.0.1:$PORT/metrics" | awk '/^trips_compactions_total / { print $2 }')
+    stop_server  # waits for a compaction still running
+    RESULTS+=("$mix under compaction, 64 connections, $TRIPS trips stored: $(grep -o '= [0-9]*/s' <<<"$output" | head -1 | tr -d '= ') acknowledged; $(grep '^latency' <<<"$output"); compactions finished during the run: $compactions")
+    rm -rf "$folder"
+  done
+  SERVER_ARGS=()
+}
+
+case "$WHAT" in
+  compaction) bench_compaction ;;
+  *)
+    if [[ "$WHAT" != startup ]]; then
+      bench_writes
+      make_layouts
+      bench_writes "$WORK/layout-snapshot"
+    fi
+    [[ "$WHAT" == writes ]] || bench_startup
+    ;;
+esac
 
 echo
 echo "trips-server $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, data on $(df -T "$WORK" | awk 'NR == 2 { print $2 " " $1 }')"
