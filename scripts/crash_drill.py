@@ -323,14 +323,22 @@ def verify(recovered, base, owners, writers):
     return problems, owners
 
 
-def crash_rounds(executable, folder, rounds, seed):
+def compaction_in_progress(folder):
+    """Whether a kill left a compaction half done: a snapshot being written, or more than one
+    journal generation (the writer had moved on while the old ones were being folded)."""
+    names = os.listdir(folder)
+    return "snapshot.tmp" in names or sum(name.startswith("journal-") for name in names) > 1
+
+
+def crash_rounds(executable, folder, rounds, seed, compact_after):
     rng = random.Random(seed)
+    extra = ("--compact-after", str(compact_after)) if compact_after else ()
     base = None
     owners = {}
-    totals = {"acknowledged": 0, "in_flight": 0, "applied_in_flight": 0}
+    totals = {"acknowledged": 0, "in_flight": 0, "applied_in_flight": 0, "mid_compaction": 0}
     failures = 0
     for round in range(rounds):
-        server = Server(executable, folder)
+        server = Server(executable, folder, extra=extra)
         start = fetch_list(server.port)
         if base is not None and start != base:
             print(f"round {round}: the list changed between a clean stop and the next start")
@@ -356,8 +364,10 @@ def crash_rounds(executable, folder, rounds, seed):
         problems = [f"thread {w.thread}: {p}" for w in writers for p in w.problems]
         if status != -signal.SIGKILL:
             problems.append(f"the server ended with {status}, not SIGKILL")
+        mid_compaction = compaction_in_progress(folder)
+        totals["mid_compaction"] += mid_compaction
 
-        restarted = Server(executable, folder)
+        restarted = Server(executable, folder, extra=extra)
         recovered = fetch_list(restarted.port)
         found, owners = verify(recovered, base, owners, writers)
         problems += found
@@ -371,13 +381,14 @@ def crash_rounds(executable, folder, rounds, seed):
         torn = "torn" in restarted.stderr()
         print(f"round {round + 1:2}: killed after {delay:4.2f} s, {acknowledged:4} acknowledged, {in_flight} in flight, "
               f"revision {base['revision']} -> {recovered['revision']}, {len(recovered['order'])} trips"
-              f"{', torn tail dropped' if torn else ''}: {'ok' if not problems else 'FAILED'}")
+              f"{', torn tail dropped' if torn else ''}{', killed mid-compaction' if mid_compaction else ''}"
+              f": {'ok' if not problems else 'FAILED'}")
         for problem in problems[:10]:
             print("    " + problem)
         failures += bool(problems)
         base = recovered
     print(f"crash drill: {rounds} rounds, {totals['acknowledged']} acknowledged writes checked, "
-          f"{totals['in_flight']} interrupted requests, {failures} failed rounds")
+          f"{totals['in_flight']} interrupted requests, {totals['mid_compaction']} kills mid-compaction, {failures} failed rounds")
     return failures == 0
 
 
@@ -463,11 +474,12 @@ def main():
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--fsize", type=int, default=64 * 1024)
+    parser.add_argument("--compact-after", type=int, default=0, help="the server's --compact-after (0: its default)")
     arguments = parser.parse_args()
     print(f"seed {arguments.seed}")
     root = tempfile.mkdtemp(prefix="trips-drill-")
     try:
-        ok = crash_rounds(arguments.server, os.path.join(root, "crash"), arguments.rounds, arguments.seed)
+        ok = crash_rounds(arguments.server, os.path.join(root, "crash"), arguments.rounds, arguments.seed, arguments.compact_after)
         ok = full_disk(arguments.server, os.path.join(root, "full"), arguments.fsize) and ok
     finally:
         shutil.rmtree(root, ignore_errors=True)
