@@ -48,8 +48,13 @@ class Server:
         self.errors = tempfile.TemporaryFile()
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.errors, stdin=subprocess.DEVNULL,
                                         preexec_fn=die_with_parent)
-        line = self.process.stdout.readline().decode()
-        match = re.match(r"trips-server listening on http://127\.0\.0\.1:(\d+)", line)
+        # Lifecycle lines ("created the data folder ...") come first on stdout; then "listening".
+        line, match = "", None
+        for _ in range(20):
+            line = self.process.stdout.readline().decode()
+            match = re.match(r"trips-server listening on http://127\.0\.0\.1:(\d+)", line)
+            if match or not line:
+                break
         if not match:
             self.process.kill()
             self.process.wait()
