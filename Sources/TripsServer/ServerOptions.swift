@@ -12,14 +12,22 @@ struct ServerOptions: Sendable, Equatable {
     var logLevel: LogLevel = .info
     /// How many of the latest changes `/trips/changes` can replay to a client that resumes.
     var historyCapacity = 10_000
-    /// Compact once the journals hold this many records (and as many as the snapshot has trips).
-    var compactionRecords = 10_000
+    /// Compact once the journals hold exactly this many records; nil: the default threshold
+    /// (4 MiB or 10,000 records, and as much as the snapshot holds).
+    var compactionRecords: Int?
     /// Most change streams open at once; past it, 503.
     var maxSubscribers = 10_000
     /// The file of `NAME TOKEN` lines; nil: no tokens.
     var tokensFile: String?
     /// Run without tokens on an address other than loopback, on purpose.
     var isOpen = false
+
+    /// When the store compacts, and how much history it keeps.
+    var storageConfiguration: StorageConfiguration {
+        guard let compactionRecords else { return StorageConfiguration(historyCapacity: historyCapacity) }
+        return StorageConfiguration(
+            compactionBytes: .max, compactionRecords: compactionRecords, growsWithSnapshot: false, historyCapacity: historyCapacity)
+    }
     /// Reads need a token too (all but `/livez`, `/readyz` and `/health`).
     var isPrivate = false
     /// Origins a browser may call the API from (`*` for any); empty: no CORS.
@@ -163,7 +171,7 @@ struct ServerOptions: Sendable, Equatable {
         },
         Flag(
             name: "--compact-after", value: "N",
-            help: "records in the journal before a compaction, at least the trips stored (default 10000)"
+            help: "compact after N journal records exactly (default: 10000, or 4 MiB, and as much as the snapshot holds)"
         ) { (options, value, source) throws(UsageError) in
             options.compactionRecords = try number(value, source, 1...100_000_000)
         },

@@ -48,7 +48,7 @@ package enum TripsServerMain {
         do {
             store = try TripStore(
                 directory: options.dataDirectory, seedSamples: options.seedSamples,
-                configuration: StorageConfiguration(compactionRecords: options.compactionRecords, historyCapacity: options.historyCapacity))
+                configuration: options.storageConfiguration)
         } catch {
             Console.error("trips-server: \(error)")
             exit(1)

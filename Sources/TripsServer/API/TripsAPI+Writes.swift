@@ -137,19 +137,30 @@ extension TripsAPI {
         }
     }
 
-    /// A change to the list's order: 412 on a stale `If-Match`, and the list in the answer.
+    /// A change to the list's order: 412 on a stale `If-Match`, and the list in the answer;
+    /// with `Prefer: return=minimal`, 204 with the list's new tag and revision instead (the
+    /// answer then costs nothing in proportion to the list, nor does the change keep a copy).
     private func changeList(
         _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
     ) throws(APIError) -> HTTPReply {
         let chosen = try negotiate([Trip].self, for: request)
         let condition = ifMatch(request)
+        let isMinimal = request.prefersMinimalReturn
         return try change(
-            request, returningList: true,
+            request, returningList: !isMinimal,
             plan: { list throws(MutationError) in
                 try MutationError.check(condition, against: EntityTag.allList(list))
                 return try plan(list)
             }
         ) { mutation throws(APIError) in
+            if isMinimal {
+                let etag = EntityTag.list(revision: mutation.revision, chosen.mediaType, chosen.language)
+                return HTTPResponse(
+                    status: .noContent,
+                    headerFields: [
+                        .tripsRevision: String(mutation.revision), .etag: etag.headerValue, .preferenceApplied: "return=minimal",
+                    ])
+            }
             guard let list = mutation.list else { throw .inconsistent }
             return represent(
                 list.trips, as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language),

@@ -112,6 +112,8 @@ struct HTTPField: Sendable, Hashable {
         static let link: Name = "Link"
         static let location: Name = "Location"
         static let origin: Name = "Origin"
+        static let prefer: Name = "Prefer"
+        static let preferenceApplied: Name = "Preference-Applied"
         static let referrerPolicy: Name = "Referrer-Policy"
         static let retryAfter: Name = "Retry-After"
         static let server: Name = "Server"

@@ -218,3 +218,35 @@ import TripsDomain
         #expect(try await api.request("PUT", "/favorites/42").status == 404)
     }
 }
+
+/// `Prefer: return=minimal` (RFC 7240): a reorder or a sort answered with 204 and the list's
+/// new tag and revision, not the whole list.
+@Suite struct APIPreferMinimalTests {
+    @Test(arguments: ["return=minimal", "RETURN = \"minimal\"", "respond-async, return=minimal;x=1"])
+    func aMinimalReorderAnswersNoList(prefer: String) async throws {
+        let api = try APIServer()
+        let moved = try await api.request(
+            "PATCH", "/trips", headers: ["Content-Type": "application/json", "Prefer": prefer],
+            body: #"{"sources":[2],"destination":"end"}"#)
+        #expect(moved.status == 204)
+        #expect(moved.body.isEmpty)
+        #expect(moved.field("Preference-Applied") == "return=minimal")
+        #expect(moved.field("Trips-Revision") == "1")
+        #expect(moved.field("ETag") == #""list-r1-json""#)
+        #expect(api.store.list.trips.map(\.id) == [1, 3, 4, 5, 6, 2])
+        let list = try await api.request("GET", "/trips")
+        #expect(list.field("ETag") == moved.field("ETag"))
+    }
+
+    @Test func withoutThePreferenceTheListComesBackAndConditionsStillHold() async throws {
+        let api = try APIServer()
+        let full = try await api.request(
+            "POST", "/trips/sort", headers: ["Content-Type": "application/json", "Prefer": "return=representation"],
+            body: #"{"by":"price"}"#)
+        #expect(full.status == 200 && full.field("Preference-Applied") == nil)
+        let stale = try await api.request(
+            "PATCH", "/trips", headers: ["Content-Type": "application/json", "Prefer": "return=minimal", "If-Match": #""list-r0-json""#],
+            body: #"{"sources":[2],"destination":"end"}"#)
+        #expect(stale.status == 412)
+    }
+}

@@ -82,6 +82,8 @@ import Testing
         let options = try ServerOptions(
             arguments: ["--heartbeat", "5", "--history=50", "--max-subscribers", "3", "--compact-after", "500"], environment: [:])
         #expect(options.compactionRecords == 500)
+        #expect(options.storageConfiguration.compactionRecords == 500 && !options.storageConfiguration.growsWithSnapshot)
+        #expect(try ServerOptions(arguments: [], environment: [:]).storageConfiguration == StorageConfiguration())
         #expect(options.http.timeouts.heartbeat == .seconds(5))
         #expect(options.historyCapacity == 50)
         #expect(options.maxSubscribers == 3)

@@ -35,12 +35,14 @@ let tokenGiven = null;
 
 /**
  * Sends a request to the API and answers its response. `json` is sent as JSON (or `raw`
- * with `type`); `ifMatch` makes the change conditional. A 401 asks for a token once and
+ * with `type`); `ifMatch` makes the change conditional; `minimal` asks for no resource in the
+ * answer (`Prefer: return=minimal`). A 401 asks for a token once and
  * sends the request again with it.
  */
-async function send(method, url, { json, raw, type, ifMatch, accept = 'application/json' } = {}) {
+async function send(method, url, { json, raw, type, ifMatch, minimal, accept = 'application/json' } = {}) {
   for (;;) {
     const headers = { Accept: accept };
+    if (minimal) headers.Prefer = 'return=minimal';
     if (token) headers.Authorization = `Bearer ${token}`;
     if (ifMatch) headers['If-Match'] = ifMatch;
     let body;
@@ -153,7 +155,8 @@ async function reorder(ids, before) {
   const what = names(ids);
   const where = before ? `before ${cityOf(before)}` : 'to the end';
   const destination = before ? { before } : 'end';
-  const response = await send('PATCH', '/trips', { json: { sources: ids, destination }, ifMatch: view().dataset.etag });
+  // The page fetches itself again after a change, so it asks for no list in the answer.
+  const response = await send('PATCH', '/trips', { json: { sources: ids, destination }, ifMatch: view().dataset.etag, minimal: true });
   if (!response.ok) return complain(response);
   await refresh();
   announce(`Moved ${what} ${where}.`);
