@@ -127,6 +127,15 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] :
 
 RESULTS=()
 
+# run_wrk CONNECTIONS SECONDS: wrk on CPU 1 with scripts/bench-writes.lua (BENCH_MIX and
+# BENCH_IDS pass through), against the running server; its output goes to $WORK/wrk.out.
+run_wrk() {
+  taskset -c 1 wrk -t1 -c"$1" -d"$2s" -s "$ROOT/scripts/bench-writes.lua" "http://127.0.0.1:$PORT/trips" >"$WORK/wrk.out" 2>&1 &
+  WRK_PID=$!
+  wait "$WRK_PID"
+  WRK_PID=""
+}
+
 # bench_writes [LAYOUT]: wrk against an empty folder, or against a copy of LAYOUT.
 bench_writes() {
   local layout="${1:-}" connections folder output stored=0
@@ -136,11 +145,7 @@ bench_writes() {
     [[ -z "$layout" ]] || cp -a "$layout" "$folder"
     start_server "$folder"
     echo "== POST /trips, $connections connection(s), ${DURATION}s, $stored trips stored before, data in $folder" >&2
-    taskset -c 1 wrk -t1 -c"$connections" -d"${DURATION}s" -s "$ROOT/scripts/bench-writes.lua" \
-      "http://127.0.0.1:$PORT/trips" >"$WORK/wrk.out" 2>&1 &
-    WRK_PID=$!
-    wait "$WRK_PID"
-    WRK_PID=""
+    run_wrk "$connections" "$DURATION"
     output="$(cat "$WORK/wrk.out")"
     echo "$output" >&2
     echo "trips on the server afterwards: $(trip_count)" >&2
@@ -237,11 +242,7 @@ bench_compaction() {
     cp -a "$WORK/layout-snapshot" "$folder"
     start_server "$folder"
     echo "== $mix, 64 connections, ${COMPACTION_DURATION}s, $TRIPS trips stored, compacting after ${COMPACT_AFTER:-the default}" >&2
-    BENCH_MIX="$mix" BENCH_IDS="$TRIPS" taskset -c 1 wrk -t1 -c64 -d"${COMPACTION_DURATION}s" -s "$ROOT/scripts/bench-writes.lua" \
-      "http://127.0.0.1:$PORT/trips" >"$WORK/wrk.out" 2>&1 &
-    WRK_PID=$!
-    wait "$WRK_PID"
-    WRK_PID=""
+    BENCH_MIX="$mix" BENCH_IDS="$TRIPS" run_wrk 64 "$COMPACTION_DURATION"
     output="$(cat "$WORK/wrk.out")"
     echo "$output" >&2
     compactions=$(curl -fsS "http://127.0.0.1:$PORT/metrics" | awk '/^trips_compactions_total / { print $2 }')

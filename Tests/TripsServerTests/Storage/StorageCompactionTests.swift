@@ -61,15 +61,21 @@ import TripsDomain
         }
     }
 
+    /// A store whose first compaction is held inside its snapshot's fsync, until `gate` is released.
+    private func storeInItsFirstCompaction(_ folder: String) async throws -> (TripStore, FaultyFileSystem.Gate) {
+        let files = FaultyFileSystem()
+        let store = try TripStore.open(folder, samples: true, fileSystem: files, configuration: tiny)
+        let gate = files.holdNextSnapshotSync()  // the first compaction's, not the new folder's
+        for index in 0..<3 { try await store.commit(.add(storageDraft("Before \(index)"))) }
+        try #require(gate.entered.wait(timeout: .now() + 10) == .success, "no compaction started")
+        return (store, gate)
+    }
+
     /// A compaction folds the closed journal on a thread of its own: with its snapshot held
     /// half written, changes still commit, and a second threshold starts no second compaction.
     @Test func writesGoOnWhileACompactionWritesItsSnapshot() async throws {
         try await withStorageFolder { folder in
-            let files = FaultyFileSystem()
-            let store = try TripStore.open(folder, samples: true, fileSystem: files, configuration: tiny)
-            let gate = files.holdNextSnapshotSync()  // the first compaction's, not the new folder's
-            for index in 0..<3 { try await store.commit(.add(storageDraft("Before \(index)"))) }
-            try #require(gate.entered.wait(timeout: .now() + 10) == .success, "no compaction started")
+            let (store, gate) = try await storeInItsFirstCompaction(folder)
             // The compaction is stuck in its snapshot's fsync; every change is acknowledged anyway.
             for index in 0..<8 { try await store.commit(.add(storageDraft("During \(index)"))) }
             #expect(try journals(in: folder) == [DataFolder.journalName(1), DataFolder.journalName(2)])
@@ -87,11 +93,7 @@ import TripsDomain
     /// replays both in order, and removes one the snapshot already covers.
     @Test func startUpReplaysEveryLiveGenerationInOrder() async throws {
         try await withStorageFolder { folder in
-            let files = FaultyFileSystem()
-            let store = try TripStore.open(folder, samples: true, fileSystem: files, configuration: tiny)
-            let gate = files.holdNextSnapshotSync()  // the first compaction's, not the new folder's
-            for index in 0..<3 { try await store.commit(.add(storageDraft("Before \(index)"))) }
-            try #require(gate.entered.wait(timeout: .now() + 10) == .success, "no compaction started")
+            let (store, gate) = try await storeInItsFirstCompaction(folder)
             try await store.commit(.add(storageDraft("After")))
             let expected = store.list
             // Copy the folder as a crash right now would leave it: two journals, the old snapshot.
