@@ -7,16 +7,11 @@ extension HTTPRequest {
     var prefersMinimalReturn: Bool {
         headerFields.values(for: .prefer).contains { value in
             splitList(value).contains { element in
-                let preference = element.prefix { $0 != ";" }
-                let parts = preference.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
-                return parts.count == 2 && parts[0].lowercased() == "return" && unquote(Substring(parts[1]))?.lowercased() == "minimal"
+                // The list splitter trims whitespace around each part, so `return = "minimal"` counts.
+                guard let preference = splitList(element, separator: UInt8(ascii: ";")).first else { return false }
+                let parts = splitList(preference, separator: UInt8(ascii: "="))
+                return parts.count == 2 && parts[0].lowercased() == "return" && unquote(parts[1])?.lowercased() == "minimal"
             }
         }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
