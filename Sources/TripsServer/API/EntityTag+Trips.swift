@@ -20,11 +20,11 @@ extension EntityTag {
     /// The tags of every current representation of a trip; empty when the list lacks it.
     static func allTrip(_ id: Trip.ID, in list: TripList) -> [EntityTag] {
         guard let version = list.version(of: id) else { return [] }
-        return ReadForm<Trip>.variants.map { trip(id, version: version, $0.mediaType, $0.language) }
+        return Trip.readVariants.map { trip(id, version: version, $0.mediaType, $0.language) }
     }
 
     /// The tags of every current representation of the list.
     static func allList(_ list: TripList) -> [EntityTag] {
-        ReadForm<[Trip]>.variants.map { self.list(revision: list.revision, $0.mediaType, $0.language) }
+        [Trip].readVariants.map { self.list(revision: list.revision, $0.mediaType, $0.language) }
     }
 }

@@ -5,6 +5,9 @@ protocol PageRepresentable: Transferable {
     /// Its representations' media types and then `text/html`, made once: negotiation offers
     /// them on every read.
     static var readMediaTypes: [MediaType] { get }
+    /// Every media type and language a representation can be written in, as its tags tell
+    /// them apart, made once: a conditional change checks `If-Match` against all of them.
+    static var readVariants: [(mediaType: MediaType, language: Language?)] { get }
 }
 
 extension PageRepresentable {
@@ -12,18 +15,30 @@ extension PageRepresentable {
     static func mediaTypesWithPage() -> [MediaType] {
         transferRepresentations.map(\.mediaType) + [.html]
     }
+
+    /// What `readVariants` holds: English for each media type, and every other language for
+    /// the ones with words (text, and the page).
+    static func variantsWithPage() -> [(mediaType: MediaType, language: Language?)] {
+        let localized = transferRepresentations.map(\.isLocalized) + [true]
+        return zip(mediaTypesWithPage(), localized).flatMap { mediaType, isLocalized in
+            [(mediaType, nil)] + (isLocalized ? Language.allCases.dropFirst().map { (mediaType, $0) } : [])
+        }
+    }
 }
 
 extension Trip: PageRepresentable {
     static let readMediaTypes = mediaTypesWithPage()
+    static let readVariants = variantsWithPage()
 }
 
 extension Array: PageRepresentable where Element == Trip {
     static var readMediaTypes: [MediaType] { tripListReadMediaTypes }
+    static var readVariants: [(mediaType: MediaType, language: Language?)] { tripListReadVariants }
 }
 
-/// A generic extension cannot hold a stored static: the list's constant lives here.
+/// A generic extension cannot hold a stored static: the list's constants live here.
 private let tripListReadMediaTypes = [Trip].mediaTypesWithPage()
+private let tripListReadVariants = [Trip].variantsWithPage()
 
 /// What a read of a trip or of a list answers in: one of the value's own representations,
 /// as the domain declares them, or the page a browser shows (`text/html`), declared after
@@ -32,15 +47,6 @@ private let tripListReadMediaTypes = [Trip].mediaTypesWithPage()
 enum ReadForm<Value: PageRepresentable>: Sendable {
     case representation(Negotiated<Value>)
     case page(Language?)
-
-    /// Every media type and language a representation can be written in, as its tags tell
-    /// them apart: English for each, and every other language for the ones with words.
-    static var variants: [(mediaType: MediaType, language: Language?)] {
-        let localized = Value.transferRepresentations.map(\.isLocalized) + [true]
-        return zip(Value.readMediaTypes, localized).flatMap { mediaType, isLocalized in
-            [(mediaType, nil)] + (isLocalized ? Language.allCases.dropFirst().map { (mediaType, $0) } : [])
-        }
-    }
 
     var mediaType: MediaType {
         switch self {

@@ -186,12 +186,13 @@ extension TripsAPI {
     /// `Vary`, and `Content-Language` when the request stated a language: without
     /// `Accept-Language`, every byte is as it was before there were languages.
     static func describeLanguage(_ language: Language?, in fields: inout HTTPFields) {
-        guard let language else {
-            fields[.vary] = "Accept"
-            return
-        }
-        fields[.contentLanguage] = language.tag
-        fields[.vary] = "Accept, Accept-Language"
+        if let language { fields[.contentLanguage] = language.tag }
+        fields[.vary] = vary(language)
+    }
+
+    /// What the answer varies on: `Accept`, and `Accept-Language` when the request stated one.
+    static func vary(_ language: Language?) -> String {
+        language == nil ? "Accept" : "Accept, Accept-Language"
     }
 
     /// 304 when `If-None-Match` names the current tag; nil to go on with the full answer.
@@ -200,8 +201,7 @@ extension TripsAPI {
             condition.matchesWeakly(current)
         else { return nil }
         // Only `Vary` of the language's fields: a 304 repeats no other metadata (RFC 9110 §15.4.5).
-        let vary = language == nil ? "Accept" : "Accept, Accept-Language"
-        return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: vary])
+        return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: Self.vary(language)])
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.

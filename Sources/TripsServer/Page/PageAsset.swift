@@ -36,19 +36,11 @@ enum PageAsset: Sendable, CaseIterable {
         }
     }
 
-    var etag: EntityTag {
-        switch self {
-        case .stylesheet: Self.stylesheetTag
-        case .script: Self.scriptTag
-        case .icon: Self.iconTag
-        }
-    }
+    /// A strong tag made from the bytes: it changes exactly when the file does.
+    var etag: EntityTag { Self.tags[self]! }
 
-    private static let stylesheetTag = contentTag(PackageResources.trips_css)
-    private static let scriptTag = contentTag(PackageResources.trips_js)
-    private static let iconTag = contentTag(PackageResources.trips_svg)
-
-    private static func contentTag(_ bytes: [UInt8]) -> EntityTag {
-        EntityTag(String(CRC32C.checksum(bytes), radix: 16) + "-" + String(bytes.count))
-    }
+    private static let tags = Dictionary(
+        uniqueKeysWithValues: allCases.map { asset in
+            (asset, EntityTag(String(CRC32C.checksum(asset.bytes), radix: 16) + "-" + String(asset.bytes.count)))
+        })
 }
