@@ -115,7 +115,10 @@ def open_page(browser, viewport=DESKTOP):
 
 @pytest.fixture
 def page(browser):
-    """A desktop-sized page; the test fails if it logged any console error."""
+    """A desktop-sized page; the test fails if it logged any console error.
+
+    Tests name their server before `page`, so the page closes first: a server stopped under
+    an open page makes its event stream's reconnect log a refused connection."""
     context, page, console = open_page(browser)
     page.console = console
     yield page

@@ -66,7 +66,7 @@ def test_the_page_works_without_its_script(browser, server):
     context.close()
 
 
-def test_dragging_a_trip_before_another_and_to_the_end_reorders_the_list(page, server):
+def test_dragging_a_trip_before_another_and_to_the_end_reorders_the_list(server, page):
     page.goto(server.url + "/trips")
     page.evaluate("""() => window.addEventListener('dragstart', (e) => {
         window.offered = [...e.dataTransfer.types].map((type) => [type, e.dataTransfer.getData(type)]);
@@ -87,7 +87,7 @@ def test_dragging_a_trip_before_another_and_to_the_end_reorders_the_list(page, s
     assert server.ids() == [4, 2, 3, 5, 6, 1]
 
 
-def test_several_selected_trips_move_as_one_block(page, server):
+def test_several_selected_trips_move_as_one_block(server, page):
     page.goto(server.url + "/trips")
     row(page, 3).locator('[data-action="select"]').click()
     row(page, 5).locator('[data-action="select"]').click()
@@ -97,19 +97,23 @@ def test_several_selected_trips_move_as_one_block(page, server):
     assert server.ids() == [3, 5, 1, 2, 4, 6]
 
 
-def test_a_drop_on_favorites_makes_favorites_and_celebrates(page, server):
+def test_a_drop_on_favorites_makes_favorites_and_celebrates(server, page):
+    # The haptic, where the device has one: record what the page asks of navigator.vibrate.
+    page.add_init_script("navigator.vibrate = (pattern) => { (window.vibrations ||= []).push(pattern); return true; }")
     page.goto(server.url + "/trips")
     drag(page, row(page, 2), page.locator("#favorites-chip"))
     expect(page.locator("#status")).to_have_text("Added Vancouver to Favorites.")
     expect(page.locator("#favorites-chip")).to_have_class("chip favorites celebrate")
+    assert page.evaluate("window.vibrations") == [40]
     expect(page.locator("#favorites-count")).to_have_text("3")
     assert server.ids("/favorites") == [1, 2, 5]
     # A drop that adds nothing: no celebration is due.
     drag(page, row(page, 5), page.locator("#favorites-chip"))
     expect(page.locator("#status")).to_have_text("They were favorites already.")
+    assert page.evaluate("window.vibrations") == [40]  # nothing added: no second haptic
 
 
-def test_reordering_is_off_while_a_filter_is_on(page, server):
+def test_reordering_is_off_while_a_filter_is_on(server, page):
     page.goto(server.url + "/trips?filter=favorites")
     expect(page.locator("#view")).to_have_attribute("data-reorderable", "false")
     expect(page.locator('[data-action="up"]')).to_have_count(0)
@@ -117,7 +121,7 @@ def test_reordering_is_off_while_a_filter_is_on(page, server):
     assert server.ids() == [1, 2, 3, 4, 5, 6]
 
 
-def test_a_change_made_with_curl_appears_within_a_second(page, server):
+def test_a_change_made_with_curl_appears_within_a_second(server, page):
     page.goto(server.url + "/trips")
     expect(page.locator("#trips > li")).to_have_count(6)
     status, _, _ = server.request("POST", "/trips", "Lisbon, Portugal: 4 nights from May 1, 2027")
@@ -128,7 +132,7 @@ def test_a_change_made_with_curl_appears_within_a_second(page, server):
     expect(page.locator("#trips > li").first).to_have_attribute("data-id", "7", timeout=1000)
 
 
-def test_a_stale_drag_says_the_list_changed_and_shows_the_fresh_list(page, server):
+def test_a_stale_drag_says_the_list_changed_and_shows_the_fresh_list(server, page):
     page.route("**/trips/changes**", lambda route: route.abort())  # no live updates
     page.goto(server.url + "/trips")
     server.request("DELETE", "/trips/6")
@@ -140,7 +144,7 @@ def test_a_stale_drag_says_the_list_changed_and_shows_the_fresh_list(page, serve
     page.console.errors = [e for e in page.console.errors if "ERR_FAILED" not in e and "412" not in e]
 
 
-def test_every_action_works_from_the_keyboard(page, server):
+def test_every_action_works_from_the_keyboard(server, page):
     page.goto(server.url + "/trips")
     row(page, 3).focus()
     page.keyboard.press("Alt+ArrowUp")
@@ -178,7 +182,7 @@ def test_every_action_works_from_the_keyboard(page, server):
     assert 2 not in server.ids()
 
 
-def test_text_dropped_from_another_app_creates_trips_where_it_lands(page, server):
+def test_text_dropped_from_another_app_creates_trips_where_it_lands(server, page):
     page.goto(server.url + "/trips")
     page.evaluate("""(text) => {
         const target = document.querySelector('#trips > li[data-id="3"]');
@@ -194,7 +198,7 @@ def test_text_dropped_from_another_app_creates_trips_where_it_lands(page, server
     expect(page.locator("#trips > li")).to_have_count(8)
 
 
-def test_add_edit_favorite_and_delete(page, server):
+def test_add_edit_favorite_and_delete(server, page):
     page.goto(server.url + "/trips")
     form = page.locator("#add-form")
     form.get_by_label("City").fill("Oslo")
@@ -236,7 +240,7 @@ def test_add_edit_favorite_and_delete(page, server):
     assert 7 not in server.ids()
 
 
-def test_the_page_asks_for_a_token_once_and_keeps_it_for_the_tab(page, token_server):
+def test_the_page_asks_for_a_token_once_and_keeps_it_for_the_tab(token_server, page):
     page.goto(token_server.url + "/trips")
     row(page, 2).locator('[data-action="favorite"]').click()
     expect(page.locator("#token")).to_be_visible()
@@ -251,7 +255,7 @@ def test_the_page_asks_for_a_token_once_and_keeps_it_for_the_tab(page, token_ser
     page.console.errors = [e for e in page.console.errors if "401" not in e]
 
 
-def test_a_city_full_of_markup_shows_as_text(page, server):
+def test_a_city_full_of_markup_shows_as_text(server, page):
     hostile = "<img src=x onerror=alert(1)>"
     server.request("POST", "/trips", {"city": hostile, "country": "Nowhere", "nights": 1, "price": 1,
                                       "start": "2027-01-01", "notes": "<script>alert(2)</script>"})
@@ -266,7 +270,7 @@ def test_a_city_full_of_markup_shows_as_text(page, server):
     assert dialogs == []
 
 
-def test_a_trip_page_can_be_shared(page, server):
+def test_a_trip_page_can_be_shared(server, page):
     page.goto(server.url + "/trips/2")
     head = page.locator("head")
     expect(head.locator('meta[property="og:title"]')).to_have_attribute("content", "Vancouver")
