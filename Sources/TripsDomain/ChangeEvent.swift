@@ -4,7 +4,7 @@
 ///     created    {"revision":8,"trips":[{…}],"before":2}        (before: null for the end)
 ///     updated    {"revision":9,"trip":{…}}
 ///     deleted    {"revision":10,"ids":[1,6]}
-///     reordered  {"revision":11,"sources":[3],"destination":"end","order":[1,2,4,3]}
+///     reordered  {"revision":11,"sources":[3],"destination":"end"}
 ///     sorted     {"revision":12,"by":"price","order":[4,1,2,3]}
 ///     favorites  {"revision":13,"added":[2,3],"removed":[]}
 ///
@@ -51,8 +51,6 @@ public struct ChangeEvent: Sendable, Hashable {
             writer.appendIntegers(difference.sources)
             writer.appendRaw(#","destination":"#)
             writer.appendDestination(difference.destination)
-            writer.appendRaw(#","order":"#)
-            writer.appendIntegers(list.trips.map(\.id))
         case (.sort(let key), _):
             name = "sorted"
             writer.appendRaw(#","by":"#)

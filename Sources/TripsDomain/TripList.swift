@@ -6,45 +6,70 @@ import Foundation
 /// changing anything, so every operation is all or nothing. The list counts its
 /// changes (`revision`) and remembers when each trip last changed (`version(of:)`);
 /// the server turns both into ETags.
-public struct TripList: Sendable, Hashable {
-    /// The trips in stored order.
-    public internal(set) var trips: [Trip]
+public struct TripList: Sendable {
     /// Goes up by one with every change to the list, its order or any trip in it.
     public internal(set) var revision: UInt64
     /// The highest id ever issued; ids of deleted trips are never issued again.
     public private(set) var lastIssuedID: Int
-    /// Where each trip sits in `trips`.
-    private var positions: [Trip.ID: Int]
-    /// The revision at which each trip last changed.
-    private var versions: [Trip.ID: UInt64]
+    /// Every trip by id, with the revision at which it last changed.
+    private var entries: [Trip.ID: Entry]
+    /// The ids in stored order.
+    private var order: ListOrder
+
+    struct Entry: Sendable, Hashable {
+        var trip: Trip
+        var version: UInt64
+    }
 
     /// A list holding `trips`, as restored from storage or seeded.
     ///
     /// - Precondition: ids are unique, and none is above `lastIssuedID` (which defaults to the largest).
     public init(trips: [Trip] = [], revision: UInt64 = 0, lastIssuedID: Int? = nil) {
-        self.trips = trips
-        self.revision = revision
-        self.lastIssuedID = max(lastIssuedID ?? 0, trips.map(\.id).max() ?? 0)
-        positions = [:]
-        versions = Dictionary(uniqueKeysWithValues: trips.map { ($0.id, revision) })
-        reindex()
+        self.init(restoring: trips.map { ($0, revision) }, revision: revision, lastIssuedID: lastIssuedID ?? 0)
     }
 
     /// A list exactly as it was saved: trips in order, each with the revision at which it
     /// last changed, so ETags survive a restart.
     public init(restoring entries: [(trip: Trip, version: UInt64)], revision: UInt64, lastIssuedID: Int) {
-        self.init(trips: entries.map(\.trip), revision: revision, lastIssuedID: lastIssuedID)
-        for entry in entries { versions[entry.trip.id] = entry.version }
+        self.revision = revision
+        self.entries = Dictionary(minimumCapacity: entries.count)
+        var largest = lastIssuedID
+        for entry in entries {
+            let previous = self.entries.updateValue(Entry(trip: entry.trip, version: entry.version), forKey: entry.trip.id)
+            precondition(previous == nil, "trip \(entry.trip.id) appears twice")
+            largest = max(largest, entry.trip.id)
+        }
+        self.lastIssuedID = largest
+        order = ListOrder(entries.lazy.map(\.trip.id))
     }
+
+    /// The trips in stored order.
+    public var trips: Trips {
+        Trips(entries: entries, ids: order.all, count: order.count)
+    }
+
+    /// The trips that follow this one, in stored order; nil when the list does not hold it.
+    public func trips(after id: Trip.ID) -> Trips? {
+        guard let position = order.position(of: id) else { return nil }
+        return Trips(entries: entries, ids: order.ids(after: id), count: order.count - position - 1)
+    }
+
+    /// How many trips the list holds.
+    public var count: Int { order.count }
 
     /// The trip with this id, if the list has it.
     public subscript(id: Trip.ID) -> Trip? {
-        positions[id].map { trips[$0] }
+        entries[id]?.trip
     }
 
     /// The revision at which this trip last changed.
     public func version(of id: Trip.ID) -> UInt64? {
-        versions[id]
+        entries[id]?.version
+    }
+
+    /// Where the trip stands in the list (0 for the first).
+    public func position(of id: Trip.ID) -> Int? {
+        order.position(of: id)
     }
 
     /// Appends the trip a draft describes, under a new id.
@@ -62,21 +87,12 @@ public struct TripList: Sendable, Hashable {
             draft.violations().map { drafts.count == 1 ? $0 : .inElement(index, $0) }
         }
         if let error = TripsError.combining(errors) { throw error }
-        var insertion = trips.endIndex
-        if let before {
-            guard let position = positions[before] else { throw .invalidMember("before", "no trip has the id \(before)") }
-            insertion = position
-        }
+        if let before, entries[before] == nil { throw .invalidMember("before", "no trip has the id \(before)") }
         let added = drafts.enumerated().map { offset, draft in Trip(id: lastIssuedID + 1 + offset, draft: draft) }
         lastIssuedID += added.count
-        if insertion == trips.endIndex {
-            for (offset, trip) in added.enumerated() { positions[trip.id] = trips.count + offset }
-            trips.append(contentsOf: added)
-        } else {
-            trips.insert(contentsOf: added, at: insertion)
-            reindex()
-        }
-        recordChange(of: added.map(\.id))
+        revision += 1
+        for trip in added { entries[trip.id] = Entry(trip: trip, version: revision) }
+        order.insert(added.map(\.id), before: before)
         return added
     }
 
@@ -86,23 +102,19 @@ public struct TripList: Sendable, Hashable {
     public mutating func delete(_ ids: [Trip.ID]) throws(TripsError) -> Bool {
         let doomed = try existing(ids)
         guard !doomed.isEmpty else { return false }
-        trips.removeAll { doomed.contains($0.id) }
-        for id in doomed { versions[id] = nil }
-        reindex()
-        recordChange(of: [])
+        for id in doomed { entries[id] = nil }
+        order.remove(doomed)
+        revision += 1
         return true
     }
 
     /// Replaces every field but the id.
     @discardableResult
     public mutating func replace(_ id: Trip.ID, with draft: TripDraft) throws(TripsError) -> Trip {
-        guard let position = positions[id] else { throw .unknownTrips([id]) }
+        guard entries[id] != nil else { throw .unknownTrips([id]) }
         try draft.validate()
         let trip = Trip(id: id, draft: draft)
-        if trips[position] != trip {
-            trips[position] = trip
-            recordChange(of: [id])
-        }
+        update(id) { $0 = trip }
         return trip
     }
 
@@ -129,12 +141,8 @@ public struct TripList: Sendable, Hashable {
     /// Makes a trip a favorite, or not.
     @discardableResult
     public mutating func setFavorite(_ id: Trip.ID, _ isFavorite: Bool) throws(TripsError) -> Trip {
-        guard let position = positions[id] else { throw .unknownTrips([id]) }
-        if trips[position].isFavorite != isFavorite {
-            trips[position].isFavorite = isFavorite
-            recordChange(of: [id])
-        }
-        return trips[position]
+        guard entries[id] != nil else { throw .unknownTrips([id]) }
+        return update(id) { $0.isFavorite = isFavorite }
     }
 
     /// Flips whether a trip is a favorite.
@@ -150,23 +158,23 @@ public struct TripList: Sendable, Hashable {
     @discardableResult
     public mutating func makeFavorites(_ drop: FavoriteDrop) throws(TripsError) -> [Trip.ID] {
         let dropped = try existing(try drop.items.map { (item) throws(TripsError) in try resolve(item) })
-        var added: [Trip.ID] = []
-        for index in trips.indices where dropped.contains(trips[index].id) && !trips[index].isFavorite {
-            trips[index].isFavorite = true
-            added.append(trips[index].id)
+        let added = order.sorted(dropped.filter { entries[$0]?.trip.isFavorite == false })
+        guard !added.isEmpty else { return [] }
+        revision += 1
+        for id in added {
+            entries[id]?.trip.isFavorite = true
+            entries[id]?.version = revision
         }
-        if !added.isEmpty { recordChange(of: added) }
         return added
     }
 
     /// Sorts the stored list, stably. Returns whether the order changed.
     @discardableResult
     public mutating func sort(by key: TripSortKey) -> Bool {
-        let sorted = trips.stablySorted(by: TripOrder(key: key))
-        guard sorted.map(\.id) != trips.map(\.id) else { return false }
-        trips = sorted
-        reindex()
-        recordChange(of: [])
+        let sorted = Array(trips).stablySorted(by: TripOrder(key: key)).map(\.id)
+        guard !sorted.elementsEqual(order) else { return false }
+        order = ListOrder(sorted)
+        revision += 1
         return true
     }
 
@@ -203,20 +211,50 @@ public struct TripList: Sendable, Hashable {
     /// `ids` as a set, when every one of them is in the list.
     func existing(_ ids: [Trip.ID]) throws(TripsError) -> Set<Trip.ID> {
         var seen = Set<Trip.ID>()
-        let unknown = ids.filter { seen.insert($0).inserted && positions[$0] == nil }
+        let unknown = ids.filter { seen.insert($0).inserted && entries[$0] == nil }
         guard unknown.isEmpty else { throw .unknownTrips(unknown) }
         return seen
     }
 
-    /// Counts one change to the list, made to the trips `changed`.
-    mutating func recordChange(of changed: [Trip.ID]) {
-        revision += 1
-        for id in changed { versions[id] = revision }
+    /// Changes one trip (which must be in the list) with `change`; when that changed
+    /// anything, counts a new revision and makes it the trip's version.
+    @discardableResult
+    private mutating func update(_ id: Trip.ID, _ change: (inout Trip) -> Void) -> Trip {
+        guard var entry = entries[id] else { preconditionFailure("trip \(id) is not in the list") }
+        let before = entry.trip
+        change(&entry.trip)
+        if entry.trip != before {
+            revision += 1
+            entry.version = revision
+            entries[id] = entry
+        }
+        return entry.trip
     }
 
-    /// Rebuilds `positions` after the order changed.
-    mutating func reindex() {
-        positions = Dictionary(uniqueKeysWithValues: trips.enumerated().map { ($0.element.id, $0.offset) })
+    /// The order with `moving` taken out and put back as a block in front of `anchor`, or
+    /// at the end; whether that changed it.
+    mutating func reorder(_ moving: Set<Trip.ID>, before anchor: Trip.ID?) -> Bool {
+        guard order.move(moving, before: anchor) else { return false }
+        revision += 1
+        return true
+    }
+
+    /// The first id from `id` on (in stored order) that `skip` does not hold.
+    func firstID(from id: Trip.ID, skipping skip: Set<Trip.ID>) -> Trip.ID? {
+        order.ids(from: id).first { !skip.contains($0) }
+    }
+}
+
+extension TripList: Hashable {
+    public static func == (lhs: TripList, rhs: TripList) -> Bool {
+        lhs.revision == rhs.revision && lhs.lastIssuedID == rhs.lastIssuedID && lhs.entries == rhs.entries
+            && lhs.order.elementsEqual(rhs.order)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(revision)
+        hasher.combine(lastIssuedID)
+        for id in order { hasher.combine(id) }
     }
 }
 

@@ -84,6 +84,9 @@ extension Array where Element == Trip {
         }.map(\.element)
     }
 
+}
+
+extension Sequence<Trip> {
     /// The trips that `query` shows, in the order it asks for.
     public func matching(_ query: TripQuery) -> [Trip] {
         let country = query.country?.searchFolded

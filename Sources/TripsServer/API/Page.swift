@@ -40,19 +40,33 @@ struct Page: Sendable, Equatable {
     func slice(_ view: [Trip]) throws(APIError) -> (trips: [Trip], nextAfter: Trip.ID?) {
         var start = view.startIndex
         if let after {
-            guard let position = view.firstIndex(where: { $0.id == after }) else {
-                var error = APIError(
-                    .unprocessableContent, "after: trip \(after) is not in this view (it was deleted, or the view no longer shows it)")
-                error.member = "after"
-                error.ids = [after]
-                throw error
-            }
+            guard let position = view.firstIndex(where: { $0.id == after }) else { throw notInView(after) }
             start = position + 1
         }
-        let rest = view[start...]
-        guard let limit, rest.count > limit else { return (Array(rest), nil) }
+        return cut(view[start...], count: view.count - start)
+    }
+
+    /// The page of the whole list in stored order: finding `after` costs O(√n) (`ListOrder`),
+    /// not a pass over the list.
+    func slice(_ list: borrowing TripList) throws(APIError) -> (trips: [Trip], nextAfter: Trip.ID?) {
+        guard let after else { return cut(list.trips, count: list.count) }
+        guard let rest = list.trips(after: after) else { throw notInView(after) }
+        return cut(rest, count: rest.count)
+    }
+
+    /// The first `limit` trips of `rest`, which holds `count`.
+    private func cut(_ rest: some Sequence<Trip>, count: Int) -> (trips: [Trip], nextAfter: Trip.ID?) {
+        guard let limit, count > limit else { return (Array(rest), nil) }
         let page = Array(rest.prefix(limit))
         return (page, page.last?.id)
+    }
+
+    private func notInView(_ after: Trip.ID) -> APIError {
+        var error = APIError(
+            .unprocessableContent, "after: trip \(after) is not in this view (it was deleted, or the view no longer shows it)")
+        error.member = "after"
+        error.ids = [after]
+        return error
     }
 
     /// The request's own target with `after` set to `after`: the next page's URL.

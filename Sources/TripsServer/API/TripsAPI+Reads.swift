@@ -14,10 +14,10 @@ extension TripsAPI {
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
         guard !query.isEverything || !page.isEverything else {
             return cache.list(revision: list.revision, slot: form.cacheSlot) {
-                representView(list.trips, query: query, nextAfter: nil, of: request, list: list, as: form, etag: etag)
+                representView(Array(list.trips), query: query, nextAfter: nil, of: request, list: list, as: form, etag: etag)
             }
         }
-        let (trips, nextAfter) = try page.slice(list.trips.matching(query))
+        let (trips, nextAfter) = try query.isEverything ? page.slice(list) : page.slice(list.trips.matching(query))
         return representView(trips, query: query, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
     }
 

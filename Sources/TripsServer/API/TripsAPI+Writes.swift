@@ -163,7 +163,7 @@ extension TripsAPI {
             }
             guard let list = mutation.list else { throw .inconsistent }
             return represent(
-                list.trips, as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language),
+                Array(list.trips), as: chosen, etag: EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language),
                 revision: list.revision)
         }
     }

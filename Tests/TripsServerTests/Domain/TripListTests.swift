@@ -22,7 +22,7 @@ func lisbonDraft() -> TripDraft {
         var list = TripList.samples
         let trip = try list.add(lisbonDraft())
         #expect(trip.id == 7)
-        #expect(list.trips.last == trip)
+        #expect(Array(list.trips).last == trip)
         #expect(list.revision == 1)
     }
 

@@ -180,7 +180,7 @@ import TripsDomain
             let last = try await faro.succeeded ? faro.get() : store.commit(.add(storageDraft("Faro")))
             let memory = store.list
             #expect(memory.revision == last.revision)
-            #expect(memory.trips.last?.city == "Faro")
+            #expect(Array(memory.trips).last?.city == "Faro")
             store.close()
             let reopened = try TripStore.open(folder, configuration: tiny)
             defer { reopened.close() }

@@ -1,0 +1,213 @@
+/// The ids of a list in their order, kept in chunks, so that changing a few of them costs a
+/// chunk's worth of work and a walk of the chunk table instead of a pass over the list.
+///
+/// For n ids, inserting, removing or finding the position of one is O(√n) with the default
+/// chunk size (about 2,000 chunks of up to 1,024 ids for a million trips); a plain array
+/// would move or renumber every id behind it. Changes too large for that to pay (more than
+/// an eighth of the list) rebuild the chunks in one O(n) pass.
+///
+/// Every chunk holds at least one id. A chunk is named by a key that splits and merges of
+/// other chunks leave alone, so `chunkOf` only changes for the ids that actually move.
+struct ListOrder: Sendable {
+    /// The most ids a chunk holds; a fuller chunk splits into halves.
+    let chunkCapacity: Int
+    private var chunks: [[Trip.ID]] = []
+    /// The key of each chunk, in step with `chunks`.
+    private var keys: [Int] = []
+    /// The key of the chunk that holds each id.
+    private var chunkOf: [Trip.ID: Int] = [:]
+    private var nextKey = 0
+    private(set) var count = 0
+
+    init(_ ids: some Sequence<Trip.ID>, chunkCapacity: Int = 1_024) {
+        precondition(chunkCapacity >= 2, "a chunk must be able to split")
+        self.chunkCapacity = chunkCapacity
+        rebuild(Array(ids))
+    }
+
+    func contains(_ id: Trip.ID) -> Bool {
+        chunkOf[id] != nil
+    }
+
+    /// The id's index in the order.
+    func position(of id: Trip.ID) -> Int? {
+        guard let (chunk, offset) = location(of: id) else { return nil }
+        return chunks[..<chunk].reduce(offset) { $0 + $1.count }
+    }
+
+    /// Every id, in order.
+    var all: Suffix {
+        Suffix(chunks: chunks, chunk: 0, offset: 0)
+    }
+
+    /// The ids from `id` on (`id` first), in order; empty when the order does not hold it.
+    func ids(from id: Trip.ID) -> Suffix {
+        guard let (chunk, offset) = location(of: id) else { return Suffix(chunks: [], chunk: 0, offset: 0) }
+        return Suffix(chunks: chunks, chunk: chunk, offset: offset)
+    }
+
+    /// The ids after `id`, in order; empty when the order does not hold it.
+    func ids(after id: Trip.ID) -> Suffix {
+        guard let (chunk, offset) = location(of: id) else { return Suffix(chunks: [], chunk: 0, offset: 0) }
+        return Suffix(chunks: chunks, chunk: chunk, offset: offset + 1)
+    }
+
+    /// `ids` in the order's order; each must be in it.
+    func sorted(_ ids: some Collection<Trip.ID>) -> [Trip.ID] {
+        if ids.count > count / 8 {
+            let wanted = Set(ids)
+            return filter { wanted.contains($0) }
+        }
+        let chunkIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($0.element, $0.offset) })
+        return ids.map { id -> (chunk: Int, offset: Int, id: Trip.ID) in
+            guard let key = chunkOf[id], let chunk = chunkIndex[key], let offset = chunks[chunk].firstIndex(of: id) else {
+                preconditionFailure("\(id) is not in the order")
+            }
+            return (chunk, offset, id)
+        }.sorted { ($0.chunk, $0.offset) < ($1.chunk, $1.offset) }.map(\.id)
+    }
+
+    /// Inserts new ids, in order, in front of `anchor` (which must be in the order), or at the end.
+    mutating func insert(_ ids: [Trip.ID], before anchor: Trip.ID?) {
+        guard !ids.isEmpty else { return }
+        if chunks.isEmpty {
+            rebuild(ids)
+            return
+        }
+        var (chunk, offset) = (chunks.count - 1, chunks[chunks.count - 1].count)
+        if let anchor {
+            guard let location = location(of: anchor) else { preconditionFailure("\(anchor) is not in the order") }
+            (chunk, offset) = location
+        }
+        chunks[chunk].insert(contentsOf: ids, at: offset)
+        for id in ids { chunkOf[id] = keys[chunk] }
+        count += ids.count
+        splitIfFull(chunk)
+    }
+
+    /// Removes these ids; each must be in the order.
+    mutating func remove(_ ids: Set<Trip.ID>) {
+        guard !ids.isEmpty else { return }
+        if ids.count > count / 8 {
+            rebuild(filter { !ids.contains($0) })
+            return
+        }
+        var touched = Set<Int>()
+        for id in ids {
+            guard let key = chunkOf.removeValue(forKey: id) else { preconditionFailure("\(id) is not in the order") }
+            touched.insert(key)
+        }
+        count -= ids.count
+        for key in touched {
+            guard let chunk = keys.firstIndex(of: key) else { continue }
+            chunks[chunk].removeAll { ids.contains($0) }
+            mergeIfSmall(chunk)
+        }
+    }
+
+    /// Moves `moving` (ids in the order) as one block, in their present order, in front of
+    /// `anchor` (an id in the order that is not moving) or to the end. Returns whether the
+    /// order changed: not when the block already stands, unbroken, right before the anchor.
+    mutating func move(_ moving: Set<Trip.ID>, before anchor: Trip.ID?) -> Bool {
+        let block = sorted(moving)
+        guard let first = block.first else { return false }
+        var run = ids(from: first).makeIterator()
+        if block.allSatisfy({ run.next() == $0 }) && run.next() == anchor { return false }
+        remove(moving)
+        insert(block, before: anchor)
+        return true
+    }
+
+    /// The chunk and the index in it where `id` stands.
+    private func location(of id: Trip.ID) -> (chunk: Int, offset: Int)? {
+        guard let key = chunkOf[id], let chunk = keys.firstIndex(of: key), let offset = chunks[chunk].firstIndex(of: id) else {
+            return nil
+        }
+        return (chunk, offset)
+    }
+
+    /// Lays `ids` out again in half-full chunks.
+    private mutating func rebuild(_ ids: [Trip.ID]) {
+        let size = chunkCapacity / 2
+        chunks = stride(from: 0, to: ids.count, by: size).map { Array(ids[$0..<Swift.min($0 + size, ids.count)]) }
+        keys = Array(0..<chunks.count)
+        nextKey = chunks.count
+        chunkOf = Dictionary(minimumCapacity: ids.count)
+        for (key, chunk) in chunks.enumerated() {
+            for id in chunk { chunkOf[id] = key }
+        }
+        count = ids.count
+    }
+
+    /// Splits an overfull chunk into pieces of about half the capacity; the first keeps its key.
+    private mutating func splitIfFull(_ chunk: Int) {
+        let ids = chunks[chunk]
+        guard ids.count > chunkCapacity else { return }
+        let pieceCount = (ids.count + chunkCapacity / 2 - 1) / (chunkCapacity / 2)
+        let bounds = (0...pieceCount).map { ids.count * $0 / pieceCount }
+        let pieces = (0..<pieceCount).map { Array(ids[bounds[$0]..<bounds[$0 + 1]]) }
+        var pieceKeys = [keys[chunk]]
+        for piece in pieces.dropFirst() {
+            pieceKeys.append(nextKey)
+            for id in piece { chunkOf[id] = nextKey }
+            nextKey += 1
+        }
+        chunks.replaceSubrange(chunk...chunk, with: pieces)
+        keys.replaceSubrange(chunk...chunk, with: pieceKeys)
+    }
+
+    /// Drops an emptied chunk, and folds one under a quarter full into its successor when both
+    /// fit in one: deletions do not leave the table full of slivers.
+    private mutating func mergeIfSmall(_ chunk: Int) {
+        if chunks[chunk].isEmpty {
+            chunks.remove(at: chunk)
+            keys.remove(at: chunk)
+            return
+        }
+        let next = chunk + 1
+        guard chunks[chunk].count < chunkCapacity / 4, next < chunks.count,
+            chunks[chunk].count + chunks[next].count <= chunkCapacity
+        else { return }
+        for id in chunks[chunk] { chunkOf[id] = keys[next] }
+        chunks[next].insert(contentsOf: chunks[chunk], at: 0)
+        chunks.remove(at: chunk)
+        keys.remove(at: chunk)
+    }
+}
+
+extension ListOrder: Sequence {
+    func makeIterator() -> Suffix.Iterator {
+        all.makeIterator()
+    }
+
+    var underestimatedCount: Int { count }
+
+    /// The ids from one place in the order to its end.
+    struct Suffix: Sequence, Sendable {
+        fileprivate let chunks: [[Trip.ID]]
+        fileprivate let chunk: Int
+        fileprivate let offset: Int
+
+        func makeIterator() -> Iterator {
+            Iterator(chunks: chunks, chunk: chunk, offset: offset)
+        }
+
+        struct Iterator: IteratorProtocol, Sendable {
+            fileprivate let chunks: [[Trip.ID]]
+            fileprivate var chunk: Int
+            fileprivate var offset: Int
+
+            mutating func next() -> Trip.ID? {
+                while chunk < chunks.count {
+                    if offset < chunks[chunk].count {
+                        defer { offset += 1 }
+                        return chunks[chunk][offset]
+                    }
+                    chunk += 1
+                    offset = 0
+                }
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+extension TripList {
+    /// Trips of a list in stored order (all of them, or those after one): a view that
+    /// shares the list's storage, so taking it copies nothing.
+    public struct Trips: Sequence, Sendable {
+        fileprivate let entries: [Trip.ID: Entry]
+        fileprivate let ids: ListOrder.Suffix
+        /// How many trips the view holds.
+        public let count: Int
+
+        init(entries: [Trip.ID: Entry], ids: ListOrder.Suffix, count: Int) {
+            self.entries = entries
+            self.ids = ids
+            self.count = count
+        }
+
+        public var isEmpty: Bool { count == 0 }
+        public var underestimatedCount: Int { count }
+
+        public func makeIterator() -> Iterator {
+            Iterator(entries: entries, ids: ids.makeIterator())
+        }
+
+        public struct Iterator: IteratorProtocol, Sendable {
+            fileprivate let entries: [Trip.ID: Entry]
+            fileprivate var ids: ListOrder.Suffix.Iterator
+
+            public mutating func next() -> Trip? {
+                guard let id = ids.next() else { return nil }
+                guard let entry = entries[id] else { preconditionFailure("trip \(id) is in the order but not in the list") }
+                return entry.trip
+            }
+        }
+    }
+}
