@@ -206,6 +206,199 @@ import Testing
             #expect(String(decoding: answer, as: UTF8.self) == "md5bb41a296aab6baccb36ff243a562abff")
         }
     }
+
+    @Suite struct SASLprepTests {
+        /// RFC 4013 §3's examples, with PostgreSQL's answer where SASLprep refuses: the raw
+        /// bytes (an ASCII password is never changed).
+        @Test(arguments: [
+            ("I\u{00AD}X", "IX"),  // soft hyphen mapped to nothing
+            ("user", "user"),
+            ("USER", "USER"),
+            ("\u{00AA}", "a"),  // NFKC
+            ("\u{2168}", "IX"),  // NFKC
+            ("\u{0007}", "\u{0007}"),  // prohibited, but ASCII: as is
+            ("\u{0627}\u{0031}", "\u{0627}\u{0031}"),  // fails the bidi rule: raw, which NFKC leaves alone
+        ])
+        func rfc4013Examples(password: String, prepared: String) {
+            #expect(SASLprep.preparedPassword(password) == utf8(prepared))
+        }
+
+        @Test(arguments: [
+            ("a\u{00A0}b\u{3000}c", "a b c"),  // non-ASCII spaces become U+0020
+            ("pa\u{0308}ssword", "p\u{00E4}ssword"),  // composed
+            ("\u{FB01}x", "fix"),  // compatibility ligature
+            ("\u{00AD}", "\u{00AD}"),  // nothing left after mapping: raw
+            ("\u{E000}\u{00E4}", "\u{E000}\u{00E4}"),  // private use is prohibited: raw
+            ("a\u{0308}\u{0221}", "a\u{0308}\u{0221}"),  // unassigned in Unicode 3.2: raw, not composed
+            ("a\u{0308}\u{FFFE}", "a\u{0308}\u{FFFE}"),  // non-character: raw
+        ])
+        func postgreSQLPreparation(password: String, prepared: String) {
+            #expect(SASLprep.preparedPassword(password) == utf8(prepared))
+        }
+    }
+
+    @Suite struct SCRAMSHA256Tests {
+        static let rfcServerFirst = "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096"
+
+        static func rfcExchange() -> SCRAMSHA256 {
+            SCRAMSHA256(password: "pencil", user: "user", nonce: "rOprNGfwEbeRWgbNEkqO")
+        }
+
+        /// RFC 7677 §3, byte for byte.
+        @Test func theRFC7677ExampleExchange() throws {
+            var scram = Self.rfcExchange()
+            #expect(text(scram.clientFirstMessage) == "n,,n=user,r=rOprNGfwEbeRWgbNEkqO")
+            let final = try scram.clientFinalMessage(serverFirst: utf8(Self.rfcServerFirst))
+            #expect(
+                text(final)
+                    == "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=")
+            try scram.verify(serverFinal: utf8("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4="))
+        }
+
+        /// An exchange as PostgreSQL has it (empty user name), computed independently with
+        /// Python's hashlib and hmac: salted = pbkdf2_hmac("sha256", password, b64decode(salt),
+        /// 4096), then RFC 5802 §3 on AuthMessage "n=,r=…" + "," + server-first + ","
+        /// + "c=biws,r=…". The second password reaches Python as
+        /// `unicodedata.normalize("NFKC", "pa\u0308ssw\u0308ord").encode()`.
+        @Test(arguments: [
+            (
+                "correct horse", "p=ynYz1e+hST+EC7RAUs3DMAX3bP7u5UnNPwu9fFyQb8Y=",
+                "v=TniF6Y/Y4iNgU+zcvauQC2d/Y9biwXTySAq1G1EYxuQ="
+            ),
+            (
+                "pa\u{0308}ssw\u{0308}ord", "p=7br4jJ7QXUBvXcAxOxeNTJiBKvywuTBae4RVG0gHW7Y=",
+                "v=+F5nFVKn/fZMML3mhSjVK7lE8aMGo71D5kiOF/VzRxk="
+            ),
+        ])
+        func aPostgreSQLExchange(password: String, proof: String, serverFinal: String) throws {
+            var scram = SCRAMSHA256(password: password, nonce: "fyko+d2lbbFgONRv9qkxdawL")
+            #expect(text(scram.clientFirstMessage) == "n,,n=,r=fyko+d2lbbFgONRv9qkxdawL")
+            let final = try scram.clientFinalMessage(
+                serverFirst: utf8("r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,s=QSXCR+Q6sek8bf92,i=4096"))
+            #expect(text(final) == "c=biws,r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j," + proof)
+            try scram.verify(serverFinal: utf8(serverFinal))
+        }
+
+        @Test func theDefaultNonceIsEighteenRandomBytesInBase64() throws {
+            let nonce = SCRAMSHA256.makeNonce()
+            #expect(try #require(Data(base64Encoded: nonce)).count == 18)
+            #expect(nonce != SCRAMSHA256.makeNonce())
+            let first = text(SCRAMSHA256(password: "x").clientFirstMessage)
+            #expect(first.hasPrefix("n,,n=,r=") && first.count == "n,,n=,r=".count + 24)
+        }
+
+        @Test func userNamesAreEscaped() {
+            let scram = SCRAMSHA256(password: "x", user: "a=b,c", nonce: "abc")
+            #expect(text(scram.clientFirstMessage) == "n,,n=a=3Db=2Cc,r=abc")
+        }
+
+        static let salt = "s=W22ZaJ0SNY7soEsUEjb6gQ=="
+        static let ourNonce = "r=rOprNGfwEbeRWgbNEkqO"
+
+        @Test(arguments: [
+            // The nonce: someone else's, ours with nothing added, not printable.
+            ("r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,\(salt),i=4096", SCRAMError.nonceMismatch),
+            ("\(ourNonce),\(salt),i=4096", .nonceMismatch),
+            ("r=rOprNGfwEbeRWgbNEkq,\(salt),i=4096", .nonceMismatch),
+            ("r=,\(salt),i=4096", .nonceMismatch),
+            ("\(ourNonce)x y,\(salt),i=4096", .malformedMessage),
+            ("\(ourNonce)\u{E9},\(salt),i=4096", .malformedMessage),
+            // The iteration count.
+            ("\(ourNonce)x,\(salt),i=0", .iterationCountOutOfRange),
+            ("\(ourNonce)x,\(salt),i=10000001", .iterationCountOutOfRange),
+            ("\(ourNonce)x,\(salt),i=99999999999999999999999999999", .iterationCountOutOfRange),
+            ("\(ourNonce)x,\(salt),i=four", .invalidIterationCount),
+            ("\(ourNonce)x,\(salt),i=-1", .invalidIterationCount),
+            ("\(ourNonce)x,\(salt),i=+4096", .invalidIterationCount),
+            ("\(ourNonce)x,\(salt),i=04096", .invalidIterationCount),
+            ("\(ourNonce)x,\(salt),i=4096 ", .invalidIterationCount),
+            ("\(ourNonce)x,\(salt),i=", .invalidIterationCount),
+            // The salt.
+            ("\(ourNonce)x,s=W22ZaJ0SNY7soEsUEjb6gQ,i=4096", .invalidSalt),
+            ("\(ourNonce)x,s=W22ZaJ0S!Y7soEsUEjb6gQ==,i=4096", .invalidSalt),
+            ("\(ourNonce)x,s=====,i=4096", .invalidSalt),
+            ("\(ourNonce)x,s=QR==,i=4096", .invalidSalt),
+            ("\(ourNonce)x,s=,i=4096", .invalidSalt),
+            // Attributes missing, out of order, or malformed.
+            ("\(salt),i=4096", .missingAttribute("r")),
+            ("\(ourNonce)x,i=4096", .missingAttribute("s")),
+            ("\(ourNonce)x,\(salt)", .missingAttribute("i")),
+            ("\(ourNonce)x,i=4096,\(salt)", .missingAttribute("s")),
+            ("m=must-know,\(ourNonce)x,\(salt),i=4096", .unsupportedMandatoryExtension),
+            ("", .malformedMessage),
+            ("\(ourNonce)x,\(salt),i=4096,", .malformedMessage),
+            ("\(ourNonce)x,\(salt),i=4096,x", .malformedMessage),
+            ("\(ourNonce)x,\(salt),i=4096,1=2", .malformedMessage),
+        ])
+        func aBadServerFirstMessageIsRefused(message: String, error: SCRAMError) {
+            var scram = Self.rfcExchange()
+            #expect(throws: error) { _ = try scram.clientFinalMessage(serverFirst: utf8(message)) }
+        }
+
+        @Test func aServerFirstMessageThatIsNotUTF8IsRefused() {
+            var scram = Self.rfcExchange()
+            #expect(throws: SCRAMError.malformedMessage) { _ = try scram.clientFinalMessage(serverFirst: utf8(Self.ourNonce) + [0xFF]) }
+        }
+
+        @Test func extensionsAfterTheIterationCountAreIgnored() throws {
+            var scram = Self.rfcExchange()
+            let final = try scram.clientFinalMessage(serverFirst: utf8(Self.rfcServerFirst + ",x=whatever=goes"))
+            #expect(text(final).hasPrefix("c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p="))
+        }
+
+        /// The default limit, up to and past, without deriving a key that large.
+        @Test func theIterationCountLimit() throws {
+            let nonce = utf8("rOprNGfwEbeRWgbNEkqO")
+            let limit = SCRAMSHA256.defaultMaximumIterationCount
+            #expect(limit == 10_000_000)
+            let atLimit = try SCRAMSHA256.ServerFirst(
+                utf8("\(Self.ourNonce)x,\(Self.salt),i=\(limit)"), clientNonce: nonce, maximumIterationCount: limit)
+            #expect(atLimit.iterationCount == limit)
+            #expect(throws: SCRAMError.iterationCountOutOfRange) {
+                try SCRAMSHA256.ServerFirst(
+                    utf8("\(Self.ourNonce)x,\(Self.salt),i=\(limit + 1)"), clientNonce: nonce, maximumIterationCount: limit)
+            }
+            // No limit at all still refuses a count that does not fit in an Int, without trapping.
+            #expect(throws: SCRAMError.iterationCountOutOfRange) {
+                try SCRAMSHA256.ServerFirst(
+                    utf8("\(Self.ourNonce)x,\(Self.salt),i=9223372036854775808"), clientNonce: nonce, maximumIterationCount: .max)
+            }
+            let largest = try SCRAMSHA256.ServerFirst(
+                utf8("\(Self.ourNonce)x,\(Self.salt),i=9223372036854775807"), clientNonce: nonce, maximumIterationCount: .max)
+            #expect(largest.iterationCount == .max)
+            var lowered = SCRAMSHA256(password: "pencil", user: "user", nonce: "rOprNGfwEbeRWgbNEkqO", maximumIterationCount: 4095)
+            #expect(throws: SCRAMError.iterationCountOutOfRange) {
+                _ = try lowered.clientFinalMessage(serverFirst: utf8(Self.rfcServerFirst))
+            }
+        }
+
+        @Test(arguments: [
+            // Another exchange's signature, one bit off, and our own proof sent back.
+            ("v=TniF6Y/Y4iNgU+zcvauQC2d/Y9biwXTySAq1G1EYxuQ=", SCRAMError.serverSignatureMismatch),
+            ("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G0=", .serverSignatureMismatch),
+            ("v=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=", .serverSignatureMismatch),
+            ("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4", .invalidServerSignature),
+            ("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl9", .invalidServerSignature),
+            ("v=", .invalidServerSignature),
+            ("e=invalid-proof", .serverError("invalid-proof")),
+            ("e=other-error,x=more", .serverError("other-error")),
+            ("r=6rriTRBi23WpRR", .missingAttribute("v")),
+            ("", .malformedMessage),
+            ("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=,", .malformedMessage),
+        ])
+        func aBadServerFinalMessageIsRefused(message: String, error: SCRAMError) throws {
+            var scram = Self.rfcExchange()
+            _ = try scram.clientFinalMessage(serverFirst: utf8(Self.rfcServerFirst))
+            #expect(throws: error) { try scram.verify(serverFinal: utf8(message)) }
+        }
+
+        @Test func messagesOutOfOrderAreRefused() throws {
+            var scram = Self.rfcExchange()
+            #expect(throws: SCRAMError.outOfOrder) { try scram.verify(serverFinal: utf8("v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=")) }
+            _ = try scram.clientFinalMessage(serverFirst: utf8(Self.rfcServerFirst))
+            #expect(throws: SCRAMError.outOfOrder) { _ = try scram.clientFinalMessage(serverFirst: utf8(Self.rfcServerFirst)) }
+        }
+    }
 }
 
 private func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
