@@ -67,6 +67,12 @@ struct ListOrder: Sendable {
         }.sorted { ($0.chunk, $0.offset) < ($1.chunk, $1.offset) }.map(\.id)
     }
 
+    /// Gives the order storage of its own, as `TripList.unsharedCopy` does (the chunks are
+    /// copied one at a time as they change, which is cheap).
+    mutating func unshare() {
+        chunkOf.reserveCapacity(chunkOf.count)
+    }
+
     /// Inserts new ids, in order, in front of `anchor` (which must be in the order), or at the end.
     mutating func insert(_ ids: [Trip.ID], before anchor: Trip.ID?) {
         guard !ids.isEmpty else { return }

@@ -24,8 +24,8 @@ public struct TripDraft: Sendable, Hashable {
         city: String, country: String, nights: Int, isFavorite: Bool = false,
         imageName: String = "", price: Decimal, start: Date, notes: String = ""
     ) {
-        self.city = city.trimmingCharacters(in: .whitespacesAndNewlines)
-        self.country = country.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.city = city.trimmedOfWhitespace
+        self.country = country.trimmedOfWhitespace
         self.nights = nights
         self.isFavorite = isFavorite
         self.imageName = imageName
@@ -91,5 +91,17 @@ extension Unicode.Scalar {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
         }
+    }
+}
+
+extension String {
+    /// The string without surrounding whitespace and line breaks. Most names have none:
+    /// those are returned as they are, without Foundation's trimming, which costs more than
+    /// the rest of reading a stored trip.
+    var trimmedOfWhitespace: String {
+        guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
+        let surrounding = CharacterSet.whitespacesAndNewlines
+        guard surrounding.contains(first) || surrounding.contains(last) else { return self }
+        return trimmingCharacters(in: surrounding)
     }
 }

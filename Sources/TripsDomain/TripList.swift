@@ -54,6 +54,17 @@ public struct TripList: Sendable {
         return Trips(entries: entries, ids: order.ids(after: id), count: order.count - position - 1)
     }
 
+    /// The same list in storage of its own. A copy of a list shares its storage until one of
+    /// the two changes, and that first change then copies it whole: a holder that will change
+    /// its copy (a store keeping the durable list and the newest one) pays for it here, once,
+    /// instead of in the middle of a change.
+    public func unsharedCopy() -> TripList {
+        var copy = self
+        copy.entries.reserveCapacity(entries.count)
+        copy.order.unshare()
+        return copy
+    }
+
     /// How many trips the list holds.
     public var count: Int { order.count }
 

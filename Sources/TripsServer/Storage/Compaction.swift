@@ -22,21 +22,21 @@ struct Compaction: Sendable {
 
     /// Runs the compaction; answers the new snapshot's size in bytes and trips.
     func run() throws(StorageError) -> (bytes: Int, trips: Int) {
-        let base = try Compaction.loadSnapshot(folder: folder, fileSystem: fileSystem, configuration: configuration)
+        var base = try Compaction.loadSnapshot(folder: folder, fileSystem: fileSystem, configuration: configuration)
         guard base.journal == folded.lowerBound else {
             throw .corrupt(
                 file: folder.snapshot, offset: 0,
                 reason: "the snapshot names journal \(base.journal), not \(folded.lowerBound) where this compaction starts")
         }
-        var replay = base.state
+        var (list, history, ledger) = base.takeState()
         for generation in folded {
             let path = folder.journal(generation)
             let bytes = try fileSystem.readFile(path) ?? []
             let replayed = try JournalReplay(
-                bytes, file: path, onto: replay.list, history: replay.history, ledger: replay.ledger, now: base.now)
-            replay = (replayed.list, replayed.history, replayed.ledger)
+                bytes, file: path, onto: consume list, history: consume history, ledger: consume ledger, now: base.now)
+            (list, history, ledger) = (replayed.list, replayed.history, replayed.ledger)
         }
-        let bytes = Snapshot(list: replay.list, events: replay.history.all, keys: replay.ledger.all, journal: next).bytes
+        let bytes = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next).bytes
         try Compaction.installSnapshot(bytes, folder: folder, fileSystem: fileSystem)
         // The new snapshot is in charge: a journal left behind is stale, and start-up removes it.
         for generation in folded {
@@ -46,15 +46,32 @@ struct Compaction: Sendable {
                 log.warning("cannot remove \(folder.journal(generation)), which the snapshot now covers: \(error)")
             }
         }
-        return (bytes.count, replay.list.trips.count)
+        return (bytes.count, list.count)
+    }
+
+    /// What a snapshot file holds, ready for the journals that continue it to be replayed on.
+    struct LoadedSnapshot {
+        var state: (list: TripList, history: ChangeHistory, ledger: IdempotencyLedger)
+        /// The generation of the journal that continues it.
+        let journal: UInt64
+        /// The file's size.
+        let bytes: Int
+        /// When it was read, for the idempotency keys' ages.
+        let now: Int64
+
+        /// Moves the state out, leaving an empty list: a list still held here would be copied
+        /// whole by the first change replayed on it.
+        mutating func takeState() -> (list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) {
+            var taken = (list: TripList(), history: state.history, ledger: state.ledger)
+            swap(&taken.list, &state.list)
+            return taken
+        }
     }
 
     /// The list, history and idempotency keys a snapshot holds, and the generation it names.
     static func loadSnapshot(
         folder: DataFolder, fileSystem: any FileSystem, configuration: StorageConfiguration
-    ) throws(StorageError) -> (
-        state: (list: TripList, history: ChangeHistory, ledger: IdempotencyLedger), journal: UInt64, bytes: Int, now: Int64
-    ) {
+    ) throws(StorageError) -> LoadedSnapshot {
         guard let bytes = try fileSystem.readFile(folder.snapshot) else {
             throw .corrupt(file: folder.snapshot, offset: 0, reason: "the snapshot is missing")
         }
@@ -65,7 +82,7 @@ struct Compaction: Sendable {
         let now = Int64(time(nil))
         var ledger = IdempotencyLedger()
         for use in snapshot.keys { ledger.finish(use, now: now) }
-        return ((snapshot.list, history, ledger), snapshot.journal, bytes.count, now)
+        return LoadedSnapshot(state: (snapshot.list, history, ledger), journal: snapshot.journal, bytes: bytes.count, now: now)
     }
 
     /// Makes `bytes` the snapshot, atomically: write `snapshot.tmp`, `fsync` it, rename it over

@@ -82,28 +82,30 @@ struct DiskStore: Sendable {
             log.info("created the data folder \(folder.path) with \(list.trips.count) trip\(list.trips.count == 1 ? "" : "s")")
             return (list, history, IdempotencyLedger())
         }
-        let snapshot = try Compaction.loadSnapshot(folder: folder, fileSystem: fileSystem, configuration: configuration)
-        snapshotSize = (snapshot.bytes, snapshot.state.list.trips.count)
-        snapshotGeneration = snapshot.journal
-        for stale in journals where stale < snapshot.journal {
+        var snapshot = try Compaction.loadSnapshot(folder: folder, fileSystem: fileSystem, configuration: configuration)
+        let snapshotJournal = snapshot.journal
+        snapshotSize = (snapshot.bytes, snapshot.state.list.count)
+        snapshotGeneration = snapshotJournal
+        for stale in journals where stale < snapshotJournal {
             // Folded by a compaction that stopped before removing it; the snapshot covers it.
             try fileSystem.removeFile(folder.journal(stale))
             log.info("removed \(folder.journal(stale)), which the snapshot already covers")
         }
         // The snapshot's generation and every later one, in order, with no gap: a crash during
         // a compaction leaves more than one.
-        let live = journals.filter { $0 >= snapshot.journal }
-        for (offset, generation) in live.enumerated() where generation != snapshot.journal + UInt64(offset) {
+        let live = journals.filter { $0 >= snapshotJournal }
+        for (offset, generation) in live.enumerated() where generation != snapshotJournal + UInt64(offset) {
             throw .corrupt(
                 file: folder.journal(generation), offset: 0,
-                reason: "journal generations after \(snapshot.journal) are not consecutive: \(live)")
+                reason: "journal generations after \(snapshotJournal) are not consecutive: \(live)")
         }
-        var (list, history, ledger) = snapshot.state
-        generation = live.last ?? snapshot.journal
+        var (list, history, ledger) = snapshot.takeState()
+        generation = live.last ?? snapshotJournal
         for replayed in live {
             let path = folder.journal(replayed)
             let bytes = try fileSystem.readFile(path) ?? []
-            let replay = try JournalReplay(bytes, file: path, onto: list, history: history, ledger: ledger, now: snapshot.now)
+            let replay = try JournalReplay(
+                bytes, file: path, onto: consume list, history: consume history, ledger: consume ledger, now: snapshot.now)
             (list, history, ledger) = (replay.list, replay.history, replay.ledger)
             if let tornTail = replay.tornTail {
                 log.warning(

@@ -14,14 +14,16 @@ struct JournalReplay {
     /// Why the tail after `validLength` was dropped, when there was one.
     var tornTail: String?
 
-    /// Replays `bytes` onto `list`.
+    /// Replays `bytes` onto `list`. Pass the list with `consume`: a list still held elsewhere
+    /// is copied whole by the first change.
     ///
     /// A last record that is incomplete, or fails its checksum with no valid record after
     /// it, is a write the crash interrupted: it was never acknowledged, so it is dropped.
     /// Anything else that is wrong is `.corrupt` with the record's offset.
     /// - Complexity: O(n) in the journal's length, plus the cost of applying each change.
     init(
-        _ bytes: [UInt8], file: String, onto list: TripList, history: ChangeHistory, ledger: IdempotencyLedger = IdempotencyLedger(),
+        _ bytes: [UInt8], file: String, onto list: consuming TripList, history: consuming ChangeHistory,
+        ledger: consuming IdempotencyLedger = IdempotencyLedger(),
         now: Int64 = 0
     ) throws(StorageError) {
         self.list = list

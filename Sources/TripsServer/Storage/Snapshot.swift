@@ -92,20 +92,25 @@ struct Snapshot: Sendable, Equatable {
     /// Reads a snapshot file; any flaw is `.corrupt` naming `file` and the record's offset.
     init(bytes: [UInt8], file: String) throws(StorageError) {
         var offset = 0
-        /// Reads the next record with `read`; any flaw is `.corrupt` at the record's offset.
-        func record<Value>(_ read: (inout StoredObject) throws(StoredJSONError) -> Value) throws(StorageError) -> Value {
+        /// Steps over the next record's frame; answers where it starts and its payload.
+        func nextPayload() throws(StorageError) -> (start: Int, payload: Range<Int>) {
             let start = offset
             guard start < bytes.count else { throw .corrupt(file: file, offset: start, reason: "the snapshot ends early") }
-            let payload: Range<Int>
             switch bytes.withUnsafeBytes({ RecordFrame.read($0, at: start) }) {
             case .record(let range, let next):
-                payload = range
                 offset = next
+                return (start, range)
             case .incomplete:
                 throw .corrupt(file: file, offset: start, reason: "the snapshot ends inside a record")
             case .damaged(let reason):
                 throw .corrupt(file: file, offset: start, reason: reason)
             }
+        }
+        /// Reads the next record with `read`; any flaw is `.corrupt` at the record's offset.
+        func record<Value>(
+            _ framed: (start: Int, payload: Range<Int>), _ read: (inout StoredObject) throws(StoredJSONError) -> Value
+        ) throws(StorageError) -> Value {
+            let (start, payload) = framed
             do {
                 var object = try StoredObject(parsing: Array(bytes[payload]), describing: "the record")
                 let value = try read(&object)
@@ -116,7 +121,7 @@ struct Snapshot: Sendable, Equatable {
             }
         }
 
-        let (journal, revision, lastIssuedID, count, eventCount, keyCount) = try record { (header) throws(StoredJSONError) in
+        let (journal, revision, lastIssuedID, count, eventCount, keyCount) = try record(nextPayload()) { (header) throws(StoredJSONError) in
             let format: Int = try header.integer("format")
             guard (1...Self.format).contains(format) else { throw StoredJSONError(reason: "unknown snapshot format \(format)") }
             let counts: (UInt64, UInt64, Int, Int, Int, Int) = (
@@ -131,21 +136,31 @@ struct Snapshot: Sendable, Equatable {
         entries.reserveCapacity(min(count, bytes.count / 64))
         var ids = Set<Trip.ID>(minimumCapacity: min(count, bytes.count / 64))
         for _ in 0..<count {
-            let entry = try record { (object) throws(StoredJSONError) in
-                let version: UInt64 = try object.integer("version")
-                let id: Int = try object.integer("id")
-                guard ids.insert(id).inserted else { throw StoredJSONError(reason: "trip \(id) appears twice") }
-                guard id <= lastIssuedID, version <= revision else {
-                    throw StoredJSONError(reason: "trip \(id) is newer than the snapshot's header says")
+            let framed = try nextPayload()
+            // The layout this file writes, read directly; anything else by the general reader.
+            let fast = bytes.withUnsafeBytes { StoredTripRecord.read(UnsafeRawBufferPointer(rebasing: $0[framed.payload])) }
+            let entry: (trip: Trip, version: UInt64)
+            if let fast {
+                entry = fast
+            } else {
+                entry = try record(framed) { (object) throws(StoredJSONError) in
+                    let version: UInt64 = try object.integer("version")
+                    let id: Int = try object.integer("id")
+                    return (trip: Trip(id: id, draft: try object.draftMembers()), version: version)
                 }
-                return (trip: Trip(id: id, draft: try object.draftMembers()), version: version)
+            }
+            guard ids.insert(entry.trip.id).inserted else {
+                throw .corrupt(file: file, offset: framed.start, reason: "trip \(entry.trip.id) appears twice")
+            }
+            guard entry.trip.id <= lastIssuedID, entry.version <= revision else {
+                throw .corrupt(file: file, offset: framed.start, reason: "trip \(entry.trip.id) is newer than the snapshot's header says")
             }
             entries.append(entry)
         }
         var events: [ChangeEvent] = []
         events.reserveCapacity(min(eventCount, bytes.count / 32))
         for index in 0..<eventCount {
-            let event = try record { (object) throws(StoredJSONError) in
+            let event = try record(nextPayload()) { (object) throws(StoredJSONError) in
                 let event = ChangeEvent(
                     revision: try object.integer("revision"), name: try object.string("event"), data: Array(try object.string("data").utf8))
                 guard event.revision == revision - UInt64(eventCount - 1 - index) else {
@@ -157,7 +172,7 @@ struct Snapshot: Sendable, Equatable {
         }
         var keys: [IdempotencyKeyUse] = []
         for _ in 0..<keyCount {
-            keys.append(try record { (object) throws(StoredJSONError) in try StoredObject.keyUse(object.takeRest()) })
+            keys.append(try record(nextPayload()) { (object) throws(StoredJSONError) in try StoredObject.keyUse(object.takeRest()) })
         }
         guard offset == bytes.count else { throw .corrupt(file: file, offset: offset, reason: "bytes follow the last record") }
         self.keys = keys

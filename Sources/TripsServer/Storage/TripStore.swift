@@ -76,7 +76,7 @@ final class TripStore: Sendable {
         guard let directory else {
             let list = seedSamples ? TripList.samples : TripList()
             let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
-            state = Mutex(State(durable: list, history: history, tip: list))
+            state = Mutex(State(durable: list, history: history, tip: list.unsharedCopy()))
             disk = Mutex(nil)
             return
         }
@@ -85,7 +85,7 @@ final class TripStore: Sendable {
         signal(SIGXFSZ, SIG_IGN)
         let (disk, list, history, ledger) = try DiskStore.open(
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
-        state = Mutex(State(durable: list, history: history, tip: list, ledger: ledger))
+        state = Mutex(State(durable: list, history: history, tip: list.unsharedCopy(), ledger: ledger))
         self.disk = Mutex(disk)
         let thread = Thread { [self] in runWriter() }
         thread.name = "trips-storage-writer"

@@ -24,6 +24,25 @@ import TripsDomain
         #expect(kept.all.map(\.revision) == [3, 4, 5])
     }
 
+    @Test func largeEventsAreKeptOnlyUpToTheByteLimit() {
+        var history = ChangeHistory(capacity: 100, byteLimit: 1_000, revision: 0)
+        for number in 1...5 {
+            history.append(ChangeEvent(revision: UInt64(number), name: "created", data: Array(repeating: UInt8(ascii: "x"), count: 400)))
+        }
+        #expect(history.all.map(\.revision) == [4, 5])  // 800 bytes; a third would make 1,200
+        #expect(history.events(after: 3)?.map(\.revision) == [4, 5])
+        #expect(history.events(after: 2) == nil)  // dropped: the client reads the list again
+        history.append(ChangeEvent(revision: 6, name: "created", data: Array(repeating: UInt8(ascii: "x"), count: 5_000)))
+        #expect(history.all.map(\.revision) == [6])  // the latest is kept even when it alone is too big
+    }
+
+    @Test func aLongRunKeepsExactlyTheLatestEvents() {
+        let kept = history(capacity: 7, through: 5_000)
+        #expect(kept.all.map(\.revision) == Array(4_994...5_000))
+        #expect(kept.events(after: 4_993)?.count == 7)
+        #expect(kept.events(after: 4_992) == nil)
+    }
+
     @Test func aFreshHistoryStartsAtTheListsRevision() {
         let fresh = ChangeHistory(capacity: 10, revision: 42)
         #expect(fresh.events(after: 42) == [])
