@@ -58,11 +58,8 @@ struct ListOrder: Sendable {
             let wanted = Set(ids)
             return filter { wanted.contains($0) }
         }
-        let chunkIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($0.element, $0.offset) })
         return ids.map { id -> (chunk: Int, offset: Int, id: Trip.ID) in
-            guard let key = chunkOf[id], let chunk = chunkIndex[key], let offset = chunks[chunk].firstIndex(of: id) else {
-                preconditionFailure("\(id) is not in the order")
-            }
+            guard let (chunk, offset) = location(of: id) else { preconditionFailure("\(id) is not in the order") }
             return (chunk, offset, id)
         }.sorted { ($0.chunk, $0.offset) < ($1.chunk, $1.offset) }.map(\.id)
     }
@@ -116,12 +113,19 @@ struct ListOrder: Sendable {
     /// order changed: not when the block already stands, unbroken, right before the anchor.
     mutating func move(_ moving: Set<Trip.ID>, before anchor: Trip.ID?) -> Bool {
         let block = sorted(moving)
-        guard let first = block.first else { return false }
-        var run = ids(from: first).makeIterator()
-        if block.allSatisfy({ run.next() == $0 }) && run.next() == anchor { return false }
+        guard !block.isEmpty, !isRun(block, before: anchor) else { return false }
         remove(moving)
         insert(block, before: anchor)
         return true
+    }
+
+    /// Whether `block` stands unbroken, in order, right before `anchor` (or at the end).
+    ///
+    /// A function of its own so that its iterator, which shares the chunk table, is gone
+    /// before the caller changes the table (a shared table is copied whole by a change).
+    private func isRun(_ block: [Trip.ID], before anchor: Trip.ID?) -> Bool {
+        var run = ids(from: block[0]).makeIterator()
+        return block.allSatisfy { run.next() == $0 } && run.next() == anchor
     }
 
     /// The chunk and the index in it where `id` stands.
