@@ -1,0 +1,80 @@
+/// Reads the fields of one message body, never past its end.
+///
+/// Every read checks the bytes left first and throws `truncated` (or `unterminatedString`)
+/// for the message's kind, so a lying count or length cannot make it read out of bounds.
+/// It lives only inside the decoder's `withUnsafeBytes`, which keeps `body` valid.
+struct MessageBodyReader {
+    private let body: UnsafeRawBufferPointer
+    private var offset = 0
+    let kind: BackendMessage.Kind
+
+    init(_ body: UnsafeRawBufferPointer, kind: BackendMessage.Kind) {
+        self.body = body
+        self.kind = kind
+    }
+
+    /// Bytes not read yet.
+    var remaining: Int { body.count - offset }
+
+    mutating func uint8() throws(PostgresWireError) -> UInt8 {
+        guard remaining >= 1 else { throw .truncated(kind) }
+        defer { offset += 1 }
+        return body[offset]
+    }
+
+    mutating func int16() throws(PostgresWireError) -> Int16 {
+        Int16(bitPattern: UInt16(truncatingIfNeeded: try bigEndian(byteCount: 2)))
+    }
+
+    mutating func int32() throws(PostgresWireError) -> Int32 {
+        Int32(bitPattern: UInt32(truncatingIfNeeded: try bigEndian(byteCount: 4)))
+    }
+
+    mutating func uint32() throws(PostgresWireError) -> UInt32 {
+        UInt32(truncatingIfNeeded: try bigEndian(byteCount: 4))
+    }
+
+    private mutating func bigEndian(byteCount: Int) throws(PostgresWireError) -> UInt64 {
+        guard remaining >= byteCount else { throw .truncated(kind) }
+        var value: UInt64 = 0
+        for index in offset..<offset + byteCount { value = value << 8 | UInt64(body[index]) }
+        offset += byteCount
+        return value
+    }
+
+    /// The next `count` bytes.
+    mutating func bytes(_ count: Int) throws(PostgresWireError) -> [UInt8] {
+        guard count >= 0, remaining >= count else { throw .truncated(kind) }
+        defer { offset += count }
+        return Array(body[offset..<offset + count])
+    }
+
+    /// Every byte not read yet.
+    mutating func rest() -> [UInt8] {
+        defer { offset = body.count }
+        return Array(body[offset...])
+    }
+
+    /// A NUL-terminated string of UTF-8.
+    mutating func string() throws(PostgresWireError) -> String {
+        var end = offset
+        while end < body.count, body[end] != 0 { end += 1 }
+        guard end < body.count else { throw .unterminatedString(kind) }
+        let start = offset
+        offset = end + 1
+        guard let text = String(validating: body[start..<end], as: UTF8.self) else { throw .invalidUTF8(kind) }
+        return text
+    }
+
+    /// A 16-bit count of items that follow; a negative count is refused.
+    mutating func count() throws(PostgresWireError) -> Int {
+        let count = Int(try int16())
+        guard count >= 0 else { throw .invalidCount(kind, count: count) }
+        return count
+    }
+
+    /// Refuses bytes left after the last field.
+    func finish() throws(PostgresWireError) {
+        guard remaining == 0 else { throw .trailingBytes(kind, count: remaining) }
+    }
+}
