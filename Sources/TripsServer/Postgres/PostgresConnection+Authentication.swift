@@ -1,0 +1,86 @@
+extension PostgresConnection {
+    /// Where the start-up's authentication stands, and how to answer the server's next request.
+    ///
+    /// Trust needs no answer; a cleartext password is answered here; MD5 and SASL go to the
+    /// configuration's `PostgresAuthenticator`. A SASL exchange must end with the server's
+    /// final message (its proof that it knows the password) before AuthenticationOk counts.
+    enum AuthenticationState {
+        case waiting
+        case exchanging(any PostgresSASLExchange)
+        /// The exchange checked the server's final message; only AuthenticationOk may follow.
+        case exchanged
+        case done
+
+        var isDone: Bool {
+            if case .done = self { return true }
+            return false
+        }
+
+        /// The message that answers `request`, or nil when none is due. A request out of turn
+        /// (a SASL message outside an exchange, a second AuthenticationOk, AuthenticationOk
+        /// before the server's SASL proof) is `.unexpectedMessage`.
+        mutating func answer(
+            _ request: BackendMessage.Authentication, configuration: PostgresConnectionConfiguration
+        ) throws(PostgresConnectionError) -> FrontendMessage? {
+            let step: Step
+            do {
+                step = try self.step(request, configuration)
+            } catch {
+                throw .authentication(error)
+            }
+            switch step {
+            case .send(let message): return message
+            case .none: return nil
+            case .outOfOrder: throw .unexpectedMessage(.authentication)
+            }
+        }
+
+        /// What a request leads to, short of an error.
+        private enum Step {
+            case send(FrontendMessage)
+            case none
+            case outOfOrder
+        }
+
+        private mutating func step(
+            _ request: BackendMessage.Authentication, _ configuration: PostgresConnectionConfiguration
+        ) throws(PostgresAuthenticationError) -> Step {
+            switch (self, request) {
+            case (.waiting, .ok), (.exchanged, .ok):
+                self = .done
+                return .none
+            case (.waiting, .cleartextPassword):
+                return .send(.password(try Self.password(configuration, for: .cleartextPassword)))
+            case (.waiting, .md5Password(let salt)):
+                let password = try Self.password(configuration, for: .md5Password)
+                let digest = try configuration.authenticator.md5Password(user: configuration.user, password: password, salt: salt)
+                return .send(.password(digest))
+            case (.waiting, .sasl(let mechanisms)):
+                let password = try Self.password(configuration, for: .sasl(mechanisms: mechanisms))
+                let exchange = try configuration.authenticator.startSASL(
+                    mechanisms: mechanisms, user: configuration.user, password: password)
+                self = .exchanging(exchange)
+                return .send(.saslInitialResponse(mechanism: exchange.mechanism, data: exchange.initialResponse))
+            case (.exchanging(var exchange), .saslContinue(let challenge)):
+                let response = try exchange.respond(to: challenge)
+                self = .exchanging(exchange)
+                return .send(.saslResponse(response))
+            case (.exchanging(var exchange), .saslFinal(let outcome)):
+                try exchange.finish(with: outcome)
+                self = .exchanged
+                return .none
+            case (.waiting, .unsupported(let code)):
+                throw .unsupportedMethod(.other(code: code))
+            default:
+                return .outOfOrder
+            }
+        }
+
+        private static func password(
+            _ configuration: PostgresConnectionConfiguration, for method: PostgresAuthenticationMethod
+        ) throws(PostgresAuthenticationError) -> String {
+            guard let password = configuration.password else { throw .passwordRequired(method) }
+            return password
+        }
+    }
+}

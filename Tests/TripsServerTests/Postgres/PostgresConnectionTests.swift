@@ -1,0 +1,505 @@
+import Testing
+
+@testable import TripsServer
+
+/// The connection against a server played from a script over a socketpair: every step of the
+/// protocol, including the ones a real server rarely takes (misplaced messages, a FATAL in
+/// the middle of a query, a server that hangs up or falls silent).
+@Suite struct PostgresConnectionTests {
+    /// A scripted server, and a connection that went through a trust startup with it.
+    static func connected() throws -> (ScriptedPostgresServer, PostgresConnection) {
+        let server = try ScriptedPostgresServer()
+        try server.sayTrustStartup()
+        let connection = try server.connect()
+        _ = server.heard()
+        return (server, connection)
+    }
+
+    /// The answers to one extended query that returns `rows` of `columns`.
+    func rowsAnswer(_ columns: [String], _ rows: [[String?]], tag: String) -> [UInt8] {
+        Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(columns) + rows.flatMap(Wire.dataRow)
+            + Wire.commandComplete(tag) + Wire.readyForQuery()
+    }
+
+    // MARK: Startup
+
+    @Test func aTrustStartupCollectsTheSettingsAndTheKey() throws {
+        let server = try ScriptedPostgresServer()
+        try server.sayTrustStartup()
+        let connection = try server.connect()
+        #expect(connection.isOpen)
+        #expect(connection.parameters == ["server_version": "15.6", "client_encoding": "UTF8"])
+        #expect(connection.backendKey == .init(processID: 4711, secretKey: Wire.int32(99)))
+        #expect(connection.transactionStatus == .idle)
+
+        let sent = frontendMessages(server.heard(), startsWithStartup: true)
+        #expect(sent.count == 1)
+        let startup = try #require(sent.first)
+        #expect(startup.type == nil)
+        #expect(
+            startup.body
+                == [0, 3, 0, 0] + Wire.cString("user") + Wire.cString("trips") + Wire.cString("database") + Wire.cString("trips")
+                + Wire.cString("application_name") + Wire.cString("trips") + Wire.cString("client_encoding") + Wire.cString("UTF8") + [0])
+    }
+
+    @Test func aCleartextPasswordIsSentWhenAsked() throws {
+        let server = try ScriptedPostgresServer()
+        try server.say(Wire.authentication(3))
+        try server.sayTrustStartup()
+        let connection = try server.connect(scriptedConfiguration(password: "s3cret"))
+        let sent = frontendMessages(server.heard(), startsWithStartup: true)
+        #expect(connection.isOpen)
+        #expect(sent.count == 2)
+        #expect(sent.last?.type == "p")
+        #expect(sent.last?.body == Wire.cString("s3cret"))
+    }
+
+    @Test(
+        arguments: [
+            // (the server's request, the password, the error)
+            (Wire.authentication(3), nil, PostgresAuthenticationError.passwordRequired(.cleartextPassword)),
+            (Wire.authentication(5, [1, 2, 3, 4]), "pw", .unsupportedMethod(.md5Password)),
+            (Wire.authentication(5, [1, 2, 3, 4]), nil, .passwordRequired(.md5Password)),
+            (
+                Wire.authentication(10, Wire.cString("SCRAM-SHA-256") + [0]), "pw",
+                .unsupportedMethod(.sasl(mechanisms: ["SCRAM-SHA-256"]))
+            ),
+            (Wire.authentication(7), "pw", .unsupportedMethod(.other(code: 7))),
+            (Wire.authentication(2), "pw", .unsupportedMethod(.other(code: 2))),
+        ] as [([UInt8], String?, PostgresAuthenticationError)])
+    func anAuthenticationThatCannotBeGivenIsATypedError(request: [UInt8], password: String?, expected: PostgresAuthenticationError) throws {
+        let server = try ScriptedPostgresServer()
+        try server.say(request)
+        let error = try #require(throws: PostgresConnectionError.self) { try server.connect(scriptedConfiguration(password: password)) }
+        guard case .authentication(let authentication) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(authentication == expected)
+    }
+
+    @Test func aRefusedLoginIsTheServersErrorWithItsSQLState() throws {
+        let server = try ScriptedPostgresServer()
+        try server.say(Wire.authentication(3))
+        try server.say(Wire.error("28P01", "password authentication failed for user \"trips\"", severity: "FATAL"))
+        let error = try #require(throws: PostgresConnectionError.self) { try server.connect(scriptedConfiguration(password: "wrong")) }
+        guard case .server(let serverError) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(serverError.sqlState == .invalidPassword)
+        #expect(serverError.endsSession)
+        #expect(!error.leavesConnectionUsable)
+    }
+
+    /// A SASL exchange that checks the steps the connection drives it through.
+    struct RecordingSASL: PostgresSASLExchange {
+        var mechanism: String { "TEST-SASL" }
+        var initialResponse: [UInt8] { Array("client-first".utf8) }
+        var step = 0
+        mutating func respond(to challenge: [UInt8]) throws(PostgresAuthenticationError) -> [UInt8] {
+            guard challenge == Array("server-first".utf8), step == 0 else { throw .malformedServerMessage }
+            step = 1
+            return Array("client-final".utf8)
+        }
+        mutating func finish(with outcome: [UInt8]) throws(PostgresAuthenticationError) {
+            guard outcome == Array("server-final".utf8), step == 1 else { throw .serverSignatureMismatch }
+            step = 2
+        }
+    }
+
+    struct RecordingAuthenticator: PostgresAuthenticator {
+        func md5Password(user: String, password: String, salt: [UInt8]) throws(PostgresAuthenticationError) -> String {
+            "md5-\(user)-\(password)-\(salt.map(String.init).joined(separator: "."))"
+        }
+        func startSASL(mechanisms: [String], user: String, password: String) throws(PostgresAuthenticationError) -> any PostgresSASLExchange
+        {
+            guard mechanisms.contains("TEST-SASL") else { throw .unsupportedMethod(.sasl(mechanisms: mechanisms)) }
+            return RecordingSASL()
+        }
+    }
+
+    @Test func theAuthenticatorSeamAnswersMD5() throws {
+        let server = try ScriptedPostgresServer()
+        try server.say(Wire.authentication(5, [1, 2, 3, 4]))
+        try server.sayTrustStartup()
+        var configuration = scriptedConfiguration(password: "pw")
+        configuration.authenticator = RecordingAuthenticator()
+        let connection = try server.connect(configuration)
+        let sent = frontendMessages(server.heard(), startsWithStartup: true)
+        #expect(connection.isOpen)
+        #expect(sent.last?.type == "p")
+        #expect(sent.last?.body == Wire.cString("md5-trips-pw-1.2.3.4"))
+    }
+
+    @Test func theAuthenticatorSeamDrivesASASLExchangeToItsEnd() throws {
+        let server = try ScriptedPostgresServer()
+        try server.say(
+            Wire.authentication(10, Wire.cString("TEST-SASL") + [0]) + Wire.authentication(11, Array("server-first".utf8))
+                + Wire.authentication(12, Array("server-final".utf8)))
+        try server.sayTrustStartup()
+        var configuration = scriptedConfiguration(password: "pw")
+        configuration.authenticator = RecordingAuthenticator()
+        let connection = try server.connect(configuration)
+        let sent = frontendMessages(server.heard(), startsWithStartup: true)
+        #expect(connection.isOpen)
+        #expect(sent.map(\.type) == [nil, "p", "p"])
+        #expect(sent[1].body == Wire.cString("TEST-SASL") + Wire.int32(12) + Array("client-first".utf8))
+        #expect(sent[2].body == Array("client-final".utf8))
+    }
+
+    @Test(arguments: [
+        // A server that skips its proof must not get in.
+        Wire.authentication(10, Wire.cString("TEST-SASL") + [0]) + Wire.authentication(11, Array("server-first".utf8))
+            + Wire.authentication(0),
+        // SASL messages outside an exchange.
+        Wire.authentication(11, Array("server-first".utf8)),
+        Wire.authentication(12, Array("server-final".utf8)),
+        // Authenticated twice.
+        Wire.authentication(0) + Wire.authentication(0),
+        // Ready before authenticated; a key before authenticated.
+        Wire.readyForQuery(),
+        Wire.message("K", Wire.int32(1) + Wire.int32(2)),
+        // Query answers during startup.
+        Wire.authentication(0) + Wire.message("1", []),
+    ])
+    func anAuthenticationStepOutOfTurnIsRefused(script: [UInt8]) throws {
+        let server = try ScriptedPostgresServer()
+        try server.say(script)
+        var configuration = scriptedConfiguration(password: "pw")
+        configuration.authenticator = RecordingAuthenticator()
+        let error = try #require(throws: PostgresConnectionError.self) { try server.connect(configuration) }
+        guard case .unexpectedMessage = error else {
+            Issue.record("\(error)")
+            return
+        }
+    }
+
+    @Test func aWrongServerProofFailsTheExchange() throws {
+        let server = try ScriptedPostgresServer()
+        try server.say(
+            Wire.authentication(10, Wire.cString("TEST-SASL") + [0]) + Wire.authentication(11, Array("server-first".utf8))
+                + Wire.authentication(12, Array("forged".utf8)))
+        var configuration = scriptedConfiguration(password: "pw")
+        configuration.authenticator = RecordingAuthenticator()
+        let error = try #require(throws: PostgresConnectionError.self) { try server.connect(configuration) }
+        guard case .authentication(.serverSignatureMismatch) = error else {
+            Issue.record("\(error)")
+            return
+        }
+    }
+
+    @Test func aNegotiateProtocolVersionDuringStartupIsAccepted() throws {
+        let server = try ScriptedPostgresServer()
+        try server.say(Wire.message("v", Wire.int32(0x0003_0000) + Wire.int32(0)))
+        try server.sayTrustStartup()
+        #expect(try server.connect().isOpen)
+    }
+
+    // MARK: Queries
+
+    @Test func aQuerySendsTheExtendedProtocolInOneBatchAndReadsTextRows() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(rowsAnswer(["id", "name"], [["1", "Zürich"], ["2", nil]], tag: "SELECT 2"))
+        let rows = try connection.query(
+            "SELECT id, name FROM trips WHERE name <> $1 OR $2::int IS NULL", ["x'; DROP TABLE trips; --", nil])
+        #expect(rows.columns == ["id", "name"])
+        #expect(rows.rows == [["1", "Zürich"], ["2", nil]])
+        #expect(rows.commandTag == "SELECT 2")
+        #expect(rows.affectedRows == 2)
+        #expect(rows[0, "name"] == "Zürich")
+        #expect(rows[1, "name"] == nil)
+
+        let sent = frontendMessages(server.heard())
+        #expect(sent.map(\.type) == ["P", "B", "D", "E", "S"])
+        #expect(sent[0].body == [0] + Wire.cString("SELECT id, name FROM trips WHERE name <> $1 OR $2::int IS NULL") + Wire.int16(0))
+        let parameter = Array("x'; DROP TABLE trips; --".utf8)
+        #expect(sent[1].body == [0, 0, 0, 0, 0, 2] + Wire.int32(Int32(parameter.count)) + parameter + Wire.int32(-1) + [0, 0])
+    }
+
+    @Test func aStatementWithoutRowsGivesItsTag() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(
+            Wire.message("1", []) + Wire.message("2", []) + Wire.message("n", []) + Wire.commandComplete("INSERT 0 1")
+                + Wire.readyForQuery("T"))
+        let rows = try connection.query("INSERT INTO trips (name) VALUES ($1)", ["Lisbon"])
+        #expect(rows.columns.isEmpty && rows.rows.isEmpty)
+        #expect(rows.commandTag == "INSERT 0 1")
+        #expect(rows.affectedRows == 1)
+        #expect(connection.transactionStatus == .inTransaction)
+    }
+
+    @Test func anEmptyQueryGivesAnEmptyTag() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(Wire.message("1", []) + Wire.message("2", []) + Wire.message("n", []) + Wire.message("I", []) + Wire.readyForQuery())
+        let rows = try connection.query("")
+        #expect(rows.commandTag == "")
+        #expect(rows.affectedRows == nil)
+    }
+
+    @Test func asynchronousMessagesAnywhereAreSetAside() throws {
+        let (server, connection) = try Self.connected()
+        var notices: [String] = []
+        connection.noticeHandler = { notices.append($0.message) }
+        let notice = Wire.diagnostic("N", [("S", "WARNING"), ("C", "01000"), ("M", "careful")])
+        let status = Wire.parameterStatus("TimeZone", "Europe/Zurich")
+        let notification = Wire.notification(pid: 12, "trips", "changed")
+        try server.say(
+            notice + Wire.message("1", []) + status + Wire.message("2", []) + notification + Wire.rowDescription(["a"]) + notice
+                + Wire.dataRow(["1"]) + status + Wire.commandComplete("SELECT 1") + notification + Wire.readyForQuery())
+        let rows = try connection.query("SELECT 1 AS a")
+        #expect(rows.rows == [["1"]])
+        #expect(notices == ["careful", "careful"])
+        #expect(connection.parameters["TimeZone"] == "Europe/Zurich")
+        #expect(
+            try connection.waitForNotifications(timeout: .zero)
+                == [.init(processID: 12, channel: "trips", payload: "changed"), .init(processID: 12, channel: "trips", payload: "changed")])
+        #expect(try connection.waitForNotifications(timeout: .milliseconds(1)).isEmpty)
+    }
+
+    @Test func aRefusedStatementThrowsAfterReadyForQueryAndTheConnectionGoesOn() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(
+            Wire.message("1", []) + Wire.message("2", []) + Wire.message("n", [])
+                + Wire.diagnostic(
+                    "E",
+                    [
+                        ("S", "ERROR"), ("V", "ERROR"), ("C", "23505"),
+                        ("M", "duplicate key value violates unique constraint \"trips_pkey\""),
+                        ("D", "Key (id)=(1) already exists."), ("n", "trips_pkey"),
+                    ]) + Wire.readyForQuery("E"))
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("INSERT INTO trips VALUES (1)") }
+        guard case .server(let serverError) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(serverError.sqlState == .uniqueViolation)
+        #expect(serverError.constraintName == "trips_pkey")
+        #expect(serverError.detail == "Key (id)=(1) already exists.")
+        #expect(error.leavesConnectionUsable)
+        #expect(connection.isOpen)
+        #expect(connection.transactionStatus == .failedTransaction)
+
+        try server.say(rowsAnswer(["one"], [["1"]], tag: "SELECT 1"))
+        #expect(try connection.query("SELECT 1 AS one").rows == [["1"]])
+    }
+
+    @Test func aParseErrorSkipsToReadyForQuery() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(Wire.error("42601", "syntax error at or near \"SELEC\"") + Wire.readyForQuery())
+        #expect(throws: PostgresConnectionError.self) { try connection.query("SELEC 1") }
+        #expect(connection.isOpen)
+    }
+
+    @Test func aFatalErrorInAQueryClosesTheConnection() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(Wire.error("57P01", "terminating connection due to administrator command", severity: "FATAL"))
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+        guard case .server(let serverError) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(serverError.sqlState == .adminShutdown)
+        #expect(!connection.isOpen)
+        #expect(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+    }
+
+    @Test(arguments: [
+        // Out of order: BindComplete before ParseComplete; rows before a description; a
+        // second ReadyForQuery's worth of messages after the error; a PortalSuspended we never
+        // asked for; a row with the wrong number of values; binary columns.
+        Wire.message("2", []),
+        Wire.message("1", []) + Wire.message("2", []) + Wire.dataRow(["1"]),
+        Wire.message("1", []) + Wire.message("2", []) + Wire.error("XX000", "x") + Wire.message("n", []),
+        Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(["a"]) + Wire.message("s", []),
+        Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(["a"]) + Wire.dataRow(["1", "2"]),
+        Wire.message("1", []) + Wire.message("2", []) + Wire.readyForQuery(),
+        Wire.message("1", []) + Wire.message("2", [])
+            + Wire.message(
+                "T",
+                Wire.int16(1) + Wire.cString("a") + Wire.int32(0) + Wire.int16(0) + Wire.int32(23) + Wire.int16(4) + Wire.int32(-1)
+                    + Wire.int16(1)),
+        Wire.authentication(0),
+    ])
+    func aMisplacedMessageClosesTheConnection(script: [UInt8]) throws {
+        let (server, connection) = try Self.connected()
+        try server.say(script)
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+        guard case .unexpectedMessage = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(!connection.isOpen)
+        let again = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+        guard case .connectionClosed = again else {
+            Issue.record("\(again)")
+            return
+        }
+    }
+
+    @Test func aMalformedMessageClosesTheConnection() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(Wire.message("1", []) + Wire.message("Z", length: 1_000, []))
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+        guard case .wire(.invalidLength(.readyForQuery, length: 1_000)) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(!connection.isOpen)
+    }
+
+    @Test func aValueThatIsNotUTF8ClosesTheConnection() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(
+            Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(["a"])
+                + Wire.message("D", Wire.int16(1) + Wire.int32(1) + [0xFF]))
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+        guard case .wire(.invalidUTF8(.dataRow)) = error else {
+            Issue.record("\(error)")
+            return
+        }
+    }
+
+    @Test func aServerThatHangsUpIsClosedByServer() throws {
+        let (server, connection) = try Self.connected()
+        server.hangUp()
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+        guard case .closedByServer = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(!connection.isOpen)
+    }
+
+    // The waits below run on threads of their own: they block, and Swift's shared pool is
+    // not for blocking.
+
+    @Test func aSilentServerTimesOutAndTheConnectionCloses() async throws {
+        let (error, waited, isOpen) = try await onOwnThread {
+            let server = try ScriptedPostgresServer()
+            try server.sayTrustStartup()
+            var configuration = scriptedConfiguration()
+            configuration.queryTimeout = .milliseconds(50)
+            let connection = try server.connect(configuration)
+            let started = ContinuousClock.now
+            let error = connectionError { () throws(PostgresConnectionError) in try connection.query("SELECT pg_sleep(10)") }
+            return (error, ContinuousClock.now - started, connection.isOpen)
+        }
+        guard case .socket(.timedOut) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(waited >= .milliseconds(50))
+        #expect(!isOpen)
+    }
+
+    @Test func aSilentServerAtStartupTimesOut() async throws {
+        let error = try await onOwnThread { () -> PostgresConnectionError? in
+            let server = try ScriptedPostgresServer()
+            var configuration = scriptedConfiguration()
+            configuration.connectTimeout = .milliseconds(50)
+            do {
+                _ = try PostgresConnection.start(
+                    over: server.clientSocket(), configuration: configuration, deadline: .now + configuration.connectTimeout)
+                return nil
+            } catch let error as PostgresConnectionError {
+                return error
+            }
+        }
+        guard case .socket(.timedOut) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func aValueThatCannotBeSentLeavesTheConnectionUsable() throws {
+        let (server, connection) = try Self.connected()
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT $1", ["a\0b"]) }
+        guard case .encoding(.nulCharacter(in: .parameter(0))) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(server.heard().isEmpty, "nothing of the batch was sent")
+        #expect(connection.isOpen)
+        try server.say(rowsAnswer(["a"], [["ok"]], tag: "SELECT 1"))
+        #expect(try connection.query("SELECT $1", ["ok"]).rows == [["ok"]])
+    }
+
+    // MARK: Simple queries, notifications, close
+
+    @Test func aSimpleQueryGivesOneResultPerStatement() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(
+            Wire.commandComplete("BEGIN") + Wire.rowDescription(["n"]) + Wire.dataRow(["1"]) + Wire.commandComplete("SELECT 1")
+                + Wire.message("I", []) + Wire.readyForQuery("T"))
+        let results = try connection.simpleQuery("BEGIN; SELECT 1 AS n; ;")
+        #expect(results.map(\.commandTag) == ["BEGIN", "SELECT 1", ""])
+        #expect(results[1].rows == [["1"]])
+        #expect(connection.transactionStatus == .inTransaction)
+        let sent = frontendMessages(server.heard())
+        #expect(sent.map(\.type) == ["Q"])
+        #expect(sent.first?.body == Wire.cString("BEGIN; SELECT 1 AS n; ;"))
+    }
+
+    @Test func aSimpleQueryErrorThrowsAfterReadyForQuery() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(Wire.commandComplete("BEGIN") + Wire.error("42P01", "relation \"nope\" does not exist") + Wire.readyForQuery("E"))
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.simpleQuery("BEGIN; SELECT * FROM nope") }
+        guard case .server(let serverError) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(serverError.sqlState == .undefinedTable)
+        #expect(connection.transactionStatus == .failedTransaction)
+        #expect(connection.isOpen)
+    }
+
+    @Test func waitingForNotificationsReturnsThemAsTheyArrive() async throws {
+        let (first, second, isOpen) = try await onOwnThread {
+            let (server, connection) = try Self.connected()
+            try server.say(Wire.notification(pid: 5, "trips", "a") + Wire.notification(pid: 5, "trips", "b"))
+            let first = try connection.waitForNotifications(timeout: .seconds(5))
+            let second = try connection.waitForNotifications(timeout: .milliseconds(20))
+            return (first.map(\.payload), second, connection.isOpen)
+        }
+        #expect(first == ["a", "b"])
+        #expect(second.isEmpty)
+        #expect(isOpen)
+    }
+
+    @Test func theErrorAServerLeftBeforeHangingUpIsReportedWhenTheNextQueryFindsItGone() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(Wire.error("57P05", "terminating connection due to idle-session timeout", severity: "FATAL"))
+        server.hangUp()
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+        guard case .server(let serverError) = error, serverError.sqlState.rawValue == "57P05" else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(!connection.isOpen)
+    }
+
+    @Test func aShutdownWhileWaitingForNotificationsIsTheServersError() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(Wire.error("57P01", "terminating connection due to administrator command", severity: "FATAL"))
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.waitForNotifications(timeout: .seconds(5)) }
+        guard case .server(let serverError) = error, serverError.sqlState == .adminShutdown else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(!connection.isOpen)
+    }
+
+    @Test func closeSaysGoodbyeOnce() throws {
+        let (server, connection) = try Self.connected()
+        connection.close()
+        connection.close()
+        #expect(!connection.isOpen)
+        #expect(frontendMessages(server.heard()).map(\.type) == ["X"])
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
+        guard case .connectionClosed = error else {
+            Issue.record("\(error)")
+            return
+        }
+    }
+}
