@@ -1,0 +1,68 @@
+import Glibc
+
+@testable import TripsServer
+
+/// The throwaway cluster of `scripts/postgres.sh`, named by the URLs it exports. Without them
+/// the live tests are skipped.
+enum LiveDatabase {
+    /// Trust over the Unix socket, as the superuser postgres.
+    static let socketURL = "TRIPS_TEST_DATABASE_SOCKET_URL"
+    /// scram-sha-256 over TCP, as trips.
+    static let scramURL = "TRIPS_TEST_DATABASE_URL"
+    /// md5 over TCP, as trips_md5.
+    static let md5URL = "TRIPS_TEST_DATABASE_MD5_URL"
+    /// password (cleartext) over TCP, as trips_plain.
+    static let plainURL = "TRIPS_TEST_DATABASE_PLAIN_URL"
+
+    static func url(_ variable: String) -> String? {
+        getenv(variable).map { String(cString: $0) }
+    }
+
+    static func isConfigured(_ variable: String) -> Bool { url(variable) != nil }
+
+    /// The configuration `variable`'s URL gives, with timeouts no test should reach.
+    static func configuration(_ variable: String) throws -> PostgresConnectionConfiguration {
+        guard let text = url(variable) else { throw TestFailure("\(variable) is not set") }
+        guard var configuration = PostgresConnectionConfiguration(url: try DatabaseURL(text)) else {
+            throw TestFailure("\(variable) names no user")
+        }
+        configuration.applicationName = "trips-live-tests"
+        configuration.queryTimeout = .seconds(20)
+        return configuration
+    }
+
+    /// Connects to `variable`'s database, on the calling thread.
+    static func connect(_ variable: String = socketURL) throws -> PostgresConnection {
+        try PostgresConnection.connect(configuration(variable))
+    }
+}
+
+/// Runs `body` with a connection to the database `variable` names, on a thread of its own
+/// (the connection blocks), and closes the connection after it.
+func withLiveConnection<T: Sendable>(
+    _ variable: String = LiveDatabase.socketURL, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+) async throws -> T {
+    try await onOwnThread {
+        let connection = try LiveDatabase.connect(variable)
+        defer { connection.close() }
+        return try body(connection)
+    }
+}
+
+extension PostgresConnectionError {
+    /// The server's error, if this is one.
+    var serverError: PostgresServerError? {
+        guard case .server(let error) = self else { return nil }
+        return error
+    }
+}
+
+/// Runs `body` and returns the connection error it throws, or nil.
+func connectionError(_ body: () throws(PostgresConnectionError) -> some Any) -> PostgresConnectionError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}

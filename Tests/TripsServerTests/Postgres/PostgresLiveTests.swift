@@ -1,0 +1,231 @@
+import Testing
+
+@testable import TripsServer
+
+/// Against a real server: `eval "$(scripts/postgres.sh start /tmp/trips-pg)"`, then
+/// `swift test --filter PostgresLiveTests`. Skipped unless the cluster's URLs are exported.
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+struct PostgresLiveTests {
+    @Test func trustOverTheUnixSocketStartsASession() async throws {
+        let (user, parameters, key, status) = try await withLiveConnection { connection in
+            (try connection.query("SELECT current_user").rows, connection.parameters, connection.backendKey, connection.transactionStatus)
+        }
+        #expect(user == [["postgres"]])
+        #expect(parameters["client_encoding"] == "UTF8")
+        #expect(parameters["application_name"] == "trips-live-tests")
+        #expect(parameters["server_version"] != nil)
+        #expect(key?.secretKey.count == 4)
+        #expect(status == .idle)
+    }
+
+    @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.plainURL)))
+    func aCleartextPasswordOverTCPLogsIn() async throws {
+        let rows = try await withLiveConnection(LiveDatabase.plainURL) { connection in
+            try connection.query("SELECT current_user, current_database(), inet_server_addr()::text").rows
+        }
+        #expect(rows == [["trips_plain", "trips", "127.0.0.1/32"]])
+    }
+
+    @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.plainURL)))
+    func aWrongPasswordIsInvalidPassword() async throws {
+        let error = try await onOwnThread {
+            var configuration = try LiveDatabase.configuration(LiveDatabase.plainURL)
+            configuration.password = "not the password"
+            return connectionError { () throws(PostgresConnectionError) in try PostgresConnection.connect(configuration) }
+        }
+        #expect(error?.serverError?.sqlState == .invalidPassword)
+    }
+
+    /// Values that would break SQL built by pasting text: they travel as parameters and come
+    /// back byte for byte.
+    static let awkwardValues: [String?] = [
+        "O'Brien", "'; DROP TABLE trips_live; --", "\"quoted\"", "back\\slash", "Zürich, 東京, 🗺️", "", nil, "$1", "line\nbreak\ttab",
+        String(repeating: "long ", count: 20_000),
+    ]
+
+    @Test func parametersRoundTripWithNullsUTF8AndQuotes() async throws {
+        let (rows, echoed, stillThere) = try await withLiveConnection { connection in
+            try connection.simpleQuery("CREATE TEMP TABLE trips_live (position int PRIMARY KEY, value text)")
+            for (position, value) in Self.awkwardValues.enumerated() {
+                let inserted = try connection.query("INSERT INTO trips_live (position, value) VALUES ($1, $2)", [String(position), value])
+                guard inserted.commandTag == "INSERT 0 1" else { throw TestFailure(inserted.commandTag) }
+            }
+            let rows = try connection.query("SELECT position, value FROM trips_live ORDER BY position")
+            let echoed = try connection.query("SELECT $1::text AS a, $2::int AS b, $3 AS c", [nil, "42", "it's"])
+            let stillThere = try connection.query("SELECT count(*) FROM trips_live WHERE value = $1", ["'; DROP TABLE trips_live; --"])
+            return (rows, echoed, stillThere)
+        }
+        #expect(rows.columns == ["position", "value"])
+        #expect(rows.rows.map { $0[1] } == Self.awkwardValues)
+        #expect(rows.rows.map { $0[0] } == Self.awkwardValues.indices.map { String($0) })
+        #expect(rows.commandTag == "SELECT \(Self.awkwardValues.count)")
+        #expect(echoed.columns == ["a", "b", "c"])
+        #expect(echoed.rows == [[nil, "42", "it's"]])
+        #expect(stillThere.rows == [["1"]])
+    }
+
+    @Test func aUniqueViolationIsTypedAndTheConnectionGoesOn() async throws {
+        let (first, second, afterwards, statuses) = try await withLiveConnection { connection in
+            try connection.simpleQuery("CREATE TEMP TABLE trips_unique (id int PRIMARY KEY)")
+            _ = try connection.query("INSERT INTO trips_unique VALUES ($1)", ["1"])
+            let first = connectionError { () throws(PostgresConnectionError) in
+                try connection.query("INSERT INTO trips_unique VALUES ($1)", ["1"])
+            }
+            var statuses = [connection.transactionStatus]
+            try connection.simpleQuery("BEGIN")
+            statuses.append(connection.transactionStatus)
+            let second = connectionError { () throws(PostgresConnectionError) in
+                try connection.query("INSERT INTO trips_unique VALUES ($1)", ["1"])
+            }
+            statuses.append(connection.transactionStatus)
+            try connection.simpleQuery("ROLLBACK")
+            statuses.append(connection.transactionStatus)
+            return (first, second, try connection.query("SELECT count(*) FROM trips_unique").rows, statuses)
+        }
+        let error = try #require(first?.serverError)
+        #expect(error.sqlState == .uniqueViolation)
+        #expect(error.constraintName == "trips_unique_pkey")
+        #expect(error.tableName == "trips_unique")
+        #expect(error.detail == "Key (id)=(1) already exists.")
+        #expect(first?.leavesConnectionUsable == true)
+        #expect(second?.serverError?.sqlState == .uniqueViolation)
+        #expect(afterwards == [["1"]])
+        #expect(statuses == [.idle, .inTransaction, .failedTransaction, .idle])
+    }
+
+    @Test func aSyntaxErrorAndAMissingTableAreTypedAndTheConnectionGoesOn() async throws {
+        let (syntax, missing, after) = try await withLiveConnection { connection in
+            let syntax = connectionError { () throws(PostgresConnectionError) in try connection.query("SELEC 1") }
+            let missing = connectionError { () throws(PostgresConnectionError) in
+                try connection.query("SELECT * FROM no_such_table WHERE id = $1", ["1"])
+            }
+            return (syntax, missing, try connection.query("SELECT 1").rows)
+        }
+        #expect(syntax?.serverError?.sqlState.rawValue == "42601")
+        #expect(missing?.serverError?.sqlState == .undefinedTable)
+        #expect(after == [["1"]])
+    }
+
+    @Test func notificationsPassBetweenTwoConnections() async throws {
+        let (received, senderID, none) = try await onOwnThread {
+            let listener = try LiveDatabase.connect()
+            let sender = try LiveDatabase.connect()
+            defer {
+                listener.close()
+                sender.close()
+            }
+            try listener.simpleQuery("LISTEN trips_live_channel")
+            _ = try sender.query("SELECT pg_notify($1, $2)", ["trips_live_channel", "trip 7 changed: ü'"])
+            _ = try sender.query("SELECT pg_notify($1, $2)", ["trips_other_channel", "not for the listener"])
+            _ = try sender.query("SELECT pg_notify($1, $2)", ["trips_live_channel", ""])
+            var received: [PostgresNotification] = []
+            let deadline = ContinuousClock.now + .seconds(10)
+            while received.count < 2, ContinuousClock.now < deadline {
+                received += try listener.waitForNotifications(timeout: .seconds(10))
+            }
+            let none = try listener.waitForNotifications(timeout: .milliseconds(50))
+            return (received, sender.backendKey?.processID, none)
+        }
+        #expect(received.map(\.channel) == ["trips_live_channel", "trips_live_channel"])
+        #expect(received.map(\.payload) == ["trip 7 changed: ü'", ""])
+        #expect(received.allSatisfy { $0.processID == senderID })
+        #expect(none.isEmpty)
+    }
+
+    @Test func noticesReachTheHandler() async throws {
+        let notices = try await withLiveConnection { connection in
+            var notices: [String] = []
+            connection.noticeHandler = { notices.append("\($0.severity) \($0.sqlState): \($0.message)") }
+            try connection.simpleQuery("DROP TABLE IF EXISTS trips_never_created")
+            return notices
+        }
+        #expect(notices == ["NOTICE 00000: table \"trips_never_created\" does not exist, skipping"])
+    }
+
+    @Test func aSimpleQueryRunsSeveralStatements() async throws {
+        let results = try await withLiveConnection { connection in
+            try connection.simpleQuery("BEGIN; SELECT 1 AS one, NULL AS nothing; COMMIT")
+        }
+        #expect(results.map(\.commandTag) == ["BEGIN", "SELECT 1", "COMMIT"])
+        #expect(results[1].columns == ["one", "nothing"])
+        #expect(results[1].rows == [["1", nil]])
+    }
+
+    @Test func largeRowsAndManyRowsCrossManyReads() async throws {
+        let (large, many) = try await withLiveConnection { connection in
+            (
+                try connection.query("SELECT repeat($1, 3000000)", ["ab"]).rows,
+                try connection.query("SELECT n, md5(n::text) FROM generate_series(1, 20000) AS n").rows
+            )
+        }
+        #expect(large.first?.first??.utf8.count == 6_000_000)
+        #expect(many.count == 20_000)
+        #expect(many.last?.first == "20000")
+    }
+
+    @Test func aStatementTimeoutIsQueryCanceled() async throws {
+        let (error, after) = try await withLiveConnection { connection in
+            _ = try connection.query("SELECT set_config('statement_timeout', $1, false)", ["50"])
+            let error = connectionError { () throws(PostgresConnectionError) in try connection.query("SELECT pg_sleep(5)") }
+            return (error, try connection.query("SELECT 2").rows)
+        }
+        #expect(error?.serverError?.sqlState == .queryCanceled)
+        #expect(after == [["2"]])
+    }
+
+    @Test func aQueryPastTheClientsDeadlineTimesOutAndCloses() async throws {
+        let (error, isOpen) = try await onOwnThread {
+            var configuration = try LiveDatabase.configuration(LiveDatabase.socketURL)
+            configuration.queryTimeout = .milliseconds(100)
+            let connection = try PostgresConnection.connect(configuration)
+            let error = connectionError { () throws(PostgresConnectionError) in try connection.query("SELECT pg_sleep(3)") }
+            return (error, connection.isOpen)
+        }
+        guard case .socket(.timedOut) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(!isOpen)
+    }
+
+    @Test func aTerminatedSessionReportsTheAdministratorsShutdown() async throws {
+        let (error, isOpen) = try await onOwnThread {
+            let victim = try LiveDatabase.connect()
+            let administrator = try LiveDatabase.connect()
+            defer { administrator.close() }
+            let pid = String(victim.backendKey?.processID ?? 0)
+            _ = try administrator.query("SELECT pg_terminate_backend($1::int, 5000)", [pid])
+            let error = connectionError { () throws(PostgresConnectionError) in try victim.query("SELECT 1") }
+            return (error, victim.isOpen)
+        }
+        #expect(error?.serverError?.sqlState == .adminShutdown)
+        #expect(!isOpen)
+    }
+
+    /// MD5 and SCRAM wait for their authenticator (Postgres/Authentication/); until it is
+    /// plugged in, the connection names the method it cannot do.
+    @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.md5URL)))
+    func anMD5UserIsRefusedAsUnsupportedForNow() async throws {
+        let error = try await onOwnThread {
+            let configuration = try LiveDatabase.configuration(LiveDatabase.md5URL)
+            return connectionError { () throws(PostgresConnectionError) in try PostgresConnection.connect(configuration) }
+        }
+        guard case .authentication(.unsupportedMethod(.md5Password)) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+    }
+
+    @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.scramURL)))
+    func aSCRAMUserIsRefusedAsUnsupportedForNow() async throws {
+        let error = try await onOwnThread {
+            let configuration = try LiveDatabase.configuration(LiveDatabase.scramURL)
+            return connectionError { () throws(PostgresConnectionError) in try PostgresConnection.connect(configuration) }
+        }
+        guard case .authentication(.unsupportedMethod(.sasl(let mechanisms))) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(mechanisms.contains("SCRAM-SHA-256"))
+    }
+}
