@@ -30,6 +30,7 @@ let package = Package(
         .executable(name: "FuzzAccept", targets: ["FuzzAccept"]),
         .executable(name: "FuzzJSONBodies", targets: ["FuzzJSONBodies"]),
         .executable(name: "FuzzTextImport", targets: ["FuzzTextImport"]),
+        .executable(name: "FuzzPostgresMessages", targets: ["FuzzPostgresMessages"]),
     ],
     targets: [
         .target(name: "TripsDomain", swiftSettings: strictSettings),
@@ -52,6 +53,7 @@ let package = Package(
         fuzzTarget("FuzzAccept", dependencies: ["TripsServer", "TripsDomain"]),
         fuzzTarget("FuzzJSONBodies", dependencies: ["FuzzSupport", "TripsDomain"]),
         fuzzTarget("FuzzTextImport", dependencies: ["FuzzSupport", "TripsDomain"]),
+        fuzzTarget("FuzzPostgresMessages", dependencies: ["TripsServer"]),
         .testTarget(
             name: "TripsServerTests",
             dependencies: ["TripsServer", "TripsDomain"],

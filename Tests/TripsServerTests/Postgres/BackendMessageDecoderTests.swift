@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TripsServer
@@ -216,11 +217,14 @@ import Testing
         (Wire.message("v", Wire.int32(0x0003_0000) + Wire.int32(Int32.max)), .unterminatedString(.negotiateProtocolVersion)),
     ])
     func aMalformedMessageIsATypedErrorHoweverItIsSplit(bytes: [UInt8], expected: PostgresWireError) {
-        #expect(decodeStream([bytes]).error == expected)
-        for split in 0...bytes.count {
-            #expect(decodeStream([Array(bytes[..<split]), Array(bytes[split...])]).error == expected, "split at \(split)")
+        // After a good message, so the error must also leave the message before it intact.
+        let stream = Wire.readyForQuery() + bytes
+        let whole = decodeStream([stream])
+        #expect(whole.messages == [.readyForQuery(.idle)] && whole.error == expected)
+        for split in 0...stream.count {
+            #expect(decodeStream([Array(stream[..<split]), Array(stream[split...])]) == whole, "split at \(split)")
         }
-        #expect(decodeStream(bytes.map { [$0] }).error == expected)
+        #expect(decodeStream(stream.map { [$0] }) == whole)
     }
 
     @Test func theLengthLimitIsConfigurableAndCheckedBeforeTheBodyArrives() throws {
@@ -257,5 +261,24 @@ import Testing
         #expect(diagnostic.tableName == "trips")
         #expect(diagnostic.hint == nil)
         #expect(!diagnostic.endsSession)
+    }
+
+    /// The fuzz target's seed corpus: byte for byte what PostgreSQL 15 sent (a startup, queries,
+    /// errors, notices, a notification, the three password requests), after the target's
+    /// one-byte selector.
+    @Test func whatARealServerSentDecodesWhole() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let corpus = repository.appendingPathComponent("Fuzz/Corpus/FuzzPostgresMessages")
+        let names = [
+            "startup-trust", "extended-select", "error-unique", "simple-notice-notify", "auth-sasl", "error-fatal-password",
+        ]
+        for name in names {
+            let file = try #require(FileManager.default.contents(atPath: corpus.appendingPathComponent(name).path), "\(name)")
+            let bytes = Array(file.dropFirst())
+            let decoded = decodeStream([bytes])
+            #expect(decoded.error == nil && decoded.leftover == 0, "\(name): \(String(describing: decoded.error))")
+            #expect(!decoded.messages.isEmpty, "\(name)")
+        }
     }
 }

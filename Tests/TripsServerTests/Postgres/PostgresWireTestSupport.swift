@@ -59,6 +59,7 @@ enum Wire {
 }
 
 /// What a stream decoded into: the messages with the bytes each took, then the error, if any.
+/// After an error `leftover` is 0: what was left depends on how much had been read.
 struct DecodedStream: Equatable {
     var messages: [BackendMessage] = []
     var consumed: [Int] = []
@@ -81,7 +82,6 @@ func decodeStream(_ chunks: [[UInt8]], decoder: BackendMessageDecoder = .init())
                 pending.removeFirst(consumed)
             } catch {
                 stream.error = error
-                stream.leftover = pending.count
                 return stream
             }
         }
