@@ -308,9 +308,11 @@ final class PostgresConnection {
         var failure: PostgresServerError?
         while true {
             let message = try nextMessage(deadline: deadline)
-            if case .errorResponse(let diagnostic) = message, failure == nil {
+            if case .errorResponse(let diagnostic) = message {
                 let error = PostgresServerError(diagnostic: diagnostic)
+                // A FATAL error ends the session at once, even after an ordinary one.
                 if error.endsSession { throw .server(error) }
+                guard failure == nil else { throw .unexpectedMessage(.errorResponse) }
                 failure = error
                 continue
             }
@@ -350,6 +352,9 @@ final class PostgresConnection {
         var failure: PostgresServerError?
         while true {
             let message = try nextMessage(deadline: deadline)
+            if case .errorResponse(let diagnostic) = message, diagnostic.endsSession {
+                throw .server(PostgresServerError(diagnostic: diagnostic))
+            }
             if failure != nil, message.kind != .readyForQuery { throw .unexpectedMessage(message.kind) }
             switch message {
             case .rowDescription(let descriptions) where columns == nil:
@@ -364,9 +369,7 @@ final class PostgresConnection {
             case .emptyQueryResponse where columns == nil:
                 results.append(PostgresRows(columns: [], rows: [], commandTag: ""))
             case .errorResponse(let diagnostic):
-                let error = PostgresServerError(diagnostic: diagnostic)
-                if error.endsSession { throw .server(error) }
-                failure = error
+                failure = PostgresServerError(diagnostic: diagnostic)
             case .readyForQuery(let status) where columns == nil:
                 transactionStatus = status
                 if let failure { throw .server(failure) }

@@ -304,6 +304,16 @@ import Testing
         #expect(throws: PostgresConnectionError.self) { try connection.query("SELECT 1") }
     }
 
+    @Test func aFatalErrorAfterAnOrdinaryOneIsReported() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(
+            Wire.message("1", []) + Wire.error("42P01", "relation \"x\" does not exist")
+                + Wire.error("57P01", "terminating connection due to administrator command", severity: "FATAL"))
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT * FROM x") }
+        #expect(error.serverError?.sqlState == .adminShutdown)
+        #expect(!connection.isOpen)
+    }
+
     @Test(arguments: [
         // Out of order: BindComplete before ParseComplete; rows before a description; a
         // second ReadyForQuery's worth of messages after the error; a PortalSuspended we never
