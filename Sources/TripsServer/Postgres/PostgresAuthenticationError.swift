@@ -1,12 +1,13 @@
 /// Why the client could not answer the server's authentication request.
 enum PostgresAuthenticationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The server asked for a method this client does not speak (yet): MD5 and SCRAM until
-    /// their authenticator is plugged in, Kerberos and GSSAPI for good.
+    /// The server asked for a method this client does not speak: Kerberos, GSSAPI, SSPI, or
+    /// SASL without SCRAM-SHA-256 (SCRAM-SHA-256-PLUS alone needs TLS, which we lack).
     case unsupportedMethod(PostgresAuthenticationMethod)
     /// The server asked for a password and the configuration has none.
     case passwordRequired(PostgresAuthenticationMethod)
-    /// The server's SASL message did not parse (a SCRAM server-first or server-final message).
-    case malformedServerMessage
+    /// The SCRAM exchange was abandoned: a server message did not parse, its nonce was not
+    /// ours, its iteration count was out of range, or it ended the exchange with `e=`.
+    case scram(SCRAMError)
     /// The server's SCRAM signature did not match: it does not know the password, so it is
     /// not the server we meant to reach.
     case serverSignatureMismatch
@@ -15,7 +16,7 @@ enum PostgresAuthenticationError: Error, Hashable, Sendable, CustomStringConvert
         switch self {
         case .unsupportedMethod(let method): "the server asks for \(method), which this client does not support"
         case .passwordRequired(let method): "the server asks for a \(method) and the database URL has no password"
-        case .malformedServerMessage: "the server's SASL message is malformed"
+        case .scram(let error): "the SCRAM exchange failed: \(error)"
         case .serverSignatureMismatch: "the server's SCRAM signature does not match: it does not know the password"
         }
     }

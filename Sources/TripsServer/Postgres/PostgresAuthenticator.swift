@@ -1,7 +1,6 @@
 /// Answers the authentication requests that need cryptography: MD5 digests and SASL
 /// (SCRAM-SHA-256). The connection handles trust and cleartext passwords itself and asks its
-/// authenticator for the rest; `UnsupportedDigestAuthenticator` refuses both until the
-/// implementations in `Postgres/Authentication/` plug in here.
+/// authenticator for the rest; `DigestAuthenticator` is the real one, tests script others.
 /// https://www.postgresql.org/docs/current/sasl-authentication.html
 protocol PostgresAuthenticator: Sendable {
     /// The PasswordMessage text for AuthenticationMD5Password: `"md5"` followed by the hex of
@@ -29,17 +28,4 @@ protocol PostgresSASLExchange {
     mutating func respond(to challenge: [UInt8]) throws(PostgresAuthenticationError) -> [UInt8]
     /// Checks the server's last message (SCRAM: its signature); throws if it does not hold.
     mutating func finish(with outcome: [UInt8]) throws(PostgresAuthenticationError)
-}
-
-/// The authenticator to use until MD5 and SCRAM are built: it names the method it cannot do.
-struct UnsupportedDigestAuthenticator: PostgresAuthenticator {
-    func md5Password(user: String, password: String, salt: [UInt8]) throws(PostgresAuthenticationError) -> String {
-        throw .unsupportedMethod(.md5Password)
-    }
-
-    func startSASL(
-        mechanisms: [String], user: String, password: String
-    ) throws(PostgresAuthenticationError) -> any PostgresSASLExchange {
-        throw .unsupportedMethod(.sasl(mechanisms: mechanisms))
-    }
 }

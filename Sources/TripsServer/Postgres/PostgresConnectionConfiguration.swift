@@ -20,9 +20,9 @@ struct PostgresConnectionConfiguration: Sendable {
     /// The longest message accepted from the server (`BackendMessageDecoder.maxMessageLength`).
     /// Past it: `.wire(.messageTooLong)`. Default: 64 MiB.
     var maxMessageLength = BackendMessageDecoder.defaultMaxMessageLength
-    /// Answers MD5 and SASL requests. Default: `UnsupportedDigestAuthenticator`, which refuses
-    /// both until the implementations land.
-    var authenticator: any PostgresAuthenticator = UnsupportedDigestAuthenticator()
+    /// Answers MD5 and SASL requests. Default: `DigestAuthenticator` (MD5, SCRAM-SHA-256);
+    /// tests swap it to script an exchange.
+    var authenticator: any PostgresAuthenticator = DigestAuthenticator()
 
     init(address: PostgresAddress, user: String, password: String? = nil, database: String) {
         self.address = address

@@ -58,11 +58,10 @@ import Testing
         arguments: [
             // (the server's request, the password, the error)
             (Wire.authentication(3), nil, PostgresAuthenticationError.passwordRequired(.cleartextPassword)),
-            (Wire.authentication(5, [1, 2, 3, 4]), "pw", .unsupportedMethod(.md5Password)),
             (Wire.authentication(5, [1, 2, 3, 4]), nil, .passwordRequired(.md5Password)),
             (
-                Wire.authentication(10, Wire.cString("SCRAM-SHA-256") + [0]), "pw",
-                .unsupportedMethod(.sasl(mechanisms: ["SCRAM-SHA-256"]))
+                Wire.authentication(10, Wire.cString("SCRAM-SHA-256") + [0]), nil,
+                .passwordRequired(.sasl(mechanisms: ["SCRAM-SHA-256"]))
             ),
             (Wire.authentication(7), "pw", .unsupportedMethod(.other(code: 7))),
             (Wire.authentication(2), "pw", .unsupportedMethod(.other(code: 2))),
@@ -98,7 +97,7 @@ import Testing
         var initialResponse: [UInt8] { Array("client-first".utf8) }
         var step = 0
         mutating func respond(to challenge: [UInt8]) throws(PostgresAuthenticationError) -> [UInt8] {
-            guard challenge == Array("server-first".utf8), step == 0 else { throw .malformedServerMessage }
+            guard challenge == Array("server-first".utf8), step == 0 else { throw .scram(.malformedMessage) }
             step = 1
             return Array("client-final".utf8)
         }

@@ -26,14 +26,18 @@ struct PostgresLiveTests {
         #expect(rows == [["trips_plain", "trips", "127.0.0.1/32"]])
     }
 
-    @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.plainURL)))
-    func aWrongPasswordIsInvalidPassword() async throws {
+    /// Whether the password went in the clear, as an MD5 digest or as a SCRAM proof, the
+    /// server refuses it with its own error, 28P01.
+    @Test(
+        .enabled(if: [LiveDatabase.plainURL, LiveDatabase.md5URL, LiveDatabase.scramURL].allSatisfy(LiveDatabase.isConfigured)),
+        arguments: [LiveDatabase.plainURL, LiveDatabase.md5URL, LiveDatabase.scramURL])
+    func aWrongPasswordIsInvalidPassword(variable: String) async throws {
         let error = try await onOwnThread {
-            var configuration = try LiveDatabase.configuration(LiveDatabase.plainURL)
+            var configuration = try LiveDatabase.configuration(variable)
             configuration.password = "not the password"
             return connectionError { () throws(PostgresConnectionError) in try PostgresConnection.connect(configuration) }
         }
-        #expect(error?.serverError?.sqlState == .invalidPassword)
+        #expect(error?.serverError?.sqlState == .invalidPassword, "\(String(describing: error))")
     }
 
     /// Values that would break SQL built by pasting text: they travel as parameters and come
@@ -202,30 +206,19 @@ struct PostgresLiveTests {
         #expect(!isOpen)
     }
 
-    /// MD5 and SCRAM wait for their authenticator (Postgres/Authentication/); until it is
-    /// plugged in, the connection names the method it cannot do.
     @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.md5URL)))
-    func anMD5UserIsRefusedAsUnsupportedForNow() async throws {
-        let error = try await onOwnThread {
-            let configuration = try LiveDatabase.configuration(LiveDatabase.md5URL)
-            return connectionError { () throws(PostgresConnectionError) in try PostgresConnection.connect(configuration) }
+    func anMD5UserLogsIn() async throws {
+        let rows = try await withLiveConnection(LiveDatabase.md5URL) { connection in
+            try connection.query("SELECT current_user, current_database()").rows
         }
-        guard case .authentication(.unsupportedMethod(.md5Password)) = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
+        #expect(rows == [["trips_md5", "trips"]])
     }
 
     @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.scramURL)))
-    func aSCRAMUserIsRefusedAsUnsupportedForNow() async throws {
-        let error = try await onOwnThread {
-            let configuration = try LiveDatabase.configuration(LiveDatabase.scramURL)
-            return connectionError { () throws(PostgresConnectionError) in try PostgresConnection.connect(configuration) }
+    func aSCRAMUserLogsIn() async throws {
+        let rows = try await withLiveConnection(LiveDatabase.scramURL) { connection in
+            try connection.query("SELECT current_user, current_database(), inet_server_addr()::text").rows
         }
-        guard case .authentication(.unsupportedMethod(.sasl(let mechanisms))) = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
-        #expect(mechanisms.contains("SCRAM-SHA-256"))
+        #expect(rows == [["trips", "trips", "127.0.0.1/32"]])
     }
 }
