@@ -78,11 +78,6 @@ public struct TripList: Sendable {
         entries[id]?.version
     }
 
-    /// Where the trip stands in the list (0 for the first).
-    public func position(of id: Trip.ID) -> Int? {
-        order.position(of: id)
-    }
-
     /// Appends the trip a draft describes, under a new id.
     @discardableResult
     public mutating func add(_ draft: TripDraft) throws(TripsError) -> Trip {
