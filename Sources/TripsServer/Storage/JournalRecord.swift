@@ -76,6 +76,11 @@ struct JournalRecord: Sendable, Equatable {
 
     /// Reads a payload `payload` wrote.
     init(payload: [UInt8]) throws(StoredJSONError) {
+        // Creates, by far the most common record, in the layout written here: read directly.
+        if let record = payload.withUnsafeBytes(StoredLayoutReader.addRecord) {
+            self = record
+            return
+        }
         var object = try StoredObject(parsing: payload, describing: "the record")
         revision = try object.integer("revision")
         let operation = try object.string("op")

@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+import Synchronization
 import TripsDomain
 
 /// The whole list at one moment, the latest changes (the change feed's history), and the
@@ -93,7 +96,7 @@ struct Snapshot: Sendable, Equatable {
     init(bytes: [UInt8], file: String) throws(StorageError) {
         var offset = 0
         /// Steps over the next record's frame; answers where it starts and its payload.
-        func nextPayload() throws(StorageError) -> (start: Int, payload: Range<Int>) {
+        func nextPayload() throws(StorageError) -> Frame {
             let start = offset
             guard start < bytes.count else { throw .corrupt(file: file, offset: start, reason: "the snapshot ends early") }
             switch bytes.withUnsafeBytes({ RecordFrame.read($0, at: start) }) {
@@ -106,19 +109,8 @@ struct Snapshot: Sendable, Equatable {
                 throw .corrupt(file: file, offset: start, reason: reason)
             }
         }
-        /// Reads the next record with `read`; any flaw is `.corrupt` at the record's offset.
-        func record<Value>(
-            _ framed: (start: Int, payload: Range<Int>), _ read: (inout StoredObject) throws(StoredJSONError) -> Value
-        ) throws(StorageError) -> Value {
-            let (start, payload) = framed
-            do {
-                var object = try StoredObject(parsing: Array(bytes[payload]), describing: "the record")
-                let value = try read(&object)
-                try object.finish()
-                return value
-            } catch {
-                throw .corrupt(file: file, offset: start, reason: error.reason)
-            }
+        func record<Value>(_ frame: Frame, _ read: (inout StoredObject) throws(StoredJSONError) -> Value) throws(StorageError) -> Value {
+            try Self.record(frame, of: bytes, file: file, read)
         }
 
         let (journal, revision, lastIssuedID, count, eventCount, keyCount) = try record(nextPayload()) { (header) throws(StoredJSONError) in
@@ -132,30 +124,18 @@ struct Snapshot: Sendable, Equatable {
             guard UInt64(counts.4) <= counts.1 else { throw StoredJSONError(reason: "more events than revisions") }
             return counts
         }
-        var entries: [(trip: Trip, version: UInt64)] = []
-        entries.reserveCapacity(min(count, bytes.count / 64))
-        var ids = Set<Trip.ID>(minimumCapacity: min(count, bytes.count / 64))
-        for _ in 0..<count {
-            let framed = try nextPayload()
-            // The layout this file writes, read directly; anything else by the general reader.
-            let fast = bytes.withUnsafeBytes { StoredTripRecord.read(UnsafeRawBufferPointer(rebasing: $0[framed.payload])) }
-            let entry: (trip: Trip, version: UInt64)
-            if let fast {
-                entry = fast
-            } else {
-                entry = try record(framed) { (object) throws(StoredJSONError) in
-                    let version: UInt64 = try object.integer("version")
-                    let id: Int = try object.integer("id")
-                    return (trip: Trip(id: id, draft: try object.draftMembers()), version: version)
-                }
-            }
+        var frames: [Frame] = []
+        frames.reserveCapacity(min(count, bytes.count / 64))
+        for _ in 0..<count { frames.append(try nextPayload()) }
+        let entries = try Self.readTrips(frames, of: bytes, file: file)
+        var ids = Set<Trip.ID>(minimumCapacity: entries.count)
+        for (frame, entry) in zip(frames, entries) {
             guard ids.insert(entry.trip.id).inserted else {
-                throw .corrupt(file: file, offset: framed.start, reason: "trip \(entry.trip.id) appears twice")
+                throw .corrupt(file: file, offset: frame.start, reason: "trip \(entry.trip.id) appears twice")
             }
             guard entry.trip.id <= lastIssuedID, entry.version <= revision else {
-                throw .corrupt(file: file, offset: framed.start, reason: "trip \(entry.trip.id) is newer than the snapshot's header says")
+                throw .corrupt(file: file, offset: frame.start, reason: "trip \(entry.trip.id) is newer than the snapshot's header says")
             }
-            entries.append(entry)
         }
         var events: [ChangeEvent] = []
         events.reserveCapacity(min(eventCount, bytes.count / 32))
@@ -179,5 +159,62 @@ struct Snapshot: Sendable, Equatable {
         self.events = events
         self.journal = journal
         list = TripList(restoring: entries, revision: revision, lastIssuedID: lastIssuedID)
+    }
+}
+
+extension Snapshot {
+    /// Where a record starts in the file, and where its payload is.
+    typealias Frame = (start: Int, payload: Range<Int>)
+
+    /// Reads a record's payload with `read`; any flaw is `.corrupt` at the record's offset.
+    private static func record<Value>(
+        _ frame: Frame, of bytes: [UInt8], file: String, _ read: (inout StoredObject) throws(StoredJSONError) -> Value
+    ) throws(StorageError) -> Value {
+        do {
+            var object = try StoredObject(parsing: Array(bytes[frame.payload]), describing: "the record")
+            let value = try read(&object)
+            try object.finish()
+            return value
+        } catch {
+            throw .corrupt(file: file, offset: frame.start, reason: error.reason)
+        }
+    }
+
+    /// Reads the trip records, split across the cores: with a million trips this is most of
+    /// start-up, and each record stands alone. The first flaw in file order is the one thrown.
+    static func readTrips(
+        _ frames: [Frame], of bytes: [UInt8], file: String, leastPerPart: Int = 20_000
+    ) throws(StorageError) -> [(trip: Trip, version: UInt64)] {
+        let parts = min(ProcessInfo.processInfo.activeProcessorCount, max(1, frames.count / leastPerPart))
+        let results = Mutex([Result<[(trip: Trip, version: UInt64)], StorageError>?](repeating: nil, count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let range = (frames.count * part / parts)..<(frames.count * (part + 1) / parts)
+            let result = Result { () throws(StorageError) in
+                var entries: [(trip: Trip, version: UInt64)] = []
+                entries.reserveCapacity(range.count)
+                for frame in frames[range] { entries.append(try readTrip(frame, of: bytes, file: file)) }
+                return entries
+            }
+            results.withLock { $0[part] = result }
+        }
+        var entries: [(trip: Trip, version: UInt64)] = []
+        entries.reserveCapacity(frames.count)
+        for result in results.withLock({ $0 }) {
+            guard let result else { preconditionFailure("a part of the snapshot was not read") }
+            entries.append(contentsOf: try result.get())
+        }
+        return entries
+    }
+
+    /// One trip record: the layout this file writes read directly, anything else by the
+    /// general reader.
+    private static func readTrip(_ frame: Frame, of bytes: [UInt8], file: String) throws(StorageError) -> (trip: Trip, version: UInt64) {
+        let fast = bytes.withUnsafeBytes { StoredLayoutReader.trip(UnsafeRawBufferPointer(rebasing: $0[frame.payload])) }
+        if let fast { return fast }
+        return try record(frame, of: bytes, file: file) { (object) throws(StoredJSONError) in
+            let version: UInt64 = try object.integer("version")
+            let id: Int = try object.integer("id")
+            return (trip: Trip(id: id, draft: try object.draftMembers()), version: version)
+        }
     }
 }

@@ -6,9 +6,9 @@ import TripsDomain
 
 /// The snapshot's fast trip reader against the general one: the same trip for every record
 /// it reads, and nil (the general reader decides) for anything outside the written layout.
-@Suite struct StoredTripRecordTests {
+@Suite struct StoredLayoutReaderTests {
     private func fast(_ payload: String) -> (trip: Trip, version: UInt64)? {
-        Array(payload.utf8).withUnsafeBytes { StoredTripRecord.read($0) }
+        Array(payload.utf8).withUnsafeBytes { StoredLayoutReader.trip($0) }
     }
 
     private func general(_ payload: String) -> (trip: Trip, version: UInt64)? {
@@ -72,12 +72,75 @@ import TripsDomain
         let valid = Array(
             #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":"2027-03-05T00:00:00Z","notes":"xy"}"#
                 .utf8)
-        #expect(valid.withUnsafeBytes { StoredTripRecord.read($0) } != nil)
+        #expect(valid.withUnsafeBytes { StoredLayoutReader.trip($0) } != nil)
         for bad: [UInt8] in [[0x0A], [0xFF], [0xC3], [0xED, 0xA0, 0x80]] {
             var payload = valid
             payload.replaceSubrange((payload.count - 4)..<(payload.count - 2), with: bad)
-            #expect(payload.withUnsafeBytes { StoredTripRecord.read($0) } == nil, "\(bad)")
+            #expect(payload.withUnsafeBytes { StoredLayoutReader.trip($0) } == nil, "\(bad)")
             #expect((try? StoredObject(parsing: payload, describing: "the record")) == nil, "the general reader refuses \(bad) too")
+        }
+    }
+
+    /// A snapshot's trip records, in this order, with a record that names no id where `flawed` says.
+    private func tripFrames(_ count: Int, flawed: Set<Int> = []) -> (bytes: [UInt8], frames: [Snapshot.Frame], trips: [Trip]) {
+        var bytes: [UInt8] = []
+        var frames: [Snapshot.Frame] = []
+        var trips: [Trip] = []
+        for index in 0..<count {
+            var writer = JSONWriter(reservingCapacity: 256)
+            if flawed.contains(index) {
+                writer.appendRaw(#"{"version":1}"#)
+            } else {
+                let trip = Trip(id: index + 1, city: "City \(index)", country: "Country", nights: 1, price: 1, start: Trip.samples[0].start)
+                trips.append(trip)
+                writer.appendRaw(#"{"version":1,"id":"#)
+                writer.appendInteger(trip.id)
+                writer.appendRaw(",")
+                writer.appendDraftMembers(trip.draft)
+                writer.appendRaw("}")
+            }
+            let start = bytes.count
+            RecordFrame.append(payload: writer.bytes, to: &bytes)
+            frames.append((start, (bytes.count - writer.bytes.count)..<bytes.count))
+        }
+        return (bytes, frames, trips)
+    }
+
+    @Test func tripsReadInPartsComeBackInOrder() throws {
+        let (bytes, frames, trips) = tripFrames(40)
+        #expect(try Snapshot.readTrips(frames, of: bytes, file: "snapshot", leastPerPart: 1).map(\.trip) == trips)
+    }
+
+    @Test func theFirstFlawInFileOrderIsNamedWhicheverPartFindsIt() {
+        let (bytes, frames, _) = tripFrames(40, flawed: [5, 35])
+        #expect {
+            try Snapshot.readTrips(frames, of: bytes, file: "snapshot", leastPerPart: 1)
+        } throws: { error in
+            guard case StorageError.corrupt(_, let offset, let reason) = error else { return false }
+            return offset == frames[5].start && reason == "id is missing"
+        }
+    }
+
+    @Test func addRecordsAsWrittenReadTheSameBothWays() throws {
+        let drafts = Trip.samples.map(\.draft)
+        let keyUse = IdempotencyKeyUse(
+            key: "k-1", fingerprint: "f", at: 1_796_000_000, answer: StoredAnswer(status: 201, fields: [:], body: []))
+        let records = [
+            JournalRecord(revision: 7, change: .add(drafts[0])),
+            JournalRecord(revision: 8, change: .add(drafts, before: 3)),
+            JournalRecord(revision: 9, change: .add([drafts[1], drafts[2]], before: nil)),
+            JournalRecord(
+                revision: 10,
+                change: .add([TripDraft(city: #"A "quoted" city"#, country: "B", nights: 1, price: 1, start: drafts[0].start)], before: nil)
+            ),
+            JournalRecord(revision: 11, change: .add([drafts[0]], before: nil), idempotency: keyUse),
+            JournalRecord(revision: 12, change: .delete([1, 2])),
+        ]
+        for record in records {
+            let payload = record.payload
+            #expect(try JournalRecord(payload: payload) == record)
+            let fast = payload.withUnsafeBytes(StoredLayoutReader.addRecord)
+            #expect(fast == (record.revision <= 9 ? record : nil), "\(String(decoding: payload, as: UTF8.self))")
         }
     }
 }

@@ -1,18 +1,18 @@
 import Foundation
 import TripsDomain
 
-/// Reads a snapshot's trip record in exactly the layout `Snapshot.bytes` writes, without
-/// building a JSON tree:
+/// Reads the records start-up meets by the million in exactly the layout storage writes them,
+/// without building a JSON tree: a snapshot's trip records and the journal's `add` records.
 ///
 ///     {"version":40,"id":2,"city":"Vancouver","country":"Canada","nights":3,"isFavorite":false,
 ///      "imageName":"","price":1299.99,"start":"2027-03-05T00:00:00Z","notes":""}
+///     {"revision":8,"op":"add","drafts":[{"city":"Lisbon",…,"notes":""},{…}],"before":3}
 ///
-/// Start-up reads one per trip, so with a million trips this is most of its time; the general
-/// reader (`StoredObject`) takes about five times as long. Anything this reader does not
-/// expect (a string with an escape, members in another order, white space, a number in
-/// another form) answers nil and the general reader takes the record: the fast path accepts
-/// only what the general one accepts, and reads it the same way.
-struct StoredTripRecord {
+/// The general reader (`StoredObject`) takes about five times as long. Anything this reader
+/// does not expect (a string with an escape, members in another order, white space, a number
+/// in another form, an idempotency key) answers nil and the general reader takes the record:
+/// the fast path accepts only what the general one accepts, and reads it the same way.
+struct StoredLayoutReader {
     private let bytes: UnsafeRawBufferPointer
     private var index: Int
 
@@ -21,25 +21,50 @@ struct StoredTripRecord {
         index = bytes.startIndex
     }
 
-    /// The trip and its version, or nil when the record is not in the expected layout.
-    static func read(_ payload: UnsafeRawBufferPointer) -> (trip: Trip, version: UInt64)? {
-        var reader = StoredTripRecord(payload)
-        return reader.record()
+    /// A snapshot's trip record: the trip and its version, or nil when the record is not in
+    /// the expected layout.
+    static func trip(_ payload: UnsafeRawBufferPointer) -> (trip: Trip, version: UInt64)? {
+        var reader = StoredLayoutReader(payload)
+        guard reader.skip(#"{"version":"#), let version = reader.wholeNumber(), reader.skip(#","id":"#),
+            let id = reader.wholeNumber().flatMap(Int.init(exactly:)), reader.skip(","), let draft = reader.draftMembers(),
+            reader.skip("}"), reader.isAtEnd
+        else { return nil }
+        return (Trip(id: id, draft: draft), version)
     }
 
-    private mutating func record() -> (trip: Trip, version: UInt64)? {
-        guard skip(#"{"version":"#), let version = wholeNumber(), skip(#","id":"#), let id = wholeNumber(),
-            skip(#","city":"#), let city = string(), skip(#","country":"#), let country = string(),
-            skip(#","nights":"#), let nights = wholeNumber(), skip(#","isFavorite":"#), let isFavorite = boolean(),
-            skip(#","imageName":"#), let imageName = string(), skip(#","price":"#), let price = decimal(),
-            skip(#","start":"#), let startText = string(), let start = TripDate.parse(startText),
-            skip(#","notes":"#), let notes = string(), skip("}"), index == bytes.endIndex,
-            let nights = Int(exactly: nights), let id = Int(exactly: id)
+    /// A journal record that adds trips, without an idempotency key; nil for any other record.
+    static func addRecord(_ payload: UnsafeRawBufferPointer) -> JournalRecord? {
+        var reader = StoredLayoutReader(payload)
+        guard reader.skip(#"{"revision":"#), let revision = reader.wholeNumber(), reader.skip(#","op":"add","drafts":["#)
         else { return nil }
-        let draft = TripDraft(
+        var drafts: [TripDraft] = []
+        repeat {
+            guard reader.skip("{"), let draft = reader.draftMembers(), reader.skip("}") else { return nil }
+            drafts.append(draft)
+        } while reader.skip(",")
+        guard reader.skip("]") else { return nil }
+        var before: Int?
+        if reader.skip(#","before":"#) {
+            guard let id = reader.wholeNumber().flatMap(Int.init(exactly:)) else { return nil }
+            before = id
+        }
+        guard reader.skip("}"), reader.isAtEnd else { return nil }
+        return JournalRecord(revision: revision, change: .add(drafts, before: before))
+    }
+
+    private var isAtEnd: Bool { index == bytes.endIndex }
+
+    /// The eight members `JSONWriter.appendDraftMembers` writes, `"city":…,"notes":…`.
+    private mutating func draftMembers() -> TripDraft? {
+        guard skip(#""city":"#), let city = string(), skip(#","country":"#), let country = string(),
+            skip(#","nights":"#), let nights = wholeNumber().flatMap(Int.init(exactly:)), skip(#","isFavorite":"#),
+            let isFavorite = boolean(), skip(#","imageName":"#), let imageName = string(), skip(#","price":"#),
+            let price = decimal(), skip(#","start":"#), let startText = string(), let start = TripDate.parse(startText),
+            skip(#","notes":"#), let notes = string()
+        else { return nil }
+        return TripDraft(
             city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
             start: start, notes: notes)
-        return (Trip(id: id, draft: draft), version)
     }
 
     /// Steps over `literal` if the bytes continue with it.
@@ -74,7 +99,7 @@ struct StoredTripRecord {
     /// by the same `Decimal(string:)` the general reader uses.
     private mutating func decimal() -> Decimal? {
         let start = index
-        let digits = { (reader: inout StoredTripRecord) -> Int in
+        let digits = { (reader: inout StoredLayoutReader) -> Int in
             let first = reader.index
             while reader.index < reader.bytes.endIndex, reader.bytes[reader.index] >= 0x30, reader.bytes[reader.index] <= 0x39 {
                 reader.index += 1
