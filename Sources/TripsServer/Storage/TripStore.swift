@@ -345,6 +345,7 @@ final class TripStore: Sendable {
         compactions.enter()
         let thread = Thread { [self] in
             defer { compactions.leave() }
+            Linux.lowerCurrentThreadPriority(to: 10)
             var size: (bytes: Int, trips: Int)?
             do {
                 size = try compaction.run()

@@ -71,3 +71,13 @@ struct Linux: @unchecked Sendable {  // immutable C function pointers
         _ = withUnsafeMutableBytes(of: &storage) { calls.epollCtl(epoll, epollCtlDel, descriptor, $0.baseAddress) }
     }
 }
+
+extension Linux {
+    /// Gives the calling thread a nicer scheduling priority (0 to 19, higher yields more): on
+    /// Linux the nice value is per thread, and `setpriority` with `who == 0` sets the caller's.
+    /// Background work (a compaction) then takes the CPU the request path leaves, as RocksDB
+    /// lowers its compaction threads. Failure is harmless: the thread just keeps its priority.
+    static func lowerCurrentThreadPriority(to nice: Int32) {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
+    }
+}

@@ -79,6 +79,8 @@ import TripsDomain
             // The compaction is stuck in its snapshot's fsync; every change is acknowledged anyway.
             for index in 0..<8 { try await store.commit(.add(storageDraft("During \(index)"))) }
             #expect(try journals(in: folder) == [DataFolder.journalName(1), DataFolder.journalName(2)])
+            // It runs at a lower priority than the threads that answer requests.
+            #expect(try niceValuesOfThreads().contains(10))
             let expected = store.list
             gate.release.signal()
             store.close()  // waits for the compaction
@@ -195,5 +197,16 @@ import TripsDomain
         let compaction = try #require(operations.firstIndex(of: .removeFile))
         #expect(operations[..<compaction].contains(.rename))
         for step in 0...compaction { try await failDuringCompaction(at: step) }
+    }
+}
+
+/// The nice value of each of this process's threads, from /proc/self/task/*/stat (Foundation
+/// does not give Linux our thread names, so they cannot be picked out by name).
+func niceValuesOfThreads() throws -> [Int] {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
+        let stat = try String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8)
+        // After the name in parentheses: state is field 3, nice is field 19.
+        guard let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 16 else { return nil }
+        return Int(fields[16])
     }
 }
