@@ -7,6 +7,33 @@ import TripsDomain
 @Suite struct StorageJournalTests {
     @Test func theChecksumIsCRC32C() {
         #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        // RFC 3720, B.4: 32 bytes of zeros, of ones, incrementing, decrementing.
+        #expect(CRC32C.checksum([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)
+        #expect(CRC32C.checksum([UInt8](repeating: 0xFF, count: 32)) == 0x62A8_AB43)
+        #expect(CRC32C.checksum((0...31).map(UInt8.init)) == 0x46DD_794E)
+        #expect(CRC32C.checksum((0...31).reversed().map(UInt8.init)) == 0x113F_DB5C)
+    }
+
+    /// Eight bytes at a time gives what one at a time gives, for every length and every
+    /// point a checksum is continued from.
+    @Test func theChecksumMatchesTheBytewiseDefinition() {
+        func bytewise(_ bytes: ArraySlice<UInt8>, continuing previous: UInt32 = 0) -> UInt32 {
+            var crc = ~previous
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            }
+            return ~crc
+        }
+        let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...bytes.count {
+            let expected = bytewise(bytes[..<length])
+            #expect(CRC32C.checksum(Array(bytes[..<length])) == expected)
+            for split in stride(from: 0, through: length, by: 7) {
+                let first = CRC32C.checksum(Array(bytes[..<split]))
+                #expect(bytes[split..<length].withUnsafeBytes { CRC32C.checksum($0, continuing: first) } == expected)
+            }
+        }
     }
 
     @Test(arguments: everyKindOfChange)
