@@ -4,87 +4,92 @@ import Testing
 @testable import TripsServer
 
 @Suite struct BackendMessageDecoderTests {
-    /// One of every message the decoder knows, as a server writes it, with its value.
-    static let samples: [([UInt8], BackendMessage)] = [
-        (Wire.authentication(0), .authentication(.ok)),
-        (Wire.authentication(3), .authentication(.cleartextPassword)),
-        (Wire.authentication(5, [1, 2, 3, 4]), .authentication(.md5Password(salt: [1, 2, 3, 4]))),
-        (
-            Wire.authentication(10, Wire.cString("SCRAM-SHA-256-PLUS") + Wire.cString("SCRAM-SHA-256") + [0]),
-            .authentication(.sasl(mechanisms: ["SCRAM-SHA-256-PLUS", "SCRAM-SHA-256"]))
-        ),
-        (
-            Wire.authentication(11, Array("r=abc,s=c2FsdA==,i=4096".utf8)),
-            .authentication(.saslContinue(Array("r=abc,s=c2FsdA==,i=4096".utf8)))
-        ),
-        (Wire.authentication(12, Array("v=c2ln".utf8)), .authentication(.saslFinal(Array("v=c2ln".utf8)))),
-        (Wire.authentication(7), .authentication(.unsupported(code: 7))),
-        (Wire.authentication(8, [9, 9]), .authentication(.unsupported(code: 8))),
-        (Wire.parameterStatus("server_version", "16.2"), .parameterStatus(name: "server_version", value: "16.2")),
-        (Wire.parameterStatus("application_name", ""), .parameterStatus(name: "application_name", value: "")),
-        (
-            Wire.message("K", Wire.int32(4242) + [0xDE, 0xAD, 0xBE, 0xEF]),
-            .backendKeyData(.init(processID: 4242, secretKey: [0xDE, 0xAD, 0xBE, 0xEF]))
-        ),
-        (Wire.readyForQuery("I"), .readyForQuery(.idle)),
-        (Wire.readyForQuery("T"), .readyForQuery(.inTransaction)),
-        (Wire.readyForQuery("E"), .readyForQuery(.failedTransaction)),
-        (
-            Wire.message(
-                "T",
-                Wire.int16(2) + Wire.cString("id") + Wire.int32(16_384) + Wire.int16(1) + Wire.int32(23) + Wire.int16(4) + Wire.int32(-1)
-                    + Wire.int16(0) + Wire.cString("ville") + Wire.int32(16_384) + Wire.int16(2) + Wire.int32(1043) + Wire.int16(-1)
-                    + Wire.int32(36) + Wire.int16(1)),
-            .rowDescription([
-                .init(name: "id", tableOID: 16_384, columnNumber: 1, typeOID: 23, typeSize: 4, typeModifier: -1, formatCode: 0),
-                .init(name: "ville", tableOID: 16_384, columnNumber: 2, typeOID: 1043, typeSize: -1, typeModifier: 36, formatCode: 1),
-            ])
-        ),
-        (Wire.message("T", Wire.int16(0)), .rowDescription([])),
-        (Wire.dataRow(["1", nil, "", "Zürich"]), .dataRow([Array("1".utf8), nil, [], Array("Zürich".utf8)])),
-        (Wire.message("D", Wire.int16(1) + Wire.int32(2) + [0xFF, 0x00]), .dataRow([[0xFF, 0x00]])),
-        (Wire.message("D", Wire.int16(0)), .dataRow([])),
-        (Wire.commandComplete("INSERT 0 1"), .commandComplete(tag: "INSERT 0 1")),
-        (Wire.message("I", []), .emptyQueryResponse),
-        (
-            Wire.diagnostic(
-                "E",
-                [
-                    ("S", "ERREUR"), ("V", "ERROR"), ("C", "23505"), ("M", "duplicate key value violates unique constraint \"trips_pkey\""),
-                    ("D", "Key (id)=(1) already exists."), ("s", "public"), ("t", "trips"), ("n", "trips_pkey"), ("F", "nbtinsert.c"),
-                    ("L", "664"), ("R", "_bt_check_unique"), ("q", "unknown code kept"),
-                ]),
-            .errorResponse(
-                try! PostgresDiagnostic(fields: [
-                    .localizedSeverity: "ERREUR", .severity: "ERROR", .sqlState: "23505",
-                    .message: "duplicate key value violates unique constraint \"trips_pkey\"", .detail: "Key (id)=(1) already exists.",
-                    .schemaName: "public", .tableName: "trips", .constraintName: "trips_pkey", .file: "nbtinsert.c", .line: "664",
-                    .routine: "_bt_check_unique", .init(rawValue: UInt8(ascii: "q")): "unknown code kept",
-                ]))
-        ),
-        (
-            Wire.diagnostic("N", [("S", "NOTICE"), ("C", "00000"), ("M", "table \"x\" does not exist, skipping")]),
-            .noticeResponse(
-                try! PostgresDiagnostic(
-                    fields: [.localizedSeverity: "NOTICE", .sqlState: "00000", .message: "table \"x\" does not exist, skipping"],
-                    of: .noticeResponse))
-        ),
-        (Wire.message("1", []), .parseComplete),
-        (Wire.message("2", []), .bindComplete),
-        (Wire.message("3", []), .closeComplete),
-        (Wire.message("n", []), .noData),
-        (Wire.message("s", []), .portalSuspended),
-        (Wire.message("t", Wire.int16(2) + Wire.int32(25) + Wire.int32(-1)), .parameterDescription([25, UInt32.max])),
-        (
-            Wire.notification(pid: 77, "trips", "{\"id\":1}"),
-            .notificationResponse(.init(processID: 77, channel: "trips", payload: "{\"id\":1}"))
-        ),
-        (Wire.notification(pid: 77, "trips", ""), .notificationResponse(.init(processID: 77, channel: "trips", payload: ""))),
-        (
-            Wire.message("v", Wire.int32(0x0003_0000) + Wire.int32(1) + Wire.cString("_pq_.compression")),
-            .negotiateProtocolVersion(newestVersion: 0x0003_0000, unrecognizedOptions: ["_pq_.compression"])
-        ),
-    ]
+    /// One of every message the decoder knows, as a server writes it, with its value. Built
+    /// on each use: a static table would live for the whole run, which LeakSanitizer reports.
+    static var samples: [([UInt8], BackendMessage)] {
+        [
+            (Wire.authentication(0), .authentication(.ok)),
+            (Wire.authentication(3), .authentication(.cleartextPassword)),
+            (Wire.authentication(5, [1, 2, 3, 4]), .authentication(.md5Password(salt: [1, 2, 3, 4]))),
+            (
+                Wire.authentication(10, Wire.cString("SCRAM-SHA-256-PLUS") + Wire.cString("SCRAM-SHA-256") + [0]),
+                .authentication(.sasl(mechanisms: ["SCRAM-SHA-256-PLUS", "SCRAM-SHA-256"]))
+            ),
+            (
+                Wire.authentication(11, Array("r=abc,s=c2FsdA==,i=4096".utf8)),
+                .authentication(.saslContinue(Array("r=abc,s=c2FsdA==,i=4096".utf8)))
+            ),
+            (Wire.authentication(12, Array("v=c2ln".utf8)), .authentication(.saslFinal(Array("v=c2ln".utf8)))),
+            (Wire.authentication(7), .authentication(.unsupported(code: 7))),
+            (Wire.authentication(8, [9, 9]), .authentication(.unsupported(code: 8))),
+            (Wire.parameterStatus("server_version", "16.2"), .parameterStatus(name: "server_version", value: "16.2")),
+            (Wire.parameterStatus("application_name", ""), .parameterStatus(name: "application_name", value: "")),
+            (
+                Wire.message("K", Wire.int32(4242) + [0xDE, 0xAD, 0xBE, 0xEF]),
+                .backendKeyData(.init(processID: 4242, secretKey: [0xDE, 0xAD, 0xBE, 0xEF]))
+            ),
+            (Wire.readyForQuery("I"), .readyForQuery(.idle)),
+            (Wire.readyForQuery("T"), .readyForQuery(.inTransaction)),
+            (Wire.readyForQuery("E"), .readyForQuery(.failedTransaction)),
+            (
+                Wire.message(
+                    "T",
+                    Wire.int16(2) + Wire.cString("id") + Wire.int32(16_384) + Wire.int16(1) + Wire.int32(23) + Wire.int16(4)
+                        + Wire.int32(-1)
+                        + Wire.int16(0) + Wire.cString("ville") + Wire.int32(16_384) + Wire.int16(2) + Wire.int32(1043) + Wire.int16(-1)
+                        + Wire.int32(36) + Wire.int16(1)),
+                .rowDescription([
+                    .init(name: "id", tableOID: 16_384, columnNumber: 1, typeOID: 23, typeSize: 4, typeModifier: -1, formatCode: 0),
+                    .init(name: "ville", tableOID: 16_384, columnNumber: 2, typeOID: 1043, typeSize: -1, typeModifier: 36, formatCode: 1),
+                ])
+            ),
+            (Wire.message("T", Wire.int16(0)), .rowDescription([])),
+            (Wire.dataRow(["1", nil, "", "Zürich"]), .dataRow([Array("1".utf8), nil, [], Array("Zürich".utf8)])),
+            (Wire.message("D", Wire.int16(1) + Wire.int32(2) + [0xFF, 0x00]), .dataRow([[0xFF, 0x00]])),
+            (Wire.message("D", Wire.int16(0)), .dataRow([])),
+            (Wire.commandComplete("INSERT 0 1"), .commandComplete(tag: "INSERT 0 1")),
+            (Wire.message("I", []), .emptyQueryResponse),
+            (
+                Wire.diagnostic(
+                    "E",
+                    [
+                        ("S", "ERREUR"), ("V", "ERROR"), ("C", "23505"),
+                        ("M", "duplicate key value violates unique constraint \"trips_pkey\""),
+                        ("D", "Key (id)=(1) already exists."), ("s", "public"), ("t", "trips"), ("n", "trips_pkey"), ("F", "nbtinsert.c"),
+                        ("L", "664"), ("R", "_bt_check_unique"), ("q", "unknown code kept"),
+                    ]),
+                .errorResponse(
+                    try! PostgresDiagnostic(fields: [
+                        .localizedSeverity: "ERREUR", .severity: "ERROR", .sqlState: "23505",
+                        .message: "duplicate key value violates unique constraint \"trips_pkey\"", .detail: "Key (id)=(1) already exists.",
+                        .schemaName: "public", .tableName: "trips", .constraintName: "trips_pkey", .file: "nbtinsert.c", .line: "664",
+                        .routine: "_bt_check_unique", .init(rawValue: UInt8(ascii: "q")): "unknown code kept",
+                    ]))
+            ),
+            (
+                Wire.diagnostic("N", [("S", "NOTICE"), ("C", "00000"), ("M", "table \"x\" does not exist, skipping")]),
+                .noticeResponse(
+                    try! PostgresDiagnostic(
+                        fields: [.localizedSeverity: "NOTICE", .sqlState: "00000", .message: "table \"x\" does not exist, skipping"],
+                        of: .noticeResponse))
+            ),
+            (Wire.message("1", []), .parseComplete),
+            (Wire.message("2", []), .bindComplete),
+            (Wire.message("3", []), .closeComplete),
+            (Wire.message("n", []), .noData),
+            (Wire.message("s", []), .portalSuspended),
+            (Wire.message("t", Wire.int16(2) + Wire.int32(25) + Wire.int32(-1)), .parameterDescription([25, UInt32.max])),
+            (
+                Wire.notification(pid: 77, "trips", "{\"id\":1}"),
+                .notificationResponse(.init(processID: 77, channel: "trips", payload: "{\"id\":1}"))
+            ),
+            (Wire.notification(pid: 77, "trips", ""), .notificationResponse(.init(processID: 77, channel: "trips", payload: ""))),
+            (
+                Wire.message("v", Wire.int32(0x0003_0000) + Wire.int32(1) + Wire.cString("_pq_.compression")),
+                .negotiateProtocolVersion(newestVersion: 0x0003_0000, unrecognizedOptions: ["_pq_.compression"])
+            ),
+        ]
+    }
 
     @Test func everyKindOfMessageDecodesIntoItsValueAndTakesItsWholeLength() throws {
         for (bytes, expected) in Self.samples {
