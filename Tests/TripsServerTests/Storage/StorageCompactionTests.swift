@@ -204,7 +204,8 @@ import TripsDomain
 /// does not give Linux our thread names, so they cannot be picked out by name).
 func niceValuesOfThreads() throws -> [Int] {
     try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
-        let stat = try String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8)
+        // A thread may end between the listing and the read.
+        guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8) else { return nil }
         // After the name in parentheses: state is field 3, nice is field 19.
         guard let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 16 else { return nil }
         return Int(fields[16])
