@@ -95,15 +95,12 @@ struct ListOrder: Sendable {
             rebuild(filter { !ids.contains($0) })
             return
         }
-        var touched = Set<Int>()
+        // One at a time, each where it stands: no pass over a chunk hashing every id in it.
         for id in ids {
-            guard let key = chunkOf.removeValue(forKey: id) else { preconditionFailure("\(id) is not in the order") }
-            touched.insert(key)
-        }
-        count -= ids.count
-        for key in touched {
-            guard let chunk = keys.firstIndex(of: key) else { continue }
-            chunks[chunk].removeAll { ids.contains($0) }
+            guard let (chunk, offset) = location(of: id) else { preconditionFailure("\(id) is not in the order") }
+            chunkOf[id] = nil
+            chunks[chunk].remove(at: offset)
+            count -= 1
             mergeIfSmall(chunk)
         }
     }
