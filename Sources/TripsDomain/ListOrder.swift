@@ -25,10 +25,6 @@ struct ListOrder: Sendable {
         rebuild(Array(ids))
     }
 
-    func contains(_ id: Trip.ID) -> Bool {
-        chunkOf[id] != nil
-    }
-
     /// The id's index in the order.
     func position(of id: Trip.ID) -> Int? {
         guard let (chunk, offset) = location(of: id) else { return nil }
