@@ -50,3 +50,18 @@ struct HashBlockBuffer: Sendable {
         return blocks
     }
 }
+
+/// A hash fed raw bytes (SHA-256, MD5); any sequence of bytes is fed through the same call.
+protocol BlockHash {
+    mutating func update(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension BlockHash {
+    /// Hashes more of the message: in place when the bytes are contiguous, else from a copy.
+    mutating func update(_ bytes: some Sequence<UInt8>) {
+        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if contiguous == nil {
+            Array(bytes).withUnsafeBytes { update($0) }
+        }
+    }
+}

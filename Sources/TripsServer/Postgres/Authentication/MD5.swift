@@ -24,14 +24,6 @@ struct MD5: Sendable {
     init() {}
 
     /// Hashes more of the message.
-    mutating func update(_ bytes: some Sequence<UInt8>) {
-        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
-        if contiguous == nil {
-            Array(bytes).withUnsafeBytes { update($0) }
-        }
-    }
-
-    /// Hashes more of the message.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(bytes) { Self.compress(&state, blocks: $0) }
     }
@@ -123,3 +115,5 @@ struct MD5: Sendable {
         6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
     ]
 }
+
+extension MD5: BlockHash {}

@@ -67,14 +67,6 @@ struct SHA256: Sendable {
     }
 
     /// Hashes more of the message.
-    mutating func update(_ bytes: some Sequence<UInt8>) {
-        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
-        if contiguous == nil {
-            Array(bytes).withUnsafeBytes { update($0) }
-        }
-    }
-
-    /// Hashes more of the message.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(bytes) { Self.compress(&state, blocks: $0) }
     }
@@ -181,3 +173,5 @@ struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 }
+
+extension SHA256: BlockHash {}
