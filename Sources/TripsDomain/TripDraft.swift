@@ -100,6 +100,9 @@ extension String {
     /// the rest of reading a stored trip.
     var trimmedOfWhitespace: String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
+        // Visible ASCII (`!` to `~`) is in no whitespace set, and asks for no `CharacterSet`.
+        let visibleASCII: ClosedRange<UInt32> = 0x21...0x7E
+        if visibleASCII.contains(first.value) && visibleASCII.contains(last.value) { return self }
         let surrounding = CharacterSet.whitespacesAndNewlines
         guard surrounding.contains(first) || surrounding.contains(last) else { return self }
         return trimmingCharacters(in: surrounding)

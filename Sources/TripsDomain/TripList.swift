@@ -31,16 +31,49 @@ public struct TripList: Sendable {
     /// A list exactly as it was saved: trips in order, each with the revision at which it
     /// last changed, so ETags survive a restart.
     public init(restoring entries: [(trip: Trip, version: UInt64)], revision: UInt64, lastIssuedID: Int) {
-        self.revision = revision
-        self.entries = Dictionary(minimumCapacity: entries.count)
-        var largest = lastIssuedID
+        var restoration = Restoration(expectedCount: entries.count, revision: revision, lastIssuedID: lastIssuedID)
         for entry in entries {
-            let previous = self.entries.updateValue(Entry(trip: entry.trip, version: entry.version), forKey: entry.trip.id)
-            precondition(previous == nil, "trip \(entry.trip.id) appears twice")
-            largest = max(largest, entry.trip.id)
+            precondition(restoration.append(entry.trip, version: entry.version), "trip \(entry.trip.id) appears twice")
         }
-        self.lastIssuedID = largest
-        order = ListOrder(entries.lazy.map(\.trip.id))
+        self = restoration.finish()
+    }
+
+    private init(revision: UInt64, lastIssuedID: Int, entries: [Trip.ID: Entry], order: ListOrder) {
+        self.revision = revision
+        self.lastIssuedID = lastIssuedID
+        self.entries = entries
+        self.order = order
+    }
+
+    /// A list being restored trip by trip, in stored order: start-up hands it each part of a
+    /// snapshot as soon as that part is read, while the next part is still being read.
+    public struct Restoration: Sendable {
+        private var entries: [Trip.ID: Entry]
+        private var ids: [Trip.ID] = []
+        private let revision: UInt64
+        private var lastIssuedID: Int
+
+        /// `lastIssuedID` grows to the largest id appended.
+        public init(expectedCount: Int, revision: UInt64, lastIssuedID: Int) {
+            entries = Dictionary(minimumCapacity: expectedCount)
+            ids.reserveCapacity(expectedCount)
+            self.revision = revision
+            self.lastIssuedID = lastIssuedID
+        }
+
+        /// Appends the next trip. False when an earlier trip had its id: the restoration is
+        /// then broken, and the caller gives it up.
+        public mutating func append(_ trip: Trip, version: UInt64) -> Bool {
+            guard entries.updateValue(Entry(trip: trip, version: version), forKey: trip.id) == nil else { return false }
+            ids.append(trip.id)
+            lastIssuedID = max(lastIssuedID, trip.id)
+            return true
+        }
+
+        /// The restored list.
+        public consuming func finish() -> TripList {
+            TripList(revision: revision, lastIssuedID: lastIssuedID, entries: entries, order: ListOrder(ids))
+        }
     }
 
     /// The trips in stored order.

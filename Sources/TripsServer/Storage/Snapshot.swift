@@ -127,14 +127,13 @@ struct Snapshot: Sendable, Equatable {
         var frames: [Frame] = []
         frames.reserveCapacity(min(count, bytes.count / 64))
         for _ in 0..<count { frames.append(try nextPayload()) }
-        let entries = try Self.readTrips(frames, of: bytes, file: file)
-        var ids = Set<Trip.ID>(minimumCapacity: entries.count)
-        for (frame, entry) in zip(frames, entries) {
-            guard ids.insert(entry.trip.id).inserted else {
-                throw .corrupt(file: file, offset: frame.start, reason: "trip \(entry.trip.id) appears twice")
+        var restoration = TripList.Restoration(expectedCount: count, revision: revision, lastIssuedID: lastIssuedID)
+        try Self.readTrips(frames, of: bytes, file: file) { (frame, trip, version) throws(StorageError) in
+            guard restoration.append(trip, version: version) else {
+                throw .corrupt(file: file, offset: frame.start, reason: "trip \(trip.id) appears twice")
             }
-            guard entry.trip.id <= lastIssuedID, entry.version <= revision else {
-                throw .corrupt(file: file, offset: frame.start, reason: "trip \(entry.trip.id) is newer than the snapshot's header says")
+            guard trip.id <= lastIssuedID, version <= revision else {
+                throw .corrupt(file: file, offset: frame.start, reason: "trip \(trip.id) is newer than the snapshot's header says")
             }
         }
         var events: [ChangeEvent] = []
@@ -158,7 +157,7 @@ struct Snapshot: Sendable, Equatable {
         self.keys = keys
         self.events = events
         self.journal = journal
-        list = TripList(restoring: entries, revision: revision, lastIssuedID: lastIssuedID)
+        list = restoration.finish()
     }
 }
 
@@ -180,30 +179,78 @@ extension Snapshot {
         }
     }
 
-    /// Reads the trip records, split across the cores: with a million trips this is most of
-    /// start-up, and each record stands alone. The first flaw in file order is the one thrown.
+    /// Reads the trip records and hands each, in file order, to `body` on the calling thread.
+    ///
+    /// With a million trips this is most of start-up, and each record stands alone: parts of
+    /// `partSize` records are read on one thread per core, and `body` takes each part as soon
+    /// as it is read, while later ones are still being read. The first flaw in file order is
+    /// the one thrown.
     static func readTrips(
-        _ frames: [Frame], of bytes: [UInt8], file: String, leastPerPart: Int = 20_000
-    ) throws(StorageError) -> [(trip: Trip, version: UInt64)] {
-        let parts = min(ProcessInfo.processInfo.activeProcessorCount, max(1, frames.count / leastPerPart))
-        let results = Mutex([Result<[(trip: Trip, version: UInt64)], StorageError>?](repeating: nil, count: parts))
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let range = (frames.count * part / parts)..<(frames.count * (part + 1) / parts)
-            let result = Result { () throws(StorageError) in
-                var entries: [(trip: Trip, version: UInt64)] = []
-                entries.reserveCapacity(range.count)
-                for frame in frames[range] { entries.append(try readTrip(frame, of: bytes, file: file)) }
-                return entries
+        _ frames: [Frame], of bytes: [UInt8], file: String, partSize: Int = 20_000,
+        _ body: (Frame, Trip, UInt64) throws(StorageError) -> Void
+    ) throws(StorageError) {
+        guard frames.count > partSize else {
+            for (frame, entry) in zip(frames, try readPart(frames[...], of: bytes, file: file)) {
+                try body(frame, entry.trip, entry.version)
             }
-            results.withLock { $0[part] = result }
+            return
         }
+        let parts = stride(from: 0, to: frames.count, by: partSize).map { ReadPart(range: $0..<min($0 + partSize, frames.count)) }
+        let readers = ProcessInfo.processInfo.activeProcessorCount
+        let isAbandoned = AbandonFlag()
+        let group = DispatchGroup()
+        for reader in 0..<readers {
+            DispatchQueue.global().async(group: group) {
+                for part in stride(from: reader, to: parts.count, by: readers).lazy.map({ parts[$0] }) {
+                    guard !isAbandoned.isSet else { return }
+                    part.finish(Result { () throws(StorageError) in try readPart(frames[part.range], of: bytes, file: file) })
+                }
+            }
+        }
+        defer {
+            isAbandoned.set()
+            group.wait()
+        }
+        for part in parts {
+            for (frame, entry) in zip(frames[part.range], try part.take().get()) { try body(frame, entry.trip, entry.version) }
+        }
+    }
+
+    private static func readPart(
+        _ frames: ArraySlice<Frame>, of bytes: [UInt8], file: String
+    ) throws(StorageError) -> [(trip: Trip, version: UInt64)] {
         var entries: [(trip: Trip, version: UInt64)] = []
         entries.reserveCapacity(frames.count)
-        for result in results.withLock({ $0 }) {
-            guard let result else { preconditionFailure("a part of the snapshot was not read") }
-            entries.append(contentsOf: try result.get())
-        }
+        for frame in frames { entries.append(try readTrip(frame, of: bytes, file: file)) }
         return entries
+    }
+
+    /// A part of the trip records, read on one thread and taken on another.
+    private final class ReadPart: Sendable {
+        let range: Range<Int>
+        private let isRead = DispatchSemaphore(value: 0)
+        private let result = Mutex<Result<[(trip: Trip, version: UInt64)], StorageError>?>(nil)
+
+        init(range: Range<Int>) { self.range = range }
+
+        func finish(_ result: Result<[(trip: Trip, version: UInt64)], StorageError>) {
+            self.result.withLock { $0 = result }
+            isRead.signal()
+        }
+
+        /// Waits until the part is read, and takes what it holds.
+        func take() -> Result<[(trip: Trip, version: UInt64)], StorageError> {
+            isRead.wait()
+            guard let result = result.withLock({ $0.take() }) else { preconditionFailure("a part was taken twice") }
+            return result
+        }
+    }
+
+    /// Tells the reading threads that a flaw was found, or every part taken: no more to read.
+    private final class AbandonFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+        var isSet: Bool { flag.load(ordering: .relaxed) }
+        func set() { flag.store(true, ordering: .relaxed) }
     }
 
     /// One trip record: the layout this file writes read directly, anything else by the

@@ -95,26 +95,39 @@ struct StoredLayoutReader {
         return nil
     }
 
-    /// A price as `0`, `12` or `1299.99` (JSON number syntax without sign or exponent), read
-    /// by the same `Decimal(string:)` the general reader uses.
+    /// A price as `0`, `12` or `1299.99` (JSON number syntax without sign or exponent) of at
+    /// most 18 digits, built from its digits as `Decimal(string:)` builds it: trailing zeros
+    /// fold into the exponent, and every zero is `0` (`0.00` would differ only in an exponent
+    /// nothing reads). Longer prices answer nil, for the general reader.
     private mutating func decimal() -> Decimal? {
-        let start = index
+        var significand: UInt64 = 0
+        var digitCount = 0
+        var exponent = 0
         let digits = { (reader: inout StoredLayoutReader) -> Int in
             let first = reader.index
-            while reader.index < reader.bytes.endIndex, reader.bytes[reader.index] >= 0x30, reader.bytes[reader.index] <= 0x39 {
+            while reader.index < reader.bytes.endIndex, case let byte = reader.bytes[reader.index], byte >= 0x30, byte <= 0x39 {
+                significand = significand &* 10 &+ UInt64(byte - 0x30)
                 reader.index += 1
             }
+            digitCount += reader.index - first
             return reader.index - first
         }
+        let start = index
         let whole = digits(&self)
         guard whole > 0, bytes[start] != 0x30 || whole == 1 else { return nil }
         if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard digits(&self) > 0 else { return nil }
+            let fraction = digits(&self)
+            guard fraction > 0 else { return nil }
+            exponent = -fraction
         }
-        let literal = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Decimal(string: literal, locale: nil), !value.isNaN else { return nil }
-        return value
+        guard digitCount <= 18 else { return nil }
+        guard significand != 0 else { return Decimal() }
+        while significand % 10 == 0 {
+            significand /= 10
+            exponent += 1
+        }
+        return Decimal(sign: .plus, exponent: exponent, significand: Decimal(significand))
     }
 
     /// A JSON string without escapes or control characters, in valid UTF-8.
@@ -122,12 +135,16 @@ struct StoredLayoutReader {
         guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var end = start
+        var isASCII = true
         while end < bytes.endIndex, case let byte = bytes[end], byte != UInt8(ascii: "\"") {
             guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
+            isASCII = isASCII && byte < 0x80
             end += 1
         }
         guard end < bytes.endIndex else { return nil }
         index = end + 1
-        return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        let utf8 = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
+        return isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
     }
 }

@@ -85,7 +85,9 @@ final class TripStore: Sendable {
         signal(SIGXFSZ, SIG_IGN)
         let (disk, list, history, ledger) = try DiskStore.open(
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
-        state = Mutex(State(durable: list, history: history, tip: list.unsharedCopy(), ledger: ledger))
+        // The tip shares the durable list's storage until the writer gives it its own (a copy
+        // of the whole list): the server listens meanwhile instead of after it.
+        state = Mutex(State(durable: list, history: history, tip: list, ledger: ledger))
         self.disk = Mutex(disk)
         let thread = Thread { [self] in runWriter() }
         thread.name = "trips-storage-writer"
@@ -248,6 +250,7 @@ final class TripStore: Sendable {
     }
 
     private func runWriter() {
+        giveTipStorageOfItsOwn()
         compactIfNeeded()  // a long journal left by the last run
         while true {
             wakeUp.wait()
@@ -260,6 +263,20 @@ final class TripStore: Sendable {
             if case .stop = step { break }
         }
         writerStopped.signal()
+    }
+
+    /// Replaces the tip, which starts out sharing the durable list's storage, with a copy of
+    /// its own, made outside the lock: otherwise the first change would copy the whole list
+    /// under the lock (a second or so with a million trips). A change that comes first pays
+    /// for that copy itself, and this one is dropped.
+    private func giveTipStorageOfItsOwn() {
+        let shared = list
+        let own = shared.unsharedCopy()
+        state.withLock { state in
+            // Neither list changed since `shared` was taken, so both still hold what `own` holds.
+            guard state.tip.revision == own.revision, state.durable.revision == own.revision else { return }
+            state.tip = own
+        }
     }
 
     private func nextStep() -> WriterStep {
