@@ -32,6 +32,7 @@
 #   BENCH_STARTS        start-ups timed per case (default 5)
 #   BENCH_COMPACTION_DURATION, BENCH_COMPACT_AFTER   for `compaction` (default 30 s, and the
 #                       server's own threshold: 10,000 records, and at least the trips stored)
+#   BENCH_MIXES         the traffic mixes for `compaction` (default "creates mixed reorders")
 #   BENCH_DATA_ROOT     where data folders go (default: a new folder under $TMPDIR or /tmp);
 #                       put it on the disk you want to measure
 #   TRIPS_RELEASE_SCRATCH, TRIPS_NO_BUILD=1   the release build that bench.sh and the drills
@@ -53,6 +54,7 @@ TRIPS="${BENCH_TRIPS:-100000}"
 STARTS="${BENCH_STARTS:-5}"
 COMPACTION_DURATION="${BENCH_COMPACTION_DURATION:-30}"
 COMPACT_AFTER="${BENCH_COMPACT_AFTER:-}"
+MIXES="${BENCH_MIXES:-creates mixed reorders}"
 SERVER_ARGS=()
 WHAT="${1:-all}"
 case "$WHAT" in all | writes | startup | compaction) ;; *) echo "usage: $0 [all|writes|startup|compaction]" >&2; exit 2 ;; esac
@@ -237,7 +239,7 @@ bench_compaction() {
   local mix folder output compactions
   make_layouts
   [[ -z "$COMPACT_AFTER" ]] || SERVER_ARGS=(--compact-after "$COMPACT_AFTER")
-  for mix in creates mixed reorders; do
+  for mix in $MIXES; do
     folder="$WORK/compaction-$mix"
     cp -a "$WORK/layout-snapshot" "$folder"
     start_server "$folder"

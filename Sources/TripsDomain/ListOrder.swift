@@ -15,7 +15,7 @@ struct ListOrder: Sendable {
     /// The key of each chunk, in step with `chunks`.
     private var keys: [Int] = []
     /// The key of the chunk that holds each id.
-    private var chunkOf: [Trip.ID: Int] = [:]
+    private var chunkOf = TripIDTable<Int>()
     private var nextKey = 0
     private(set) var count = 0
 
@@ -58,12 +58,6 @@ struct ListOrder: Sendable {
             guard let (chunk, offset) = location(of: id) else { preconditionFailure("\(id) is not in the order") }
             return (chunk, offset, id)
         }.sorted { ($0.chunk, $0.offset) < ($1.chunk, $1.offset) }.map(\.id)
-    }
-
-    /// Gives the order storage of its own, as `TripList.unsharedCopy` does (the chunks are
-    /// copied one at a time as they change, which is cheap).
-    mutating func unshare() {
-        chunkOf.reserveCapacity(chunkOf.count)
     }
 
     /// Inserts new ids, in order, in front of `anchor` (which must be in the order), or at the end.
@@ -135,7 +129,7 @@ struct ListOrder: Sendable {
         chunks = stride(from: 0, to: ids.count, by: size).map { Array(ids[$0..<Swift.min($0 + size, ids.count)]) }
         keys = Array(0..<chunks.count)
         nextKey = chunks.count
-        chunkOf = Dictionary(minimumCapacity: ids.count)
+        chunkOf = TripIDTable()
         for (key, chunk) in chunks.enumerated() {
             for id in chunk { chunkOf[id] = key }
         }

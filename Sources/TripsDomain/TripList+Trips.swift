@@ -2,12 +2,12 @@ extension TripList {
     /// Trips of a list in stored order (all of them, or those after one): a view that
     /// shares the list's storage, so taking it copies nothing.
     public struct Trips: Sequence, Sendable {
-        fileprivate let entries: [Trip.ID: Entry]
+        fileprivate let entries: TripIDTable<Entry>
         fileprivate let ids: ListOrder.Suffix
         /// How many trips the view holds.
         public let count: Int
 
-        init(entries: [Trip.ID: Entry], ids: ListOrder.Suffix, count: Int) {
+        init(entries: TripIDTable<Entry>, ids: ListOrder.Suffix, count: Int) {
             self.entries = entries
             self.ids = ids
             self.count = count
@@ -21,7 +21,7 @@ extension TripList {
         }
 
         public struct Iterator: IteratorProtocol, Sendable {
-            fileprivate let entries: [Trip.ID: Entry]
+            fileprivate let entries: TripIDTable<Entry>
             fileprivate var ids: ListOrder.Suffix.Iterator
 
             public mutating func next() -> Trip? {

@@ -12,7 +12,7 @@ public struct TripList: Sendable {
     /// The highest id ever issued; ids of deleted trips are never issued again.
     public private(set) var lastIssuedID: Int
     /// Every trip by id, with the revision at which it last changed.
-    private var entries: [Trip.ID: Entry]
+    private var entries: TripIDTable<Entry>
     /// The ids in stored order.
     private var order: ListOrder
 
@@ -38,7 +38,7 @@ public struct TripList: Sendable {
         self = restoration.finish()
     }
 
-    private init(revision: UInt64, lastIssuedID: Int, entries: [Trip.ID: Entry], order: ListOrder) {
+    private init(revision: UInt64, lastIssuedID: Int, entries: TripIDTable<Entry>, order: ListOrder) {
         self.revision = revision
         self.lastIssuedID = lastIssuedID
         self.entries = entries
@@ -48,14 +48,13 @@ public struct TripList: Sendable {
     /// A list being restored trip by trip, in stored order: start-up hands it each part of a
     /// snapshot as soon as that part is read, while the next part is still being read.
     public struct Restoration: Sendable {
-        private var entries: [Trip.ID: Entry]
+        private var entries = TripIDTable<Entry>()
         private var ids: [Trip.ID] = []
         private let revision: UInt64
         private var lastIssuedID: Int
 
         /// `lastIssuedID` grows to the largest id appended.
         public init(expectedCount: Int, revision: UInt64, lastIssuedID: Int) {
-            entries = Dictionary(minimumCapacity: expectedCount)
             ids.reserveCapacity(expectedCount)
             self.revision = revision
             self.lastIssuedID = lastIssuedID
@@ -85,17 +84,6 @@ public struct TripList: Sendable {
     public func trips(after id: Trip.ID) -> Trips? {
         guard let position = order.position(of: id) else { return nil }
         return Trips(entries: entries, ids: order.ids(after: id), count: order.count - position - 1)
-    }
-
-    /// The same list in storage of its own. A copy of a list shares its storage until one of
-    /// the two changes, and that first change then copies it whole: a holder that will change
-    /// its copy (a store keeping the durable list and the newest one) pays for it here, once,
-    /// instead of in the middle of a change.
-    public func unsharedCopy() -> TripList {
-        var copy = self
-        copy.entries.reserveCapacity(entries.count)
-        copy.order.unshare()
-        return copy
     }
 
     /// How many trips the list holds.

@@ -4,38 +4,26 @@ import TripsDomain
 /// Folds closed journal generations into a new snapshot, on a thread of its own, while the
 /// writer goes on appending to the next generation: no change waits for a snapshot.
 ///
-/// It shares nothing with the live list. It reads the snapshot the folded generations
-/// continue and replays them, the way start-up does, then writes the result as the snapshot
-/// that continues with the generation the writer now appends to, and removes the folded
-/// journals. A crash at any step leaves a folder that recovers every acknowledged change:
-/// before the rename, the old snapshot and every generation from the one it names upwards;
-/// after it, the new snapshot and its generation (older journals are stale and removed).
+/// It writes the durable list, history and idempotency keys as they were at the switch of
+/// generations: copies that share storage with the live ones (a change meanwhile copies only
+/// what it touches, `TripIDTable`), so nothing is read back or replayed. The result becomes
+/// the snapshot that continues with the generation the writer now appends to, and the folded
+/// journals are removed. A crash at any step leaves a folder that recovers every acknowledged
+/// change: before the rename, the old snapshot and every generation from the one it names
+/// upwards; after it, the new snapshot and its generation (older journals are stale and
+/// removed).
 struct Compaction: Sendable {
     let folder: DataFolder
     let fileSystem: any FileSystem
-    let configuration: StorageConfiguration
     let log: any StorageLog
     /// The generations to fold: from the one the snapshot names to the one just closed.
     let folded: ClosedRange<UInt64>
     /// The generation the writer appends to now, which the new snapshot names.
     let next: UInt64
 
-    /// Runs the compaction; answers the new snapshot's size in bytes and trips.
-    func run() throws(StorageError) -> (bytes: Int, trips: Int) {
-        var base = try Compaction.loadSnapshot(folder: folder, fileSystem: fileSystem, configuration: configuration)
-        guard base.journal == folded.lowerBound else {
-            throw .corrupt(
-                file: folder.snapshot, offset: 0,
-                reason: "the snapshot names journal \(base.journal), not \(folded.lowerBound) where this compaction starts")
-        }
-        var (list, history, ledger) = base.takeState()
-        for generation in folded {
-            let path = folder.journal(generation)
-            let bytes = try fileSystem.readFile(path) ?? []
-            let replayed = try JournalReplay(
-                bytes, file: path, onto: consume list, history: consume history, ledger: consume ledger, now: base.now)
-            (list, history, ledger) = (replayed.list, replayed.history, replayed.ledger)
-        }
+    /// Writes `list`, `history` and `ledger` (the durable state once every folded generation
+    /// was applied, and nothing after) as the new snapshot; answers its size in bytes and trips.
+    func run(list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) throws(StorageError) -> (bytes: Int, trips: Int) {
         let bytes = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next).bytes
         try Compaction.installSnapshot(bytes, folder: folder, fileSystem: fileSystem)
         // The new snapshot is in charge: a journal left behind is stale, and start-up removes it.
@@ -59,8 +47,8 @@ struct Compaction: Sendable {
         /// When it was read, for the idempotency keys' ages.
         let now: Int64
 
-        /// Moves the state out, leaving an empty list: a list still held here would be copied
-        /// whole by the first change replayed on it.
+        /// Moves the state out, leaving an empty list: in a list still held here, every page
+        /// a replayed change touches would be copied.
         mutating func takeState() -> (list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) {
             var taken = (list: TripList(), history: state.history, ledger: state.ledger)
             swap(&taken.list, &state.list)

@@ -161,9 +161,7 @@ struct DiskStore: Sendable {
         (journalLength, recordCount) = (0, 0)
         _ = try openJournal()
         isCompacting = true
-        return Compaction(
-            folder: folder, fileSystem: fileSystem, configuration: configuration, log: log, folded: snapshotGeneration...closed,
-            next: generation)
+        return Compaction(folder: folder, fileSystem: fileSystem, log: log, folded: snapshotGeneration...closed, next: generation)
     }
 
     /// Records how a compaction ended: with the new snapshot's size, or nil when it failed

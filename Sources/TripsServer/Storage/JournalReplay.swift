@@ -14,8 +14,8 @@ struct JournalReplay {
     /// Why the tail after `validLength` was dropped, when there was one.
     var tornTail: String?
 
-    /// Replays `bytes` onto `list`. Pass the list with `consume`: a list still held elsewhere
-    /// is copied whole by the first change.
+    /// Replays `bytes` onto `list`. Pass the list with `consume`: in a list still held
+    /// elsewhere, every page a change touches is copied.
     ///
     /// A last record that is incomplete, or fails its checksum with no valid record after
     /// it, is a write the crash interrupted: it was never acknowledged, so it is dropped.

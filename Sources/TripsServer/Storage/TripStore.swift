@@ -11,9 +11,9 @@ import TripsDomain
 /// them in one `write` and one `fdatasync` (group commit), applies the same changes to the
 /// durable list and calls the completions in order. No event loop or task waits for the disk.
 ///
-/// Both lists change in place, so a change costs what `TripList.apply` costs, not a copy of
-/// the list: nothing outside the lock keeps a reference to either (which would make the
-/// next change copy it), so reads run inside the lock and mutations report no list.
+/// Both lists change in place, so a change costs what `TripList.apply` costs. The two start
+/// out sharing storage, as does a list a reader takes out; a change then copies only the
+/// pages and chunks it touches (`TripIDTable`, `ListOrder`), never the whole list.
 final class TripStore: Sendable {
     /// Where the data lives; nil in memory.
     let directory: String?
@@ -76,7 +76,7 @@ final class TripStore: Sendable {
         guard let directory else {
             let list = seedSamples ? TripList.samples : TripList()
             let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
-            state = Mutex(State(durable: list, history: history, tip: list.unsharedCopy()))
+            state = Mutex(State(durable: list, history: history, tip: list))
             disk = Mutex(nil)
             return
         }
@@ -85,8 +85,6 @@ final class TripStore: Sendable {
         signal(SIGXFSZ, SIG_IGN)
         let (disk, list, history, ledger) = try DiskStore.open(
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
-        // The tip shares the durable list's storage until the writer gives it its own (a copy
-        // of the whole list): the server listens meanwhile instead of after it.
         state = Mutex(State(durable: list, history: history, tip: list, ledger: ledger))
         self.disk = Mutex(disk)
         let thread = Thread { [self] in runWriter() }
@@ -96,8 +94,7 @@ final class TripStore: Sendable {
 
     /// Runs `body` on the durable list, which never shows a change that is not yet on disk.
     ///
-    /// `body` runs under the store's lock: keep it short, and take out what it needs rather
-    /// than the list itself (a list kept outside makes the next change copy it).
+    /// `body` runs under the store's lock: keep it short, and take out what it needs.
     func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T {
         try state.withLock { try body($0.durable) }
     }
@@ -126,8 +123,8 @@ final class TripStore: Sendable {
         state.withLock { $0.listener = listener }
     }
 
-    /// The durable list. Copy-on-write makes this a few retains; it costs a real copy only
-    /// if a change lands while the caller still holds it, so hold it briefly.
+    /// The durable list. Copy-on-write makes this a few retains; a change that lands while
+    /// the caller holds it copies the pages it touches.
     var list: TripList {
         read { copy $0 }
     }
@@ -250,7 +247,6 @@ final class TripStore: Sendable {
     }
 
     private func runWriter() {
-        giveTipStorageOfItsOwn()
         compactIfNeeded()  // a long journal left by the last run
         while true {
             wakeUp.wait()
@@ -263,20 +259,6 @@ final class TripStore: Sendable {
             if case .stop = step { break }
         }
         writerStopped.signal()
-    }
-
-    /// Replaces the tip, which starts out sharing the durable list's storage, with a copy of
-    /// its own, made outside the lock: otherwise the first change would copy the whole list
-    /// under the lock (a second or so with a million trips). A change that comes first pays
-    /// for that copy itself, and this one is dropped.
-    private func giveTipStorageOfItsOwn() {
-        let shared = list
-        let own = shared.unsharedCopy()
-        state.withLock { state in
-            // Neither list changed since `shared` was taken, so both still hold what `own` holds.
-            guard state.tip.revision == own.revision, state.durable.revision == own.revision else { return }
-            state.tip = own
-        }
     }
 
     private func nextStep() -> WriterStep {
@@ -346,8 +328,10 @@ final class TripStore: Sendable {
 
     /// Once the journals outgrew the configured size, switches to a new journal generation
     /// and folds the closed ones into a snapshot on a thread of its own: the writer goes on
-    /// committing meanwhile, and the live list is never shared with it (sharing would make
-    /// the next change copy the whole list).
+    /// committing meanwhile.
+    ///
+    /// Runs on the writer thread between batches, so the durable state it hands over holds
+    /// exactly the records of the closed generations.
     private func compactIfNeeded() {
         let compaction = disk.withLock { disk -> Compaction? in
             guard disk?.needsCompaction == true else { return nil }
@@ -359,13 +343,14 @@ final class TripStore: Sendable {
             }
         }
         guard let compaction else { return }
+        let durable = state.withLock { (list: $0.durable, history: $0.history, ledger: $0.ledger) }
         compactions.enter()
         let thread = Thread { [self] in
             defer { compactions.leave() }
             Linux.lowerCurrentThreadPriority(to: 10)
             var size: (bytes: Int, trips: Int)?
             do {
-                size = try compaction.run()
+                size = try compaction.run(list: durable.list, history: durable.history, ledger: durable.ledger)
             } catch {
                 log.warning("compacting the journal failed; its generations are kept and folded by a later compaction: \(error)")
             }
