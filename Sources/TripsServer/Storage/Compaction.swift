@@ -24,8 +24,8 @@ struct Compaction: Sendable {
     /// Writes `list`, `history` and `ledger` (the durable state once every folded generation
     /// was applied, and nothing after) as the new snapshot; answers its size in bytes and trips.
     func run(list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) throws(StorageError) -> (bytes: Int, trips: Int) {
-        let bytes = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next).bytes
-        try Compaction.installSnapshot(bytes, folder: folder, fileSystem: fileSystem)
+        let snapshot = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next)
+        let bytes = try Compaction.installSnapshot(snapshot, folder: folder, fileSystem: fileSystem)
         // The new snapshot is in charge: a journal left behind is stale, and start-up removes it.
         for generation in folded {
             do {
@@ -34,7 +34,7 @@ struct Compaction: Sendable {
                 log.warning("cannot remove \(folder.journal(generation)), which the snapshot now covers: \(error)")
             }
         }
-        return (bytes.count, list.count)
+        return (bytes, list.count)
     }
 
     /// What a snapshot file holds, ready for the journals that continue it to be replayed on.
@@ -73,12 +73,17 @@ struct Compaction: Sendable {
         return LoadedSnapshot(state: (snapshot.list, history, ledger), journal: snapshot.journal, bytes: bytes.count, now: now)
     }
 
-    /// Makes `bytes` the snapshot, atomically: write `snapshot.tmp`, `fsync` it, rename it over
-    /// `snapshot`, `fsync` the folder. A crash before the rename leaves the old one in charge.
-    static func installSnapshot(_ bytes: [UInt8], folder: DataFolder, fileSystem: any FileSystem) throws(StorageError) {
+    /// Makes `snapshot` the snapshot, atomically: write `snapshot.tmp`, `fsync` it, rename it
+    /// over `snapshot`, `fsync` the folder. A crash before the rename leaves the old one in
+    /// charge. Answers the file's size.
+    static func installSnapshot(_ snapshot: Snapshot, folder: DataFolder, fileSystem: any FileSystem) throws(StorageError) -> Int {
         let temporary = try fileSystem.open(folder.snapshotTemporary, mode: .truncateAndAppend)
+        var size = 0
         do {
-            try fileSystem.write(temporary, bytes)
+            try snapshot.write { (piece) throws(StorageError) in
+                try fileSystem.write(temporary, piece)
+                size += piece.count
+            }
             try fileSystem.synchronize(temporary)
         } catch {
             try? fileSystem.close(temporary)  // already failing; the error below says why
@@ -94,5 +99,6 @@ struct Compaction: Sendable {
             throw error
         }
         try fileSystem.synchronizeDirectory(folder.path)
+        return size
     }
 }

@@ -204,11 +204,11 @@ struct DiskStore: Sendable {
     /// Writes `list` as the first snapshot of a new folder, continued by journal 1.
     mutating func installSnapshot(of list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) throws(StorageError) {
         let next = generation + 1
-        let bytes = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next).bytes
-        try Compaction.installSnapshot(bytes, folder: folder, fileSystem: fileSystem)
+        let snapshot = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next)
+        let bytes = try Compaction.installSnapshot(snapshot, folder: folder, fileSystem: fileSystem)
         generation = next
         snapshotGeneration = next
-        snapshotSize = (bytes.count, list.trips.count)
+        snapshotSize = (bytes, list.trips.count)
         (journalLength, recordCount) = (0, 0)
         _ = try openJournal()
     }

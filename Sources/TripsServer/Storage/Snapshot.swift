@@ -36,8 +36,23 @@ struct Snapshot: Sendable, Equatable {
 
     /// The file's bytes.
     var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        write { bytes += $0 }
+        return bytes
+    }
+
+    /// Hands the file's bytes to `sink` in pieces of about `pieceSize`, as they are made: a
+    /// snapshot of a long list never stands whole in memory (it would be 200 MB at a million
+    /// trips, all of it newly allocated while the server runs).
+    func write<Failure: Error>(pieceSize: Int = 1 << 20, to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(64 + list.trips.count * 260)
+        buffer.reserveCapacity(pieceSize + 4_096)
+        func append(_ payload: [UInt8]) throws(Failure) {
+            RecordFrame.append(payload: payload, to: &buffer)
+            guard buffer.count >= pieceSize else { return }
+            try sink(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
         var header = JSONWriter(reservingCapacity: 96)
         header.appendRaw(#"{"format":"#)
         header.appendInteger(Self.format)
@@ -54,7 +69,7 @@ struct Snapshot: Sendable, Equatable {
         header.appendRaw(#","keys":"#)
         header.appendInteger(keys.count)
         header.appendRaw("}")
-        RecordFrame.append(payload: header.bytes, to: &buffer)
+        try append(header.bytes)
         for trip in list.trips {
             var writer = JSONWriter(reservingCapacity: 256)
             writer.appendRaw(#"{"version":"#)
@@ -64,7 +79,7 @@ struct Snapshot: Sendable, Equatable {
             writer.appendRaw(",")
             writer.appendDraftMembers(trip.draft)
             writer.appendRaw("}")
-            RecordFrame.append(payload: writer.bytes, to: &buffer)
+            try append(writer.bytes)
         }
         for event in events {
             var writer = JSONWriter(reservingCapacity: event.data.count + 64)
@@ -75,14 +90,14 @@ struct Snapshot: Sendable, Equatable {
             writer.appendRaw(#","data":"#)
             writer.appendString(String(decoding: event.data, as: UTF8.self))
             writer.appendRaw("}")
-            RecordFrame.append(payload: writer.bytes, to: &buffer)
+            try append(writer.bytes)
         }
         for use in keys {
             var writer = JSONWriter(reservingCapacity: use.answer.body.count + 128)
             writer.appendKeyUse(use)
-            RecordFrame.append(payload: writer.bytes, to: &buffer)
+            try append(writer.bytes)
         }
-        return buffer
+        if !buffer.isEmpty { try sink(buffer) }
     }
 
     init(list: TripList, events: [ChangeEvent] = [], keys: [IdempotencyKeyUse] = [], journal: UInt64) {

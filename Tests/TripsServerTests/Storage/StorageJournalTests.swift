@@ -179,6 +179,18 @@ import TripsDomain
         }
     }
 
+    @Test func aSnapshotWrittenInPiecesIsTheSameFile() throws {
+        var list = TripList.samples
+        for index in 0..<40 { try list.add(storageDraft("City \(index)")) }
+        let snapshot = Snapshot(list: list, journal: 3)
+        var pieces: [[UInt8]] = []
+        snapshot.write(pieceSize: 500) { pieces.append($0) }
+        #expect(pieces.count > 10)
+        #expect(pieces.dropLast().allSatisfy { $0.count >= 500 && $0.count < 500 + 400 })
+        #expect(Array(pieces.joined()) == snapshot.bytes)
+        #expect(try Snapshot(bytes: Array(pieces.joined()), file: "snapshot") == snapshot)
+    }
+
     @Test func aDamagedSnapshotRefusesToStart() async throws {
         try await withStorageFolder { folder in
             let store = try TripStore.open(folder, samples: true)
