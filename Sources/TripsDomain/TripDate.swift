@@ -103,3 +103,32 @@ private struct DigitScanner {
         return (value, count)
     }
 }
+
+extension JSONWriter {
+    /// A date on a whole second in years 1 to 9999 as a quoted `"YYYY-MM-DDTHH:MM:SSZ"`,
+    /// exactly what `TripDate.rfc3339` writes (and `TripDate.parse` reads back as the same
+    /// date), digit by digit; false, writing nothing, for any other date.
+    public mutating func appendWholeSecondTimestamp(_ date: Date) -> Bool {
+        let sinceEpoch = date.timeIntervalSince1970
+        guard sinceEpoch.rounded(.down) == sinceEpoch, (-62_135_596_800...253_402_300_799).contains(sinceEpoch) else {
+            return false
+        }
+        let seconds = Int(sinceEpoch)
+        let secondOfDay = ((seconds % 86_400) + 86_400) % 86_400
+        let day = CivilDate(daysSinceEpoch: (seconds - secondOfDay) / 86_400)
+        appendRaw("\"")
+        appendDigits(day.year, width: 4)
+        appendRaw("-")
+        appendDigits(day.month, width: 2)
+        appendRaw("-")
+        appendDigits(day.day, width: 2)
+        appendRaw("T")
+        appendDigits(secondOfDay / 3_600, width: 2)
+        appendRaw(":")
+        appendDigits(secondOfDay / 60 % 60, width: 2)
+        appendRaw(":")
+        appendDigits(secondOfDay % 60, width: 2)
+        appendRaw("Z\"")
+        return true
+    }
+}

@@ -18,6 +18,12 @@ public struct JSONWriter: Sendable {
     /// A string literal with RFC 8259 §7 escaping.
     public mutating func appendString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        defer { bytes.append(UInt8(ascii: "\"")) }
+        // Most strings need no escape: copied at once, not byte by byte.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: string.utf8)
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -33,11 +39,20 @@ public struct JSONWriter: Sendable {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     public mutating func appendInteger<I: BinaryInteger>(_ value: I) {
         bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A non-negative integer in exactly `width` digits, zero-padded, as timestamps write them.
+    public mutating func appendDigits(_ value: Int, width: Int) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     public mutating func appendBool(_ value: Bool) {

@@ -105,6 +105,8 @@ extension JSONWriter {
     /// A date that reads back as exactly the same `Date`: RFC 3339 when that text is exact
     /// (whole milliseconds), otherwise the seconds since 2001 as the shortest exact `Double`.
     mutating func appendExactDate(_ date: Date) {
+        // Most dates (trips start at midnight) need no text built and parsed back.
+        if appendWholeSecondTimestamp(date) { return }
         let seconds = date.timeIntervalSinceReferenceDate
         if abs(seconds) < 1e12 {
             let text = TripDate.rfc3339(date)

@@ -11,6 +11,34 @@ private func exportJSON(_ trip: Trip) -> String {
 }
 
 @Suite struct TripJSONTests {
+    /// The digit-by-digit timestamp is `TripDate.rfc3339`, quoted, for every whole second it
+    /// takes, and declines the rest.
+    @Test func wholeSecondTimestampsAreTheRFC3339Text() {
+        var random = SplitMix64(seed: 3339)
+        var seconds: [Double] = [0, -1, 86_399, 86_400, 951_782_400, 1_803_859_200, -62_135_596_800, 253_402_300_799]
+        for _ in 0..<2_000 { seconds.append(Double(Int.random(in: -62_135_596_800...253_402_300_799, using: &random))) }
+        for second in seconds {
+            let date = Date(timeIntervalSince1970: second)
+            var writer = JSONWriter()
+            let written = writer.appendWholeSecondTimestamp(date)
+            #expect(written)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"\(TripDate.rfc3339(date))\"", "\(second)")
+        }
+        for second in [0.5, -62_135_596_801, 253_402_300_800, .infinity, .nan] {
+            var writer = JSONWriter()
+            let written = writer.appendWholeSecondTimestamp(Date(timeIntervalSince1970: second))
+            #expect(!written)
+            #expect(writer.bytes.isEmpty)
+        }
+    }
+
+    @Test func stringsAreEscapedWhereTheyNeedIt() {
+        var writer = JSONWriter()
+        writer.appendString("plain Zürich")
+        writer.appendString("a \"quote\", a \\ and a\nline\u{01}")
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #""plain Zürich""a \"quote\", a \\ and a\nline\u0001""#)
+    }
+
     @Test func aTripIsWrittenWithExactlyItsNineFields() throws {
         let text = exportJSON(TripList.samples[2]!)
         #expect(
