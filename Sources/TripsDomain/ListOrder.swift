@@ -14,6 +14,9 @@ struct ListOrder: Sendable {
     private var chunks: [[Trip.ID]] = []
     /// The key of each chunk, in step with `chunks`.
     private var keys: [Int] = []
+    /// Where each key's chunk stands in `chunks`, by key (entries of dropped keys are stale):
+    /// finding an id's chunk is then a lookup, not a search of the chunk table.
+    private var chunkIndex: [Int] = []
     /// The key of the chunk that holds each id.
     private var chunkOf = TripIDTable<Int>()
     private var nextKey = 0
@@ -117,7 +120,7 @@ struct ListOrder: Sendable {
 
     /// The chunk and the index in it where `id` stands.
     private func location(of id: Trip.ID) -> (chunk: Int, offset: Int)? {
-        guard let key = chunkOf[id], let chunk = keys.firstIndex(of: key), let offset = chunks[chunk].firstIndex(of: id) else {
+        guard let key = chunkOf[id], case let chunk = chunkIndex[key], let offset = chunks[chunk].firstIndex(of: id) else {
             return nil
         }
         return (chunk, offset)
@@ -128,6 +131,7 @@ struct ListOrder: Sendable {
         let size = chunkCapacity / 2
         chunks = stride(from: 0, to: ids.count, by: size).map { Array(ids[$0..<Swift.min($0 + size, ids.count)]) }
         keys = Array(0..<chunks.count)
+        chunkIndex = keys
         nextKey = chunks.count
         chunkOf = TripIDTable()
         for (key, chunk) in chunks.enumerated() {
@@ -151,6 +155,8 @@ struct ListOrder: Sendable {
         }
         chunks.replaceSubrange(chunk...chunk, with: pieces)
         keys.replaceSubrange(chunk...chunk, with: pieceKeys)
+        chunkIndex.append(contentsOf: repeatElement(0, count: nextKey - chunkIndex.count))
+        renumberChunks(from: chunk)
     }
 
     /// Drops an emptied chunk, and folds one under a quarter full into its successor when both
@@ -159,6 +165,7 @@ struct ListOrder: Sendable {
         if chunks[chunk].isEmpty {
             chunks.remove(at: chunk)
             keys.remove(at: chunk)
+            renumberChunks(from: chunk)
             return
         }
         let next = chunk + 1
@@ -169,6 +176,13 @@ struct ListOrder: Sendable {
         chunks[next].insert(contentsOf: chunks[chunk], at: 0)
         chunks.remove(at: chunk)
         keys.remove(at: chunk)
+        renumberChunks(from: chunk)
+    }
+
+    /// Brings `chunkIndex` up to date for the chunks from `first` on, after chunks were added
+    /// or dropped there (as often as a chunk splits or merges: every few hundred changes).
+    private mutating func renumberChunks(from first: Int) {
+        for index in first..<keys.count { chunkIndex[keys[index]] = index }
     }
 }
 
