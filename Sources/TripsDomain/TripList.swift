@@ -15,6 +15,9 @@ public struct TripList: Sendable {
     private var entries: TripIDTable<Entry>
     /// The ids in stored order.
     private var order: ListOrder
+    /// The ids of the favorites, kept with `entries` (`setEntry`): a favorite drop answers
+    /// with the favorites, which are then found without a pass over the whole list.
+    private var favoriteIDs: Set<Trip.ID>
 
     struct Entry: Sendable, Hashable {
         var trip: Trip
@@ -38,11 +41,14 @@ public struct TripList: Sendable {
         self = restoration.finish()
     }
 
-    private init(revision: UInt64, lastIssuedID: Int, entries: TripIDTable<Entry>, order: ListOrder) {
+    private init(
+        revision: UInt64, lastIssuedID: Int, entries: TripIDTable<Entry>, order: ListOrder, favoriteIDs: Set<Trip.ID>
+    ) {
         self.revision = revision
         self.lastIssuedID = lastIssuedID
         self.entries = entries
         self.order = order
+        self.favoriteIDs = favoriteIDs
     }
 
     /// A list being restored trip by trip, in stored order: start-up hands it each part of a
@@ -50,6 +56,7 @@ public struct TripList: Sendable {
     public struct Restoration: Sendable {
         private var entries = TripIDTable<Entry>()
         private var ids: [Trip.ID] = []
+        private var favoriteIDs = Set<Trip.ID>()
         private let revision: UInt64
         private var lastIssuedID: Int
 
@@ -65,13 +72,15 @@ public struct TripList: Sendable {
         public mutating func append(_ trip: Trip, version: UInt64) -> Bool {
             guard entries.updateValue(Entry(trip: trip, version: version), forKey: trip.id) == nil else { return false }
             ids.append(trip.id)
+            if trip.isFavorite { favoriteIDs.insert(trip.id) }
             lastIssuedID = max(lastIssuedID, trip.id)
             return true
         }
 
         /// The restored list.
         public consuming func finish() -> TripList {
-            TripList(revision: revision, lastIssuedID: lastIssuedID, entries: entries, order: ListOrder(ids))
+            TripList(
+                revision: revision, lastIssuedID: lastIssuedID, entries: entries, order: ListOrder(ids), favoriteIDs: favoriteIDs)
         }
     }
 
@@ -84,6 +93,12 @@ public struct TripList: Sendable {
     public func trips(after id: Trip.ID) -> Trips? {
         guard let position = order.position(of: id) else { return nil }
         return Trips(entries: entries, ids: order.ids(after: id), count: order.count - position - 1)
+    }
+
+    /// The favorite trips, in stored order: found through their ids, in time that grows with
+    /// how many they are, not with the list.
+    public var favorites: [Trip] {
+        order.sorted(favoriteIDs).compactMap { entries[$0]?.trip }
     }
 
     /// How many trips the list holds.
@@ -118,7 +133,7 @@ public struct TripList: Sendable {
         let added = drafts.enumerated().map { offset, draft in Trip(id: lastIssuedID + 1 + offset, draft: draft) }
         lastIssuedID += added.count
         revision += 1
-        for trip in added { entries[trip.id] = Entry(trip: trip, version: revision) }
+        for trip in added { setEntry(Entry(trip: trip, version: revision), for: trip.id) }
         order.insert(added.map(\.id), before: before)
         return added
     }
@@ -129,7 +144,7 @@ public struct TripList: Sendable {
     public mutating func delete(_ ids: [Trip.ID]) throws(TripsError) -> Bool {
         let doomed = try existing(ids)
         guard !doomed.isEmpty else { return false }
-        for id in doomed { entries[id] = nil }
+        for id in doomed { setEntry(nil, for: id) }
         order.remove(doomed)
         revision += 1
         return true
@@ -189,8 +204,10 @@ public struct TripList: Sendable {
         guard !added.isEmpty else { return [] }
         revision += 1
         for id in added {
-            entries[id]?.trip.isFavorite = true
-            entries[id]?.version = revision
+            guard var entry = entries[id] else { continue }
+            entry.trip.isFavorite = true
+            entry.version = revision
+            setEntry(entry, for: id)
         }
         return added
     }
@@ -253,9 +270,20 @@ public struct TripList: Sendable {
         if entry.trip != before {
             revision += 1
             entry.version = revision
-            entries[id] = entry
+            setEntry(entry, for: id)
         }
         return entry.trip
+    }
+
+    /// Puts `entry` (nil: none) under `id`. Every change to `entries` goes through here, which
+    /// keeps `favoriteIDs` in step.
+    private mutating func setEntry(_ entry: Entry?, for id: Trip.ID) {
+        entries[id] = entry
+        if entry?.trip.isFavorite == true {
+            favoriteIDs.insert(id)
+        } else {
+            favoriteIDs.remove(id)
+        }
     }
 
     /// The order with `moving` taken out and put back as a block in front of `anchor`, or

@@ -111,7 +111,7 @@ extension TripsAPI {
             guard case .addedFavorites(let added)? = mutation.outcome, let list = mutation.list else {
                 throw .inconsistent
             }
-            let change = FavoritesChange(added: added, favorites: list.trips.filter(\.isFavorite))
+            let change = FavoritesChange(added: added, favorites: list.favorites)
             let etag = EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language)
             return represent(change, as: chosen, etag: etag, revision: list.revision)
         }

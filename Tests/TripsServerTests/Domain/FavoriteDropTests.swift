@@ -10,6 +10,31 @@ import TripsDomain
         #expect(list.trips.filter(\.isFavorite).map(\.id) == [1, 2, 4, 5])
     }
 
+    /// The favorites the list keeps by id are those a pass over the list finds, in its order,
+    /// after any run of every kind of change.
+    @Test func theFavoritesAreAlwaysThoseInTheList() throws {
+        var random = SplitMix64(seed: 1016)
+        var list = TripList.samples
+        for step in 0..<600 {
+            let ids = Array(list.trips.map(\.id))
+            let some = Array(ids.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
+            var draft = list.trips.first { _ in true }?.draft ?? TripList.samples.trips.first { _ in true }!.draft
+            draft.isFavorite = Bool.random(using: &random)
+            let change: TripChange
+            switch ids.isEmpty ? 0 : Int.random(in: 0..<7, using: &random) {
+            case 0: change = .add([draft, draft], before: ids.randomElement(using: &random))
+            case 1: change = .delete(some)
+            case 2: change = .replace(some[0], draft)
+            case 3: change = .setFavorite(some[0], Bool.random(using: &random))
+            case 4: change = .makeFavorites(some)
+            case 5: change = .move(ReorderDifference(sources: some, destination: .end))
+            default: change = .sort(Bool.random(using: &random) ? .price : .start)
+            }
+            _ = try list.apply(change)
+            #expect(list.favorites == Array(list.trips.filter(\.isFavorite)), "step \(step): \(change)")
+        }
+    }
+
     @Test func aDropOfFavoritesChangesNothingAndSaysSo() throws {
         var list = TripList.samples
         let added = try list.makeFavorites(FavoriteDrop(items: [.id(1), .id(5)]))
