@@ -32,15 +32,17 @@ struct JournalReplay {
         validLength = 0
         recordCount = 0
         tornTail = nil
-        while validLength < bytes.count {
+        var records: [(offset: Int, payload: Range<Int>)] = []
+        /// A damaged record with whole ones after it: thrown once the records before it are
+        /// replayed, so that the first flaw in the file is the one named.
+        var damage: StorageError?
+        scan: while validLength < bytes.count {
             let offset = validLength
-            let reading = bytes.withUnsafeBytes { RecordFrame.read($0, at: offset) }
             let problem: String
-            switch reading {
+            switch bytes.withUnsafeBytes({ RecordFrame.read($0, at: offset) }) {
             case .record(let payload, let next):
-                try apply(Array(bytes[payload]), file: file, offset: offset, now: now)
+                records.append((offset, payload))
                 validLength = next
-                recordCount += 1
                 continue
             case .incomplete:
                 problem = "the last record is incomplete"
@@ -48,14 +50,27 @@ struct JournalReplay {
                 problem = reason
             }
             if bytes.withUnsafeBytes({ RecordFrame.containsRecord($0, after: offset + 1) }) {
-                throw .corrupt(file: file, offset: offset, reason: problem + ", and valid records follow it")
+                damage = .corrupt(file: file, offset: offset, reason: problem + ", and valid records follow it")
+            } else {
+                tornTail = "\(problem) (\(bytes.count - offset) bytes from offset \(offset))"
             }
-            tornTail = "\(problem) (\(bytes.count - offset) bytes from offset \(offset))"
-            return
+            break scan
         }
+        // Every record changed the revision, so each has an event, and the last `capacity`
+        // of them push every older one out of the history: the events of the records before
+        // those are not built (with a long journal, that was most of the replay).
+        let firstTold = max(0, records.count - self.history.capacity)
+        for (index, record) in records.enumerated() {
+            try apply(
+                Array(bytes[record.payload]), file: file, offset: record.offset, now: now, tellingHistory: index >= firstTold)
+            recordCount += 1
+        }
+        if let damage { throw damage }
     }
 
-    private mutating func apply(_ payload: [UInt8], file: String, offset: Int, now: Int64) throws(StorageError) {
+    private mutating func apply(
+        _ payload: [UInt8], file: String, offset: Int, now: Int64, tellingHistory: Bool
+    ) throws(StorageError) {
         let record: JournalRecord
         do {
             record = try JournalRecord(payload: payload)
@@ -63,7 +78,11 @@ struct JournalReplay {
             throw .corrupt(file: file, offset: offset, reason: error.reason)
         }
         do {
-            if let event = try list.applyTelling(record.change).event { history.append(event) }
+            if !tellingHistory {
+                try list.apply(record.change)
+            } else if let event = try list.applyTelling(record.change).event {
+                history.append(event)
+            }
         } catch {
             throw .corrupt(file: file, offset: offset, reason: "replaying the record fails: \(error)")
         }

@@ -179,6 +179,38 @@ import TripsDomain
         }
     }
 
+    /// A journal longer than the history: the events of the early records are not built, and
+    /// the history (which held events from before the journal) ends up as if it had been
+    /// told every change and dropped the oldest.
+    @Test(arguments: [5, 12, 14, 60])
+    func aLongReplayBuildsOnlyTheEventsTheHistoryKeeps(records: Int) throws {
+        var list = TripList.samples
+        var told = ChangeHistory(capacity: 10, revision: list.revision)
+        func change(_ index: Int) -> TripChange {
+            index.isMultiple(of: 3) ? .add([storageDraft("City \(index)")], before: 2) : .setFavorite(2, index.isMultiple(of: 2))
+        }
+        for index in 0..<4 {  // before the journal: in the snapshot's history
+            if let event = try list.applyTelling(change(index)).event { told.append(event) }
+        }
+        let (snapshotList, snapshotHistory) = (list, told)
+        var bytes: [UInt8] = []
+        var journaled = 0
+        for index in 4..<(4 + records) {
+            let revision = list.revision
+            if let event = try list.applyTelling(change(index)).event { told.append(event) }
+            guard list.revision != revision else { continue }  // the store journals changes only
+            RecordFrame.append(payload: JournalRecord(revision: list.revision, change: change(index)).payload, to: &bytes)
+            journaled += 1
+        }
+        let replay = try JournalReplay(bytes, file: "journal", onto: snapshotList, history: snapshotHistory)
+        #expect(replay.list == list)
+        #expect(replay.recordCount == journaled)
+        #expect(replay.history.all == told.all)
+        for since in TripList.samples.revision...list.revision {
+            #expect(replay.history.events(after: since) == told.events(after: since), "since \(since)")
+        }
+    }
+
     @Test func aSnapshotWrittenInPiecesIsTheSameFile() throws {
         var list = TripList.samples
         for index in 0..<40 { try list.add(storageDraft("City \(index)")) }
