@@ -1,0 +1,49 @@
+/// The PostgreSQL store's tables, as the migrations that make them.
+///
+/// - `trips_state`: one row, the list's revision and the highest id issued. Every write
+///   locks it (`FOR UPDATE`) first, which makes writers of all instances take turns.
+/// - `trips`: one row per trip; `position` orders the list (text keys with gaps, compared
+///   byte by byte, so moving k trips rewrites k rows). `start` is seconds since 1970 as a
+///   double, exactly the instant the API holds; `price` is `numeric`, exact.
+/// - `trip_changes`: one row per change, by revision: the change as the journal writes it
+///   (what other instances replay) and its event for `/trips/changes`.
+/// - `trip_idempotency_keys`: the keys of recent changes and their first answers.
+enum TripsSchema {
+    static let migrations = [
+        SchemaMigration(
+            version: 1, name: "trips, their order, the changes and idempotency keys",
+            sql: """
+                CREATE TABLE trips_state (
+                    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                    revision bigint NOT NULL CHECK (revision >= 0),
+                    last_issued_id bigint NOT NULL CHECK (last_issued_id >= 0)
+                );
+                INSERT INTO trips_state (revision, last_issued_id) VALUES (0, 0);
+                CREATE TABLE trips (
+                    id bigint PRIMARY KEY CHECK (id > 0),
+                    position text COLLATE "C" NOT NULL UNIQUE,
+                    version bigint NOT NULL,
+                    city text NOT NULL,
+                    country text NOT NULL,
+                    nights integer NOT NULL,
+                    is_favorite boolean NOT NULL,
+                    image_name text NOT NULL,
+                    price numeric NOT NULL CHECK (price >= 0),
+                    start double precision NOT NULL,
+                    notes text NOT NULL
+                );
+                CREATE TABLE trip_changes (
+                    revision bigint PRIMARY KEY,
+                    record text NOT NULL,
+                    event text NOT NULL,
+                    data text NOT NULL,
+                    made_at timestamptz NOT NULL DEFAULT now()
+                );
+                CREATE TABLE trip_idempotency_keys (
+                    key text PRIMARY KEY,
+                    use text NOT NULL,
+                    used_at bigint NOT NULL
+                );
+                """)
+    ]
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import TripsServer
+
+/// Migrations against the real server, each test in a schema of its own (first on the search
+/// path, so the migrations' tables land there), dropped at the end.
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+struct SchemaMigratorLiveTests {
+    /// A connection whose unqualified tables live in `schema`.
+    private func connect(to schema: String) throws -> PostgresConnection {
+        let connection = try LiveDatabase.connect()
+        _ = try connection.query("SELECT set_config('search_path', $1, false)", [schema])
+        return connection
+    }
+
+    /// Runs `body` with a fresh schema's name, then drops the schema.
+    private func inFreshSchema<T: Sendable>(_ body: @escaping @Sendable (String) throws -> T) async throws -> T {
+        let schema = "trips_migrations_\(UInt32.random(in: 0...UInt32.max))"
+        return try await onOwnThread {
+            let admin = try LiveDatabase.connect()
+            defer { admin.close() }
+            _ = try admin.query("CREATE SCHEMA \(schema)")  // a name made here, not data
+            defer { _ = try? admin.query("DROP SCHEMA \(schema) CASCADE") }
+            return try body(schema)
+        }
+    }
+
+    @Test func twoInstancesStartingTogetherMigrateOnce() async throws {
+        let (first, second, versions, tables) = try await inFreshSchema { schema in
+            let results = MigrationResults()
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                results.set(index, Result { try SchemaMigrator.migrate(try connect(to: schema)) })
+            }
+            let connection = try connect(to: schema)
+            defer { connection.close() }
+            let versions = try connection.query("SELECT version FROM trips_schema_migrations").rows
+            let tables = try connection.query(
+                "SELECT count(*) FROM information_schema.tables WHERE table_schema = $1", [schema]
+            ).rows
+            return (try results.get(0), try results.get(1), versions, tables)
+        }
+        #expect([first, second].sorted { $0.count < $1.count } == [[], [1]], "one migrates, the other finds it done")
+        #expect(versions == [["1"]])
+        #expect(tables == [["5"]])  // four tables and the migrations table
+    }
+
+    @Test func aDatabaseANewerServerMigratedIsRefused() async throws {
+        let error = try await inFreshSchema { schema in
+            let connection = try connect(to: schema)
+            defer { connection.close() }
+            _ = try SchemaMigrator.migrate(connection)
+            _ = try connection.query("INSERT INTO trips_schema_migrations (version, name) VALUES (99, 'from the future')")
+            do throws(SchemaMigrationError) {
+                _ = try SchemaMigrator.migrate(connection)
+                return nil as SchemaMigrationError?
+            } catch {
+                return error
+            }
+        }
+        guard case .newerSchema(found: 99, known: 1)? = error else {
+            Issue.record("expected newerSchema(99, 1), got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func aFailingMigrationLeavesNothingOfTheRun() async throws {
+        let (failure, tablesAfterFailure, appliedAfterwards) = try await inFreshSchema { schema in
+            let connection = try connect(to: schema)
+            defer { connection.close() }
+            let broken = TripsSchema.migrations + [SchemaMigration(version: 2, name: "broken", sql: "CREATE TABLE trips (id int)")]
+            var failure: SchemaMigrationError?
+            do throws(SchemaMigrationError) {
+                _ = try SchemaMigrator.migrate(connection, to: broken)
+            } catch {
+                failure = error
+            }
+            let tables = try connection.query(
+                "SELECT count(*) FROM information_schema.tables WHERE table_schema = $1", [schema]
+            ).rows
+            return (failure, tables, try SchemaMigrator.migrate(connection))
+        }
+        guard case .migrationFailed(version: 2, name: "broken", let error)? = failure else {
+            Issue.record("expected migration 2 to fail, got \(String(describing: failure))")
+            return
+        }
+        #expect(error.serverError?.sqlState == SQLState(rawValue: "42P07"), "duplicate table")
+        #expect(tablesAfterFailure == [["0"]])
+        #expect(appliedAfterwards == [1])
+    }
+}
+
+/// The two concurrent migrations' answers, written from two threads.
+private final class MigrationResults: Sendable {
+    private let results = Mutex<[Int: Result<[Int], any Error>]>([:])
+
+    func set(_ index: Int, _ result: Result<[Int], any Error>) { results.withLock { $0[index] = result } }
+
+    func get(_ index: Int) throws -> [Int] {
+        guard let result = results.withLock({ $0[index] }) else { throw TestFailure("migration \(index) did not finish") }
+        return try result.get()
+    }
+}
