@@ -21,7 +21,7 @@ extension Trip {
         writer.appendRaw(#","price":"#)
         writer.appendRaw(price.description)
         writer.appendRaw(#","start":"#)
-        writer.appendString(TripDate.rfc3339(start))
+        writer.appendTimestamp(start)
         writer.appendRaw(#","notes":"#)
         writer.appendString(notes)
         writer.appendRaw("}")

@@ -9,13 +9,9 @@ import Foundation
 public enum TripDate {
     /// The UTC timestamp for `date`.
     public static func rfc3339(_ date: Date) -> String {
-        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
-        let msOfDay = ((milliseconds % 86_400_000) + 86_400_000) % 86_400_000
-        let day = CivilDate(daysSinceEpoch: (milliseconds - msOfDay) / 86_400_000)
-        var text = pad(day.year, 4) + "-" + pad(day.month, 2) + "-" + pad(day.day, 2)
-        text += "T" + pad(msOfDay / 3_600_000, 2) + ":" + pad(msOfDay / 60_000 % 60, 2) + ":" + pad(msOfDay / 1000 % 60, 2)
-        if msOfDay % 1000 != 0 { text += "." + pad(msOfDay % 1000, 3) }
-        return text + "Z"
+        var writer = JSONWriter(reservingCapacity: 24)
+        writer.appendRFC3339(date)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// The instant an RFC 3339 timestamp or a bare `YYYY-MM-DD` names, or nil.
@@ -55,10 +51,6 @@ public enum TripDate {
         return date
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 }
 
 /// Reads fixed-width digits and punctuation from ASCII bytes.
@@ -105,30 +97,47 @@ private struct DigitScanner {
 }
 
 extension JSONWriter {
-    /// A date on a whole second in years 1 to 9999 as a quoted `"YYYY-MM-DDTHH:MM:SSZ"`,
-    /// exactly what `TripDate.rfc3339` writes (and `TripDate.parse` reads back as the same
-    /// date), digit by digit; false, writing nothing, for any other date.
+    /// `date` as a quoted RFC 3339 timestamp, as `TripDate.rfc3339` spells it, written digit
+    /// by digit (no text built first).
+    public mutating func appendTimestamp(_ date: Date) {
+        appendRaw("\"")
+        appendRFC3339(date)
+        appendRaw("\"")
+    }
+
+    /// A date on a whole second in years 1 to 9999 as a quoted timestamp, exactly what
+    /// `TripDate.rfc3339` writes (and `TripDate.parse` reads back as the same date); false,
+    /// writing nothing, for any other date.
     public mutating func appendWholeSecondTimestamp(_ date: Date) -> Bool {
         let sinceEpoch = date.timeIntervalSince1970
         guard sinceEpoch.rounded(.down) == sinceEpoch, (-62_135_596_800...253_402_300_799).contains(sinceEpoch) else {
             return false
         }
-        let seconds = Int(sinceEpoch)
-        let secondOfDay = ((seconds % 86_400) + 86_400) % 86_400
-        let day = CivilDate(daysSinceEpoch: (seconds - secondOfDay) / 86_400)
-        appendRaw("\"")
+        appendTimestamp(date)
+        return true
+    }
+
+    /// `2027-03-05T00:00:00Z`, with `.sss` only when there are milliseconds: the one place
+    /// that spells a timestamp.
+    fileprivate mutating func appendRFC3339(_ date: Date) {
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
+        let msOfDay = ((milliseconds % 86_400_000) + 86_400_000) % 86_400_000
+        let day = CivilDate(daysSinceEpoch: (milliseconds - msOfDay) / 86_400_000)
         appendDigits(day.year, width: 4)
         appendRaw("-")
         appendDigits(day.month, width: 2)
         appendRaw("-")
         appendDigits(day.day, width: 2)
         appendRaw("T")
-        appendDigits(secondOfDay / 3_600, width: 2)
+        appendDigits(msOfDay / 3_600_000, width: 2)
         appendRaw(":")
-        appendDigits(secondOfDay / 60 % 60, width: 2)
+        appendDigits(msOfDay / 60_000 % 60, width: 2)
         appendRaw(":")
-        appendDigits(secondOfDay % 60, width: 2)
-        appendRaw("Z\"")
-        return true
+        appendDigits(msOfDay / 1000 % 60, width: 2)
+        if msOfDay % 1000 != 0 {
+            appendRaw(".")
+            appendDigits(msOfDay % 1000, width: 3)
+        }
+        appendRaw("Z")
     }
 }

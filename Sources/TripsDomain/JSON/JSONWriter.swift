@@ -45,10 +45,21 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    /// A non-negative integer in exactly `width` digits, zero-padded, as timestamps write them.
+    /// `value` in decimal, zero-padded on the left to at least `width` characters, as
+    /// timestamps spell their fields.
     public mutating func appendDigits(_ value: Int, width: Int) {
+        guard value >= 0 else {
+            let digits = String(value)
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.utf8.count)))
+            bytes.append(contentsOf: digits.utf8)
+            return
+        }
         var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
+        var count = 1
+        while count < width || value / divisor >= 10 {
+            divisor *= 10
+            count += 1
+        }
         while divisor > 0 {
             bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
             divisor /= 10

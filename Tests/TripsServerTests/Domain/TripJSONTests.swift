@@ -12,7 +12,9 @@ private func exportJSON(_ trip: Trip) -> String {
 
 @Suite struct TripJSONTests {
     /// The digit-by-digit timestamp is `TripDate.rfc3339`, quoted, for every whole second it
-    /// takes, and declines the rest.
+    /// takes, and declines the rest; both spell what an independent civil-date computation
+    /// (days to year, month and day by Howard Hinnant's algorithm, `String(format:)`) does,
+    /// with milliseconds too.
     @Test func wholeSecondTimestampsAreTheRFC3339Text() {
         var random = SplitMix64(seed: 3339)
         var seconds: [Double] = [0, -1, 86_399, 86_400, 951_782_400, 1_803_859_200, -62_135_596_800, 253_402_300_799]
@@ -23,6 +25,11 @@ private func exportJSON(_ trip: Trip) -> String {
             let written = writer.appendWholeSecondTimestamp(date)
             #expect(written)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"\(TripDate.rfc3339(date))\"", "\(second)")
+            #expect(TripDate.rfc3339(date) == Self.spelled(milliseconds: Int(second) * 1000), "\(second)")
+            let withMilliseconds = Int(second) * 1000 + Int.random(in: 1...999, using: &random)
+            #expect(
+                TripDate.rfc3339(Date(timeIntervalSince1970: Double(withMilliseconds) / 1000))
+                    == Self.spelled(milliseconds: withMilliseconds), "\(withMilliseconds) ms")
         }
         for second in [0.5, -62_135_596_801, 253_402_300_800, .infinity, .nan] {
             var writer = JSONWriter()
@@ -30,6 +37,23 @@ private func exportJSON(_ trip: Trip) -> String {
             #expect(!written)
             #expect(writer.bytes.isEmpty)
         }
+    }
+
+    /// RFC 3339 for milliseconds since 1970, computed independently of `CivilDate`.
+    private static func spelled(milliseconds: Int) -> String {
+        let msOfDay = ((milliseconds % 86_400_000) + 86_400_000) % 86_400_000
+        let z = (milliseconds - msOfDay) / 86_400_000 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let time = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, msOfDay / 3_600_000, msOfDay / 60_000 % 60, msOfDay / 1000 % 60)
+        return time + (msOfDay % 1000 == 0 ? "" : String(format: ".%03d", msOfDay % 1000)) + "Z"
     }
 
     @Test func stringsAreEscapedWhereTheyNeedIt() {
