@@ -211,7 +211,7 @@ extension Snapshot {
             return
         }
         let parts = stride(from: 0, to: frames.count, by: partSize).map { ReadPart(range: $0..<min($0 + partSize, frames.count)) }
-        let readers = ProcessInfo.processInfo.activeProcessorCount
+        let readers = min(ProcessInfo.processInfo.activeProcessorCount, parts.count)
         let isAbandoned = AbandonFlag()
         let group = DispatchGroup()
         for reader in 0..<readers {
