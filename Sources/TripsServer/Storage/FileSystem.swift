@@ -42,6 +42,13 @@ protocol FileSystem: Sendable {
     func synchronizeData(_ file: OpenFile) throws(StorageError)
     /// `fsync`: data and all metadata are on disk.
     func synchronize(_ file: OpenFile) throws(StorageError)
+    /// `sync_file_range`: starts writing `range` of the file to the disk, and with `waiting`,
+    /// returns once it is written. Makes nothing durable (no metadata, no cache flush); it
+    /// keeps a large file from reaching its `fsync` with all of its bytes still in memory,
+    /// which would hold up every other file's sync while they go out.
+    func writeBack(_ file: OpenFile, range: Range<Int>, waiting: Bool) throws(StorageError)
+    /// The file's length in bytes (`fstat`).
+    func size(of file: OpenFile) throws(StorageError) -> Int
     /// Cuts the file to `length` bytes.
     func truncate(_ file: OpenFile, to length: Int) throws(StorageError)
     func close(_ file: OpenFile) throws(StorageError)

@@ -97,6 +97,31 @@ struct PosixFileSystem: FileSystem {
         _ = try Self.call("fsync", file.path) { fsync(file.descriptor) }
     }
 
+    func writeBack(_ file: OpenFile, range: Range<Int>, waiting: Bool) throws(StorageError) {
+        guard let syncFileRange = Self.syncFileRange, !range.isEmpty else { return }
+        let flags = waiting ? Self.waitBefore | Self.write | Self.waitAfter : Self.write
+        _ = try Self.call("sync_file_range", file.path) {
+            syncFileRange(file.descriptor, off_t(range.lowerBound), off_t(range.count), flags)
+        }
+    }
+
+    /// `sync_file_range`, which Glibc declares only for `_GNU_SOURCE`, so Swift does not see
+    /// it: looked up by name once (nil where the C library lacks it; a write-back is only a hint).
+    private static let syncFileRange: (@convention(c) (Int32, off_t, off_t, UInt32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, off_t, off_t, UInt32) -> Int32).self)
+    }()
+    // The flags of <fcntl.h>, hidden with the function.
+    private static let waitBefore: UInt32 = 1
+    private static let write: UInt32 = 2
+    private static let waitAfter: UInt32 = 4
+
+    func size(of file: OpenFile) throws(StorageError) -> Int {
+        var info = stat()
+        guard fstat(file.descriptor, &info) == 0 else { throw .io(call: "fstat", path: file.path, errno: errno) }
+        return Int(info.st_size)
+    }
+
     func truncate(_ file: OpenFile, to length: Int) throws(StorageError) {
         _ = try Self.call("ftruncate", file.path) { ftruncate(file.descriptor, off_t(length)) }
     }

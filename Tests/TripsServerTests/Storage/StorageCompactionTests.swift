@@ -117,6 +117,61 @@ import TripsDomain
         }
     }
 
+    @Test func aSnapshotGoesToTheDiskPieceByPieceAsItIsWritten() async throws {
+        try await withStorageFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var list = TripList.samples
+            for index in 0..<40 { try list.add(storageDraft("City \(index)")) }
+            let snapshot = Snapshot(list: list, journal: 2)
+            let files = FaultyFileSystem()
+            let size = try Compaction.installSnapshot(snapshot, folder: DataFolder(path: folder), fileSystem: files, pieceSize: 500)
+            #expect(try contents(of: folder + "/snapshot") == snapshot.bytes)
+
+            // Every piece is started as soon as it is written, and waited for once the next one is:
+            // the final fsync never finds more than two pieces unwritten.
+            let started = files.writeBacks.filter { !$0.waiting }.map(\.range)
+            let waited = files.writeBacks.filter(\.waiting).map(\.range)
+            #expect(started.count > 10)
+            #expect(started.first?.lowerBound == 0 && started.last?.upperBound == size)
+            #expect(zip(started, started.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            #expect(waited == Array(started.dropLast()))
+            let order = files.operations.filter { [.write, .writeBack, .synchronize].contains($0) }
+            #expect(order.prefix(5) == [.write, .writeBack, .write, .writeBack, .writeBack])
+            #expect(order.last == .synchronize)
+        }
+    }
+
+    @Test func theReplacedSnapshotAndFoldedJournalsAreFreedSliceBySlice() async throws {
+        try await withStorageFolder { folder in
+            let files = FaultyFileSystem()
+            let store = try TripStore.open(folder, samples: true, fileSystem: files, configuration: tiny)
+            try await store.commit(.setFavorite(2, true))
+            try await store.commit(.add(storageDraft("Lisbon")))
+            try await store.commit(.sort(.price))
+            store.close()  // waits for the compaction the third change triggered
+            let operations = files.operations
+            let lastRename = try #require(operations.lastIndex(of: .rename))
+            #expect(
+                Array(operations[lastRename...]) == [
+                    .rename, .synchronizeDirectory,
+                    .size, .truncate, .close,  // the old snapshot, held open across the rename
+                    .open, .removeFile, .size, .truncate, .close,  // the folded journal: unlinked, then freed
+                    .close, .close,  // the store's journal and lock, at close
+                ])
+            #expect(try journals(in: folder).count == 1)
+        }
+
+        try await withStorageFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let path = folder + "/doomed"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(count: 10_000)))
+            let files = FaultyFileSystem()
+            Compaction.shrinkAway(try files.open(path, mode: .append), fileSystem: files, slice: 4_096)
+            #expect(files.operations == [.open, .size, .truncate, .truncate, .truncate, .close])
+            #expect(try contents(of: path).isEmpty)
+        }
+    }
+
     /// Runs the change that triggers a compaction with the file layer dying after `step`
     /// operations; returns whether the crash happened, and checks the reopened folder.
     private func crashDuringCompaction(at step: Int) async throws -> Bool {

@@ -95,8 +95,8 @@ let everyKindOfChange: [TripChange] = [
 /// The file layer tests use: the real one, counting every call, with faults on demand.
 final class FaultyFileSystem: FileSystem {
     enum Operation: String, Sendable {
-        case createDirectory, contentsOfDirectory, readFile, open, tryLock, write, synchronizeData, synchronize
-        case truncate, close, rename, removeFile, synchronizeDirectory
+        case createDirectory, contentsOfDirectory, readFile, open, tryLock, write, synchronizeData, synchronize, writeBack
+        case size, truncate, close, rename, removeFile, synchronizeDirectory
     }
 
     /// Holds the next `fdatasync` until released, so a test can queue work behind it.
@@ -116,12 +116,15 @@ final class FaultyFileSystem: FileSystem {
         var syncGate: Gate?
         /// Holds the next `fsync` of a snapshot being written (a compaction's) until released.
         var snapshotGate: Gate?
+        var writeBacks: [(range: Range<Int>, waiting: Bool)] = []
     }
 
     private let real = PosixFileSystem()
     private let state = Mutex(State())
 
     var operations: [Operation] { state.withLock { $0.operations } }
+    /// Every `writeBack` call, in order.
+    var writeBacks: [(range: Range<Int>, waiting: Bool)] { state.withLock { $0.writeBacks } }
     func count(_ operation: Operation) -> Int { operations.filter { $0 == operation }.count }
 
     /// The next call of `operation` fails with `errno`; a partial write writes half first.
@@ -236,6 +239,17 @@ final class FaultyFileSystem: FileSystem {
         }
         try injected(.synchronize, file.path)
         try real.synchronize(file)
+    }
+
+    func size(of file: OpenFile) throws(StorageError) -> Int {
+        try injected(.size, file.path)
+        return try real.size(of: file)
+    }
+
+    func writeBack(_ file: OpenFile, range: Range<Int>, waiting: Bool) throws(StorageError) {
+        try injected(.writeBack, file.path)
+        state.withLock { $0.writeBacks.append((range, waiting)) }
+        try real.writeBack(file, range: range, waiting: waiting)
     }
 
     func truncate(_ file: OpenFile, to length: Int) throws(StorageError) {
