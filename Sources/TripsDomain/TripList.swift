@@ -95,6 +95,11 @@ public struct TripList: Sendable {
         return Trips(entries: entries, ids: order.ids(after: id), count: order.count - position - 1)
     }
 
+    /// Those of `ids` that are in the list, once each, in the list's order.
+    public func inListOrder(_ ids: some Sequence<Trip.ID>) -> [Trip.ID] {
+        order.sorted(Set(ids).filter { entries[$0] != nil })
+    }
+
     /// The favorite trips, in stored order: found through their ids, in time that grows with
     /// how many they are, not with the list.
     public var favorites: [Trip] {

@@ -35,6 +35,26 @@ enum LiveDatabase {
     static func connect(_ variable: String = socketURL) throws -> PostgresConnection {
         try PostgresConnection.connect(configuration(variable))
     }
+
+    /// A connection whose unqualified tables live in `schema` (first on its search path).
+    static func connect(to schema: String) throws -> PostgresConnection {
+        let connection = try connect()
+        _ = try connection.query("SELECT set_config('search_path', $1, false)", [schema])
+        return connection
+    }
+}
+
+/// Runs `body` on a thread of its own with the name of a new schema (`prefix` and a random
+/// number), and drops the schema after it: each test's tables apart from every other's.
+func inFreshSchema<T: Sendable>(named prefix: String, _ body: @escaping @Sendable (String) throws -> T) async throws -> T {
+    let schema = "\(prefix)_\(UInt32.random(in: 0...UInt32.max))"
+    return try await onOwnThread {
+        let admin = try LiveDatabase.connect()
+        defer { admin.close() }
+        _ = try admin.query("CREATE SCHEMA \(schema)")  // a name made here, not data
+        defer { _ = try? admin.query("DROP SCHEMA \(schema) CASCADE") }
+        return try body(schema)
+    }
 }
 
 /// Runs `body` with a connection to the database `variable` names, on a thread of its own

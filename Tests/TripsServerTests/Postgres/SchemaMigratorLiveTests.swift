@@ -8,32 +8,13 @@ import Testing
 /// path, so the migrations' tables land there), dropped at the end.
 @Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
 struct SchemaMigratorLiveTests {
-    /// A connection whose unqualified tables live in `schema`.
-    private func connect(to schema: String) throws -> PostgresConnection {
-        let connection = try LiveDatabase.connect()
-        _ = try connection.query("SELECT set_config('search_path', $1, false)", [schema])
-        return connection
-    }
-
-    /// Runs `body` with a fresh schema's name, then drops the schema.
-    private func inFreshSchema<T: Sendable>(_ body: @escaping @Sendable (String) throws -> T) async throws -> T {
-        let schema = "trips_migrations_\(UInt32.random(in: 0...UInt32.max))"
-        return try await onOwnThread {
-            let admin = try LiveDatabase.connect()
-            defer { admin.close() }
-            _ = try admin.query("CREATE SCHEMA \(schema)")  // a name made here, not data
-            defer { _ = try? admin.query("DROP SCHEMA \(schema) CASCADE") }
-            return try body(schema)
-        }
-    }
-
     @Test func twoInstancesStartingTogetherMigrateOnce() async throws {
-        let (first, second, versions, tables) = try await inFreshSchema { schema in
+        let (first, second, versions, tables) = try await inFreshSchema(named: "trips_migrations") { schema in
             let results = MigrationResults()
             DispatchQueue.concurrentPerform(iterations: 2) { index in
-                results.set(index, Result { try SchemaMigrator.migrate(try connect(to: schema)) })
+                results.set(index, Result { try SchemaMigrator.migrate(try LiveDatabase.connect(to: schema)) })
             }
-            let connection = try connect(to: schema)
+            let connection = try LiveDatabase.connect(to: schema)
             defer { connection.close() }
             let versions = try connection.query("SELECT version FROM trips_schema_migrations").rows
             let tables = try connection.query(
@@ -47,8 +28,8 @@ struct SchemaMigratorLiveTests {
     }
 
     @Test func aDatabaseANewerServerMigratedIsRefused() async throws {
-        let error = try await inFreshSchema { schema in
-            let connection = try connect(to: schema)
+        let error = try await inFreshSchema(named: "trips_migrations") { schema in
+            let connection = try LiveDatabase.connect(to: schema)
             defer { connection.close() }
             _ = try SchemaMigrator.migrate(connection)
             _ = try connection.query("INSERT INTO trips_schema_migrations (version, name) VALUES (99, 'from the future')")
@@ -66,8 +47,8 @@ struct SchemaMigratorLiveTests {
     }
 
     @Test func aFailingMigrationLeavesNothingOfTheRun() async throws {
-        let (failure, tablesAfterFailure, appliedAfterwards) = try await inFreshSchema { schema in
-            let connection = try connect(to: schema)
+        let (failure, tablesAfterFailure, appliedAfterwards) = try await inFreshSchema(named: "trips_migrations") { schema in
+            let connection = try LiveDatabase.connect(to: schema)
             defer { connection.close() }
             let broken = TripsSchema.migrations + [SchemaMigration(version: 2, name: "broken", sql: "CREATE TABLE trips (id int)")]
             var failure: SchemaMigrationError?

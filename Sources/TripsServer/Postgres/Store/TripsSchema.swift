@@ -2,9 +2,12 @@
 ///
 /// - `trips_state`: one row, the list's revision and the highest id issued. Every write
 ///   locks it (`FOR UPDATE`) first, which makes writers of all instances take turns.
-/// - `trips`: one row per trip; `position` orders the list (text keys with gaps, compared
-///   byte by byte, so moving k trips rewrites k rows). `start` is seconds since 1970 as a
-///   double, exactly the instant the API holds; `price` is `numeric`, exact.
+/// - `trips`: one row per trip; `position` orders the list (keys with gaps, `TripPositions`,
+///   so moving k trips rewrites k rows; unique once a transaction ends, since spreading keys
+///   out rewrites several rows in one statement). `start` is the `Double` the API holds:
+///   seconds since 2001-01-01 UTC, Foundation's reference date (from any other origin some
+///   instants would round); `starts_at` is the same instant as a `timestamptz`, for SQL.
+///   `price` is `numeric`, exact.
 /// - `trip_changes`: one row per change, by revision: the change as the journal writes it
 ///   (what other instances replay) and its event for `/trips/changes`.
 /// - `trip_idempotency_keys`: the keys of recent changes and their first answers.
@@ -21,7 +24,7 @@ enum TripsSchema {
                 INSERT INTO trips_state (revision, last_issued_id) VALUES (0, 0);
                 CREATE TABLE trips (
                     id bigint PRIMARY KEY CHECK (id > 0),
-                    position text COLLATE "C" NOT NULL UNIQUE,
+                    position bigint NOT NULL UNIQUE DEFERRABLE INITIALLY DEFERRED,
                     version bigint NOT NULL,
                     city text NOT NULL,
                     country text NOT NULL,
@@ -30,6 +33,7 @@ enum TripsSchema {
                     image_name text NOT NULL,
                     price numeric NOT NULL CHECK (price >= 0),
                     start double precision NOT NULL,
+                    starts_at timestamptz GENERATED ALWAYS AS (to_timestamp(start + 978307200)) STORED,
                     notes text NOT NULL
                 );
                 CREATE TABLE trip_changes (

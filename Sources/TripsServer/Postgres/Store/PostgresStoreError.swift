@@ -1,0 +1,15 @@
+/// Why the PostgreSQL store could not read or write.
+enum PostgresStoreError: Error, Sendable, CustomStringConvertible {
+    /// The connection failed, or the server refused a statement.
+    case database(PostgresConnectionError)
+    /// The tables hold something this server would not have written (a change out of
+    /// sequence, an unreadable record, a revision that went backwards).
+    case damaged(String)
+
+    var description: String {
+        switch self {
+        case .database(let error): "the database: \(error)"
+        case .damaged(let reason): "the trips tables are damaged: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,433 @@
+import Foundation
+import TripsDomain
+
+/// The trip list's tables in PostgreSQL (`TripsSchema`), read and written over one
+/// connection, for a store that keeps the list in memory and the database in charge.
+///
+/// A write is one transaction that first locks the `trips_state` row (`FOR UPDATE`), so the
+/// writers of every instance take turns there. It catches up on what other instances wrote
+/// (`trip_changes` after the revision in memory), plans each change against that list (so a
+/// precondition such as `If-Match` is checked inside the transaction), applies it, and writes
+/// only what it changed: k rows for k trips touched (`TripPositions`), the change's journal
+/// record and event, the new revision, and a notification on `channel` that commits with it.
+final class PostgresTripTables {
+    /// What `NOTIFY` announces a new revision on.
+    static let channel = "trips_changes"
+
+    /// The list, its recent changes and idempotency keys, as of one revision of the tables.
+    struct State: Sendable {
+        var list: TripList
+        var history: ChangeHistory
+        var ledger: IdempotencyLedger
+    }
+
+    /// One change to make, planned against the list as the transaction finds it: nil for
+    /// "nothing to do". `keyUse` names the idempotency key to keep with it, made from what
+    /// the change did.
+    struct Write {
+        var plan: (TripList) throws(MutationError) -> TripChange?
+        var keyUse: ((Written) -> IdempotencyKeyUse?)? = nil
+    }
+
+    /// What a write did, once planned and applied.
+    struct Written: Sendable {
+        let change: TripChange
+        let outcome: TripChangeOutcome
+        /// The list right after it.
+        let list: TripList
+        /// Its event, or nil when it changed nothing (and was not written).
+        let event: ChangeEvent?
+    }
+
+    let connection: PostgresConnection
+
+    init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    // MARK: Reading
+
+    /// The whole state in one consistent snapshot of the tables: the list in order, the last
+    /// `historyCapacity` events, and the idempotency keys.
+    func load(historyCapacity: Int) throws(PostgresStoreError) -> State {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { () throws(PostgresStoreError) in
+            let (revision, lastIssuedID) = try readState(locking: false)
+            let rows = try query(
+                "SELECT id, version, city, country, nights, is_favorite, image_name, price, start, notes FROM trips ORDER BY position"
+            ).rows
+            var restoration = TripList.Restoration(expectedCount: rows.count, revision: revision, lastIssuedID: Int(lastIssuedID))
+            for row in rows {
+                let (trip, version) = try Self.trip(row)
+                guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
+            }
+            let list = restoration.finish()
+
+            let events = try query(
+                "SELECT revision, event, data FROM trip_changes ORDER BY revision DESC LIMIT $1", [String(historyCapacity)]
+            ).rows.reversed().map { (row) throws(PostgresStoreError) in try Self.event(row) }
+            var history = ChangeHistory(capacity: historyCapacity, revision: revision - UInt64(events.count))
+            for (index, event) in events.enumerated() {
+                guard event.revision == history.revision + 1 else {
+                    throw .damaged("change \(event.revision) follows \(history.revision) (number \(index) of the history)")
+                }
+                history.append(event)
+            }
+            guard history.revision == revision else {
+                throw .damaged("the last change is \(history.revision), the list's revision \(revision)")
+            }
+
+            var ledger = IdempotencyLedger()
+            let now = Int64(time(nil))
+            for row in try query("SELECT use FROM trip_idempotency_keys ORDER BY used_at, key").rows {
+                ledger.finish(try Self.keyUse(row.first ?? nil), now: now)
+            }
+            return State(list: list, history: history, ledger: ledger)
+        }
+    }
+
+    /// Brings `state` up to the tables' revision by replaying the changes after it, as the
+    /// journal's replay does; answers how many it replayed.
+    @discardableResult
+    func catchUp(_ state: inout State) throws(PostgresStoreError) -> Int {
+        let rows = try query(
+            "SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision", [String(state.list.revision)]
+        ).rows
+        for row in rows { try Self.replay(row, onto: &state) }
+        return rows.count
+    }
+
+    // MARK: Writing
+
+    /// Makes `writes` in one transaction, in order, after catching `state` up; answers each
+    /// one's result (nil: its plan found nothing to do). A write its plan or the list refuses
+    /// changes nothing, and the others go on. When the transaction fails, `state` keeps only
+    /// the catching up, and the error is thrown: nothing of the writes is in the tables,
+    /// unless the connection broke during `COMMIT`, when the next catching up finds out.
+    func commit(_ writes: [Write], to state: inout State) throws(PostgresStoreError) -> [Result<Written?, MutationError>] {
+        let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
+            let (revision, _) = try readState(locking: true)
+            guard revision >= state.list.revision else {
+                throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
+            }
+            if revision > state.list.revision { try catchUp(&state) }
+            var working = state
+            var results: [Result<Written?, MutationError>] = []
+            for write in writes {
+                let change: TripChange?
+                do throws(MutationError) {
+                    change = try write.plan(working.list)
+                } catch {
+                    results.append(.failure(error))
+                    continue
+                }
+                guard let change else {
+                    results.append(.success(nil))
+                    continue
+                }
+                let before = working.list
+                let applied: (outcome: TripChangeOutcome, event: ChangeEvent?)
+                do throws(TripsError) {
+                    applied = try working.list.applyTelling(change)
+                } catch {
+                    results.append(.failure(.rejected(error)))
+                    continue
+                }
+                let written = Written(change: change, outcome: applied.outcome, list: working.list, event: applied.event)
+                if let event = applied.event {
+                    let record = JournalRecord(revision: working.list.revision, change: change, idempotency: write.keyUse?(written))
+                    try writeRows(of: change, outcome: applied.outcome, from: before, to: working.list)
+                    try append(record, event: event)
+                    working.history.append(event)
+                    if let use = record.idempotency { working.ledger.finish(use, now: use.at) }
+                }
+                results.append(.success(written))
+            }
+            if working.list.revision != state.list.revision {
+                try execute(
+                    "UPDATE trips_state SET revision = $1, last_issued_id = $2",
+                    [String(working.list.revision), String(working.list.lastIssuedID)])
+                try execute("SELECT pg_notify($1, $2)", [Self.channel, String(working.list.revision)])
+            }
+            return (results, working)
+        }
+        state = working
+        return results
+    }
+
+    /// The change's record and event in `trip_changes` (what other instances replay, and
+    /// the history of the change feed), and its idempotency key.
+    private func append(_ record: JournalRecord, event: ChangeEvent) throws(PostgresStoreError) {
+        try execute(
+            "INSERT INTO trip_changes (revision, record, event, data) VALUES ($1, $2, $3, $4)",
+            [
+                String(record.revision), String(decoding: record.payload, as: UTF8.self), event.name,
+                String(decoding: event.data, as: UTF8.self),
+            ])
+        guard let use = record.idempotency else { return }
+        var writer = JSONWriter(reservingCapacity: 256)
+        writer.appendKeyUse(use)
+        try execute(
+            """
+            INSERT INTO trip_idempotency_keys (key, use, used_at) VALUES ($1, $2, $3)
+            ON CONFLICT (key) DO UPDATE SET use = excluded.use, used_at = excluded.used_at
+            """,
+            [use.key, String(decoding: writer.bytes, as: UTF8.self), String(use.at)])
+    }
+
+    /// Writes the rows `change` changed on the way from `before` to `after`.
+    private func writeRows(of change: TripChange, outcome: TripChangeOutcome, from before: TripList, to after: TripList)
+        throws(PostgresStoreError)
+    {
+        switch (change, outcome) {
+        case (.add(_, let anchor), .added(let trips)):
+            let keys = try place(trips.map(\.id), before: anchor, inTable: false)
+            try insertRows(trips, at: keys, version: after.revision)
+        case (.delete(let ids), _):
+            try execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)])
+        case (.replace, .trip(let trip)), (.setFavorite, .trip(let trip)):
+            try updateRows([trip.id], of: after)
+        case (.makeFavorites, .addedFavorites(let ids)):
+            try updateRows(ids, of: after)
+        case (.move(let difference), _):
+            // The moving trips keep their order, and land in front of the first trip after them.
+            let block = after.inListOrder(difference.sources)
+            guard let last = block.last else { return }
+            var following = after.trips(after: last)?.makeIterator()
+            _ = try place(block, before: following?.next()?.id, inTable: true)
+        case (.sort, _):
+            let ids = after.trips.map(\.id)
+            guard let keys = TripPositions.spread(ids.count, from: nil, to: nil) else { throw .damaged("no keys for \(ids.count) trips") }
+            try setPositions(ids, keys)
+        default:
+            throw .damaged("change \(change) had the outcome \(outcome)")
+        }
+    }
+
+    /// Gives `block` (ids in list order) keys in front of `anchor` (nil: at the end), in the
+    /// gap the list without the block has there; when the gap is too narrow, spreads out a
+    /// window of neighbours, four times wider each time, until it has room. Writes the keys
+    /// of rows already in the table (`inTable`: the block's too), and answers the block's.
+    private func place(_ block: [Trip.ID], before anchor: Trip.ID?, inTable: Bool) throws(PostgresStoreError) -> [Int64] {
+        let excluded = PostgresArrayLiteral.encode(block)
+        var high: Int64?
+        if let anchor {
+            guard let key = try int64(query("SELECT position FROM trips WHERE id = $1", [String(anchor)]).rows.first?.first ?? nil) else {
+                throw .damaged("trip \(anchor) has no row")
+            }
+            high = key
+        }
+        let neighboursBefore = """
+            SELECT id, position FROM trips WHERE ($1::bigint IS NULL OR position < $1::bigint) AND id <> ALL($2::bigint[])
+            ORDER BY position DESC LIMIT $3
+            """
+        let low = try int64(query(neighboursBefore, [high.map { String($0) }, excluded, "1"]).rows.first?[1])
+        if let keys = TripPositions.keys(block.count, between: low, and: high) {
+            if inTable { try setPositions(block, keys) }
+            return keys
+        }
+        var reach = 16
+        while true {
+            let before = try positions(query(neighboursBefore, [high.map { String($0) }, excluded, String(reach)]))
+            var after: [(id: Trip.ID, key: Int64)] = []
+            if let high {
+                after = try positions(
+                    query(
+                        "SELECT id, position FROM trips WHERE position >= $1 AND id <> ALL($2::bigint[]) ORDER BY position LIMIT $3",
+                        [String(high), excluded, String(reach)]))
+            }
+            // A side with fewer neighbours than asked reaches the end of the list: keys may go past it.
+            let window = before.reversed().map(\.id) + block + after.map(\.id)
+            if let keys = TripPositions.spread(
+                window.count, from: before.count == reach ? before.last?.key : nil, to: after.count == reach ? after.last?.key : nil)
+            {
+                let blockKeys = Array(keys[before.count..<before.count + block.count])
+                if inTable {
+                    try setPositions(window, keys)
+                } else {
+                    try setPositions(
+                        window[..<before.count] + window[(before.count + block.count)...],
+                        keys[..<before.count] + keys[(before.count + block.count)...])
+                }
+                return blockKeys
+            }
+            reach *= 4
+        }
+    }
+
+    private func setPositions(_ ids: some Collection<Trip.ID>, _ keys: some Collection<Int64>) throws(PostgresStoreError) {
+        guard !ids.isEmpty else { return }
+        try execute(
+            "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
+            [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)])
+    }
+
+    private func insertRows(_ trips: [Trip], at keys: [Int64], version: UInt64) throws(PostgresStoreError) {
+        try execute(
+            """
+            INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
+            SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::integer[],
+                $7::boolean[], $8::text[], $9::numeric[], $10::double precision[], $11::text[])
+            """,
+            [PostgresArrayLiteral.encode(trips.map(\.id)), PostgresArrayLiteral.encode(keys)]
+                + Self.columns(of: trips, versions: trips.map { _ in version }))
+    }
+
+    /// Writes every field of the trips `ids` names as `list` holds them.
+    private func updateRows(_ ids: [Trip.ID], of list: TripList) throws(PostgresStoreError) {
+        let trips = ids.compactMap { list[$0] }
+        guard !trips.isEmpty else { return }
+        try execute(
+            """
+            UPDATE trips SET version = t.version, city = t.city, country = t.country, nights = t.nights,
+                is_favorite = t.is_favorite, image_name = t.image_name, price = t.price, start = t.start, notes = t.notes
+            FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::integer[], $6::boolean[], $7::text[],
+                $8::numeric[], $9::double precision[], $10::text[])
+                AS t(id, version, city, country, nights, is_favorite, image_name, price, start, notes)
+            WHERE trips.id = t.id
+            """,
+            [PostgresArrayLiteral.encode(trips.map(\.id))]
+                + Self.columns(of: trips, versions: trips.map { list.version(of: $0.id) ?? list.revision }))
+    }
+
+    /// The trips' fields from `version` to `notes`, each column as one array literal.
+    private static func columns(of trips: [Trip], versions: [UInt64]) -> [String?] {
+        [
+            PostgresArrayLiteral.encode(versions),
+            PostgresArrayLiteral.encode(trips.map(\.city)),
+            PostgresArrayLiteral.encode(trips.map(\.country)),
+            PostgresArrayLiteral.encode(trips.map(\.nights)),
+            PostgresArrayLiteral.encode(trips.map { $0.isFavorite ? "true" : "false" }),
+            PostgresArrayLiteral.encode(trips.map(\.imageName)),
+            PostgresArrayLiteral.encode(trips.map { $0.price.description }),
+            PostgresArrayLiteral.encode(trips.map { String($0.start.timeIntervalSinceReferenceDate) }),
+            PostgresArrayLiteral.encode(trips.map(\.notes)),
+        ]
+    }
+
+    // MARK: Statements
+
+    /// The list's revision and the highest id issued; `locking` holds the row until the
+    /// transaction ends, so writers take turns.
+    private func readState(locking: Bool) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
+        let rows = try query(
+            locking
+                ? "SELECT revision, last_issued_id FROM trips_state FOR UPDATE"
+                : "SELECT revision, last_issued_id FROM trips_state"
+        ).rows
+        guard rows.count == 1, let revision = rows[0][0].flatMap({ UInt64($0) }), let last = rows[0][1].flatMap({ UInt64($0) }) else {
+            throw .damaged("trips_state does not hold one row")
+        }
+        return (revision, last)
+    }
+
+    private func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresStoreError) -> PostgresRows {
+        do {
+            return try connection.query(sql, parameters)
+        } catch {
+            throw .database(error)
+        }
+    }
+
+    private func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresStoreError) {
+        _ = try query(sql, parameters)
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`; rolls back when it throws.
+    private func transaction<Value>(_ begin: StaticString, _ body: () throws(PostgresStoreError) -> Value) throws(PostgresStoreError)
+        -> Value
+    {
+        do {
+            try connection.simpleQuery(begin)
+        } catch {
+            throw .database(error)
+        }
+        do throws(PostgresStoreError) {
+            let value = try body()
+            do {
+                try connection.simpleQuery("COMMIT")
+            } catch {
+                throw .database(error)
+            }
+            return value
+        } catch {
+            if connection.isOpen { _ = try? connection.simpleQuery("ROLLBACK") }  // already failing; the error says why
+            throw error
+        }
+    }
+
+    // MARK: Reading rows
+
+    private func int64(_ text: String??) throws(PostgresStoreError) -> Int64? {
+        guard let text = text ?? nil else { return nil }
+        guard let value = Int64(text) else { throw .damaged("\(text) is not a position") }
+        return value
+    }
+
+    private func positions(_ rows: PostgresRows) throws(PostgresStoreError) -> [(id: Trip.ID, key: Int64)] {
+        try rows.rows.map { (row) throws(PostgresStoreError) in
+            guard let id = row[0].flatMap({ Int($0) }), let key = row[1].flatMap({ Int64($0) }) else {
+                throw .damaged("a position row reads \(row)")
+            }
+            return (id, key)
+        }
+    }
+
+    /// A `trips` row: id, version, city, country, nights, is_favorite, image_name, price, start, notes.
+    private static func trip(_ row: [String?]) throws(PostgresStoreError) -> (Trip, UInt64) {
+        guard row.count == 10, let id = row[0].flatMap({ Int($0) }), let version = row[1].flatMap({ UInt64($0) }),
+            let city = row[2], let country = row[3], let nights = row[4].flatMap({ Int($0) }),
+            let isFavorite = row[5].flatMap({ $0 == "t" ? true : $0 == "f" ? false : nil }), let imageName = row[6],
+            let price = row[7].flatMap({ Decimal(string: $0, locale: nil) }), let start = row[8].flatMap({ Double($0) }),
+            let notes = row[9]
+        else { throw .damaged("a trips row reads \(row)") }
+        let trip = Trip(
+            id: id, city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
+            start: Date(timeIntervalSinceReferenceDate: start), notes: notes)
+        return (trip, version)
+    }
+
+    /// A `trip_changes` row's revision, event and data.
+    private static func event(_ row: [String?]) throws(PostgresStoreError) -> ChangeEvent {
+        guard row.count == 3, let revision = row[0].flatMap({ UInt64($0) }), let name = row[1], let data = row[2] else {
+            throw .damaged("a trip_changes row reads \(row)")
+        }
+        return ChangeEvent(revision: revision, name: name, data: Array(data.utf8))
+    }
+
+    private static func keyUse(_ text: String?) throws(PostgresStoreError) -> IdempotencyKeyUse {
+        do throws(StoredJSONError) {
+            guard let text else { throw StoredJSONError(reason: "it is NULL") }
+            var object = try StoredObject(parsing: Array(text.utf8), describing: "an idempotency key")
+            return try StoredObject.keyUse(object.takeRest())
+        } catch {
+            throw .damaged("an idempotency key: \(error)")
+        }
+    }
+
+    /// Applies a `trip_changes` row (revision, record) as the journal's replay does.
+    private static func replay(_ row: [String?], onto state: inout State) throws(PostgresStoreError) {
+        guard row.count == 2, let revision = row[0].flatMap({ UInt64($0) }), let text = row[1] else {
+            throw .damaged("a trip_changes row reads \(row)")
+        }
+        let record: JournalRecord
+        do {
+            record = try JournalRecord(payload: Array(text.utf8))
+        } catch {
+            throw .damaged("change \(revision): \(error)")
+        }
+        guard record.revision == revision, revision == state.list.revision + 1 else {
+            throw .damaged("change \(revision) follows \(state.list.revision)")
+        }
+        let event: ChangeEvent?
+        do throws(TripsError) {
+            event = try state.list.applyTelling(record.change).event
+        } catch {
+            throw .damaged("change \(revision) no longer applies: \(error)")
+        }
+        guard let event, state.list.revision == revision else {
+            throw .damaged("change \(revision) does not lead to revision \(revision)")
+        }
+        state.history.append(event)
+        if let use = record.idempotency { state.ledger.finish(use, now: use.at) }
+    }
+}

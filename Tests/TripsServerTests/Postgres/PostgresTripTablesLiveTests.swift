@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+import Testing
+import TripsDomain
+
+@testable import TripsServer
+
+/// The trips tables against the real server, each test in a schema of its own (first on
+/// the search path of every connection it opens), dropped at the end. Two connections to
+/// one schema stand for two instances of the server.
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+struct PostgresTripTablesLiveTests {
+    private static let samples = TripList.samples.trips.map(\.draft)
+
+    @Test func everyKindOfChangeReadsBackAsTheSameListHistoryAndKeys() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let instance = try Instance(schema: schema)
+            try instance.commit([.add(Self.samples, before: nil)] + everyKindOfChange)
+            let keyed = PostgresTripTables.Write(
+                plan: { _ in .setFavorite(1, false) },
+                keyUse: { written in
+                    IdempotencyKeyUse(
+                        key: "k-1", fingerprint: "f", at: 1_800_000_000,
+                        answer: StoredAnswer(status: 200, fields: ["ETag": "\"\(written.list.revision)\""], body: Array("{}".utf8)))
+                })
+            _ = try instance.tables.commit([keyed], to: &instance.state)
+
+            let reread = try Instance(schema: schema)
+            #expect(reread.state.list == instance.state.list)
+            #expect(reread.state.list.trips.map(\.id) == instance.state.list.trips.map(\.id))
+            #expect(reread.state.history == instance.state.history)
+            #expect(reread.state.ledger == instance.state.ledger)
+            #expect(reread.state.ledger.lookup(key: "k-1", fingerprint: "f") != .new)
+            let positions = try reread.positions()
+            #expect(positions.map(\.id) == reread.state.list.trips.map(\.id))
+        }
+    }
+
+    @Test func anotherInstanceCatchesUpOnWhatOneWrote() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let first = try Instance(schema: schema)
+            let second = try Instance(schema: schema)
+            try first.commit([.add(Self.samples, before: nil), .move(ReorderDifference(sources: [5], destination: .before(2)))])
+            #expect(try second.tables.catchUp(&second.state) == 2)
+            #expect(second.state.list == first.state.list)
+            #expect(second.state.history == first.state.history)
+
+            // A write on the second instance catches up first: ids go on from the first's.
+            try first.commit([.add(storageDraft("Faro"))])
+            try second.commit([.add(storageDraft("Sines"))])
+            #expect(second.state.list.trips.map(\.city).suffix(2) == ["Faro", "Sines"])
+            #expect(Set(second.state.list.trips.map(\.id)).count == second.state.list.count)
+            #expect(try first.tables.catchUp(&first.state) == 1)
+            #expect(first.state.list == second.state.list)
+        }
+    }
+
+    @Test func conditionalChangesRacingOnTwoInstancesLetExactlyOneWin() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            try Instance(schema: schema).commit([.add(Self.samples, before: nil)])
+            let instances = [try Instance(schema: schema), try Instance(schema: schema)]
+            let seen = try #require(instances[0].state.list.version(of: 3))
+            let outcomes = Mutex<[Result<PostgresTripTables.Written?, MutationError>]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let instance = instances[index]
+                // If-Match: the version both read; checked inside each transaction.
+                let write = PostgresTripTables.Write { (list) throws(MutationError) in
+                    guard list.version(of: 3) == seen else { throw .preconditionFailed }
+                    return .replace(3, storageDraft("Winner \(index)"))
+                }
+                let result = Result { try instance.tables.commit([write], to: &instance.state)[0] }
+                outcomes.withLock { $0.append((try? result.get()) ?? .failure(.storage(.closed))) }
+            }
+            let results = outcomes.withLock { $0 }
+            #expect(results.filter { if case .success = $0 { true } else { false } }.count == 1)
+            #expect(results.filter { if case .failure(.preconditionFailed) = $0 { true } else { false } }.count == 1)
+            let reread = try Instance(schema: schema)
+            #expect(reread.state.list[3]?.city.hasPrefix("Winner") == true)
+            #expect(reread.state.list.revision == 2)
+        }
+    }
+
+    @Test func manyMovesIntoOneGapSpreadNeighboursOutAndKeepTheOrder() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let instance = try Instance(schema: schema)
+            try instance.commit([.add((0..<60).map { storageDraft("City \($0)") }, before: nil)])
+            // A move into a wide gap writes the moved trip's row alone.
+            let before = try instance.positions()
+            try instance.commit([.move(ReorderDifference(sources: [50], destination: .before(11)))])
+            let after = try instance.positions()
+            let changed = Set(after.map { "\($0.id):\($0.key)" }).subtracting(before.map { "\($0.id):\($0.key)" })
+            #expect(changed.count == 1)
+            // Forty trips, one after another, into the gap in front of trip 31: more halvings
+            // than the gap has, so windows of neighbours are spread out on the way.
+            for source in 40...59 where source != 50 {
+                try instance.commit([.move(ReorderDifference(sources: [source], destination: .before(31)))])
+            }
+            for source in 1...20 {
+                try instance.commit([.move(ReorderDifference(sources: [source], destination: .before(31)))])
+            }
+            let positions = try instance.positions()
+            #expect(positions.map(\.id) == instance.state.list.trips.map(\.id))
+            #expect(Set(positions.map(\.key)).count == positions.count)
+            let reread = try Instance(schema: schema)
+            #expect(reread.state.list == instance.state.list)
+        }
+    }
+
+    @Test func aRefusedChangeWritesNothingAndTheOthersInTheTransactionGoOn() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let instance = try Instance(schema: schema)
+            try instance.commit([.add(Self.samples, before: nil)])
+            let results = try instance.tables.commit(
+                [
+                    .init { _ in .delete([99]) },
+                    .init { _ in .setFavorite(2, true) },
+                    .init { _ in nil },
+                ], to: &instance.state)
+            #expect(results.count == 3)
+            if case .failure(.rejected) = results[0] {} else { Issue.record("expected a refusal, got \(results[0])") }
+            #expect((try? results[1].get())??.list.revision == 2)
+            if case .success(.some) = results[2] { Issue.record("a plan that found nothing to do wrote something") }
+            let reread = try Instance(schema: schema)
+            #expect(reread.state.list == instance.state.list)
+            #expect(reread.state.list.revision == 2)
+        }
+    }
+}
+
+/// An "instance": its own connection to `schema`, migrated, and the state it loaded.
+/// An "instance" of the server: its own connection to a schema, migrated, and the state it
+/// loaded. Unchecked: each test thread uses its own.
+private final class Instance: @unchecked Sendable {
+    let tables: PostgresTripTables
+    var state: PostgresTripTables.State
+
+    init(schema: String) throws {
+        let connection = try LiveDatabase.connect(to: schema)
+        _ = try SchemaMigrator.migrate(connection)
+        tables = PostgresTripTables(connection: connection)
+        state = try tables.load(historyCapacity: 100)
+    }
+
+    deinit { tables.connection.close() }
+
+    /// Commits each change in a transaction of its own; every one must succeed.
+    func commit(_ changes: [TripChange]) throws {
+        for change in changes {
+            let results = try tables.commit([PostgresTripTables.Write { _ in change }], to: &state)
+            _ = try results[0].get()
+        }
+    }
+
+    /// The positions in the table, by id, in order.
+    func positions() throws -> [(id: Int, key: Int64)] {
+        try tables.connection.query("SELECT id, position FROM trips ORDER BY position").rows.map { (Int($0[0]!)!, Int64($0[1]!)!) }
+    }
+}
