@@ -76,7 +76,7 @@ start() {
 # scripts/postgres.sh: a throwaway test cluster
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$dir/socket'
-max_connections = 30
+max_connections = 100
 shared_buffers = 32MB
 fsync = off
 synchronous_commit = off

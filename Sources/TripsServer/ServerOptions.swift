@@ -8,6 +8,11 @@ struct ServerOptions: Sendable, Equatable {
     var http = HTTPServerConfiguration()
     /// The data folder; nil keeps everything in memory (`--in-memory`).
     var dataDirectory: String? = "./trips-data"
+    /// `--data` or `--in-memory` was given (or its variable): then `--database` cannot be.
+    var isDataDirectoryChosen = false
+    /// The PostgreSQL database that keeps the trips instead (`--database`, `TRIPS_DATABASE_URL`,
+    /// then `DATABASE_URL`): `postgres://user:password@host:port/dbname`.
+    var databaseURL: String?
     var seedSamples = true
     var logLevel: LogLevel = .info
     /// How many of the latest changes `/trips/changes` can replay to a client that resumes.
@@ -89,11 +94,26 @@ struct ServerOptions: Sendable, Equatable {
         },
         Flag(name: "--data", value: "DIR", help: "data folder (default ./trips-data)") { (options, value, _) throws(UsageError) in
             options.dataDirectory = value
+            options.isDataDirectoryChosen = true
         },
         Flag(name: "--in-memory", value: nil, help: "keep trips in memory only: nothing is saved") { (options, _, _) throws(UsageError) in
             options.dataDirectory = nil
+            options.isDataDirectoryChosen = true
         },
-        Flag(name: "--no-samples", value: nil, help: "start an empty data folder with no sample trips") {
+        Flag(
+            name: "--database", value: "URL",
+            help:
+                "keep trips in PostgreSQL instead, shared by several servers: postgres://user:password@host:port/dbname (TRIPS_DATABASE_URL, then DATABASE_URL)",
+            environment: "TRIPS_DATABASE_URL"
+        ) { (options, value, source) throws(UsageError) in
+            do {
+                _ = try DatabaseURL(value)
+            } catch {
+                throw UsageError(description: "\(source): \(error)")
+            }
+            options.databaseURL = value
+        },
+        Flag(name: "--no-samples", value: nil, help: "start a new data folder or database with no sample trips") {
             (options, _, _) throws(UsageError) in
             options.seedSamples = false
         },
@@ -215,6 +235,7 @@ struct ServerOptions: Sendable, Equatable {
     /// Parses `arguments` (without the program name) over `environment`.
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         if let port = environment["PORT"] { try Self.flag("--port").apply(&self, port, "PORT") }
+        if let url = environment["DATABASE_URL"] { try Self.flag("--database").apply(&self, url, "DATABASE_URL") }
         for flag in Self.flags {
             let variable = flag.environmentName
             guard let value = environment[variable] else { continue }
@@ -248,6 +269,9 @@ struct ServerOptions: Sendable, Equatable {
             }
             guard let value = attached ?? remaining.popFirst() else { throw UsageError(description: "\(name) needs a value") }
             try flag.apply(&self, value, name)
+        }
+        if databaseURL != nil && isDataDirectoryChosen {
+            throw UsageError(description: "--database and --data (or --in-memory) each choose where trips are kept: pass one")
         }
     }
 

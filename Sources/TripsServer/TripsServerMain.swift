@@ -44,11 +44,21 @@ package enum TripsServerMain {
             Console.error("trips-server: cannot listen on \(address): \(reason)")
             exit(1)
         }
-        let store: TripStore
+        let store: any TripStoring
         do {
-            store = try TripStore(
-                directory: options.dataDirectory, seedSamples: options.seedSamples,
-                configuration: options.storageConfiguration)
+            if let url = options.databaseURL {
+                guard let connection = PostgresConnectionConfiguration(url: try DatabaseURL(url)) else {
+                    Console.error("trips-server: --database names no user, and this process's user has no name")
+                    exit(2)
+                }
+                Console.info("trips-server: keeping trips in PostgreSQL at \(connection.address) (database \(connection.database))")
+                store = try PostgresTripStore(
+                    connection: connection, seedSamples: options.seedSamples, configuration: options.storageConfiguration)
+            } else {
+                store = try TripStore(
+                    directory: options.dataDirectory, seedSamples: options.seedSamples,
+                    configuration: options.storageConfiguration)
+            }
         } catch {
             Console.error("trips-server: \(error)")
             exit(1)
@@ -68,7 +78,7 @@ package enum TripsServerMain {
             api.feed.endLongPolls()
         }
         Console.info("trips-server listening on http://\(bracketed(configuration.host)):\(server.port)")
-        if options.dataDirectory == nil {
+        if options.dataDirectory == nil && options.databaseURL == nil {
             let count = store.list.trips.count
             Console.info("trips-server: \(count) trip\(count == 1 ? "" : "s") in memory, not saved")
         }

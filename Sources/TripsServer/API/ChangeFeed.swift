@@ -10,7 +10,7 @@ import TripsDomain
 /// same lock, so the backlog and the live messages meet without a gap or a duplicate.
 final class ChangeFeed: Sendable {
     let hub = HTTPStreamHub()
-    let store: TripStore
+    let store: any TripStoring
     let maxSubscribers: Int
     private let clock: any SchedulingClock
     /// Long polls waiting for the next change.
@@ -22,7 +22,7 @@ final class ChangeFeed: Sendable {
     /// The longest `?wait=` a long poll may ask for, in seconds.
     static let maxWait = 60
 
-    init(store: TripStore, maxSubscribers: Int = 10_000, clock: any SchedulingClock = SystemClock()) {
+    init(store: any TripStoring, maxSubscribers: Int = 10_000, clock: any SchedulingClock = SystemClock()) {
         self.store = store
         self.maxSubscribers = maxSubscribers
         self.clock = clock

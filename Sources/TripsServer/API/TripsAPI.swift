@@ -3,7 +3,7 @@ import TripsDomain
 /// The Trips HTTP API: turns requests into reads and changes of the store, and answers in
 /// the representation the client prefers.
 struct TripsAPI: HTTPHandler {
-    let store: TripStore
+    let store: any TripStoring
     let cache = RepresentationCache()
     /// `/trips/changes`; give its hub to the `HTTPServer` so streams reach the event loops.
     let feed: ChangeFeed
@@ -14,7 +14,7 @@ struct TripsAPI: HTTPHandler {
     let cors: CORSPolicy
 
     init(
-        store: TripStore, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), maxSubscribers: Int = 10_000,
+        store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), maxSubscribers: Int = 10_000,
         clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store

@@ -8,6 +8,17 @@ struct Mutation: Sendable {
         self.answer = answer
     }
 
+    /// The answer to a change that did `outcome` (nil: nothing to do) and left `list`.
+    init(outcome: TripChangeOutcome?, list: TripList, returningList: Bool) {
+        var tripVersion: UInt64?
+        switch outcome {
+        case .trip(let trip)?: tripVersion = list.version(of: trip.id)
+        case .added(let trips)?: tripVersion = trips.first.flatMap { list.version(of: $0.id) }
+        default: break
+        }
+        self.init(list: returningList ? list : nil, revision: list.revision, outcome: outcome, tripVersion: tripVersion)
+    }
+
     init(list: TripList?, revision: UInt64, outcome: TripChangeOutcome?, tripVersion: UInt64?) {
         self.list = list
         self.revision = revision

@@ -10,6 +10,8 @@ enum StorageError: Error, Sendable, Hashable {
     case io(call: String, path: String, errno: Int32)
     /// The store was closed; it takes no more changes.
     case closed
+    /// The database (PostgreSQL) cannot be reached, or failed the write; `reason` is for the log.
+    case database(reason: String)
 }
 
 extension StorageError {
@@ -32,6 +34,8 @@ extension StorageError: CustomStringConvertible {
             "\(call) \(path): \(String(cString: strerror(code))) (errno \(code))"
         case .closed:
             "the trip store is closed"
+        case .database(let reason):
+            reason
         }
     }
 }

@@ -143,7 +143,7 @@ final class TripStore: Sendable {
     /// its way to the disk, `.idempotencyInFlight`. A new one makes the change, and its
     /// answer (`idempotency.answer` of the mutation) goes into the change's journal record.
     func mutate(
-        _ plan: (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
+        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
         idempotency: IdempotencyRequest? = nil,
         completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
     ) {
@@ -163,7 +163,6 @@ final class TripStore: Sendable {
             var change: TripChange?
             do throws(MutationError) {
                 var outcome: TripChangeOutcome?
-                var tripVersion: UInt64?
                 change = try plan(state.tip)
                 if let change {
                     let revision = state.tip.revision
@@ -176,15 +175,8 @@ final class TripStore: Sendable {
                     if state.tip.revision != revision {
                         record = JournalRecord(revision: state.tip.revision, change: change)
                     }
-                    switch outcome {
-                    case .trip(let trip)?: tripVersion = state.tip.version(of: trip.id)
-                    case .added(let trips)?: tripVersion = trips.first.flatMap { state.tip.version(of: $0.id) }
-                    default: break
-                    }
                 }
-                var mutation = Mutation(
-                    list: returningList ? state.tip : nil, revision: state.tip.revision, outcome: outcome,
-                    tripVersion: tripVersion)
+                var mutation = Mutation(outcome: outcome, list: state.tip, returningList: returningList)
                 if let idempotency, let answer = idempotency.answer(mutation) {
                     mutation.answer = answer
                     let use = IdempotencyKeyUse(

@@ -220,7 +220,7 @@ import TripsDomain
             while api.streamCount == 2 && received < 3_000 {
                 let draft = TripDraft(
                     city: "C\(received)", country: "X", nights: 1, price: 1, start: Date(timeIntervalSince1970: 0), notes: notes)
-                store.mutate({ _ in .add(draft) }) { _ in }  // in memory: durable before it returns
+                store.mutate({ _ in .add(draft) }, returningList: false, idempotency: nil) { _ in }  // in memory: durable before it returns
                 _ = try fast.value.readUntil("event: created")
                 received += 1
             }

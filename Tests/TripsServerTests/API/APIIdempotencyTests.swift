@@ -9,8 +9,8 @@ import TripsDomain
 @Suite struct APIIdempotencyTests {
     private let lisbon = #"{"city":"Lisbon","country":"Portugal","nights":4,"price":1,"start":"2027-05-01"}"#
 
-    @Test func aRetryGetsTheFirstAnswerAndMakesNoSecondChange() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aRetryGetsTheFirstAnswerAndMakesNoSecondChange(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         let first = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "create-lisbon-1"])
         let retry = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "create-lisbon-1"])
         #expect(first.status == 201 && retry.status == 201)
@@ -29,8 +29,8 @@ import TripsDomain
         #expect(api.store.list.revision == 4)
     }
 
-    @Test func theSameKeyWithADifferentRequestIs422() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theSameKeyWithADifferentRequestIs422(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         _ = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "k"])
         let other = try await api.json(
             "POST", "/trips", lisbon.replacingOccurrences(of: "Lisbon", with: "Porto"), headers: ["Idempotency-Key": "k"])

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 import TripsDomain
 
 @testable import TripsServer
@@ -13,9 +14,18 @@ import TripsDomain
 final class APIServer: Sendable {
     enum Mode: Sendable { case router, live }
 
-    let store: TripStore
+    let store: any TripStoring
     private let api: TripsAPI
     private let server: HTTPServer?
+    /// Undoes what `init(on:)` set up beyond the store (a database of its own).
+    private let cleanUp: (@Sendable () -> Void)?
+
+    /// The API over a store of `kind`, for tests that hold for every store: in memory, or in
+    /// a new PostgreSQL database of its own that `stop()` drops.
+    convenience init(on kind: TestStore, samples: Bool = true, mode: Mode = .router) throws {
+        let (store, cleanUp) = try kind.make(samples: samples)
+        try self.init(store: store, mode: mode, cleanUp: cleanUp)
+    }
 
     convenience init(
         samples: Bool = true, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
@@ -28,11 +38,12 @@ final class APIServer: Sendable {
     }
 
     init(
-        store: TripStore, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
+        store: any TripStoring, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
         access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
-        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }, cleanUp: (@Sendable () -> Void)? = nil
     ) throws {
         self.store = store
+        self.cleanUp = cleanUp
         api = TripsAPI(store: store, access: access, cors: cors, maxSubscribers: maxSubscribers, clock: clock)
         guard mode == .live else {
             server = nil
@@ -106,6 +117,37 @@ final class APIServer: Sendable {
     /// Starts a graceful shutdown of a live server; the loop finishes on its own. Synchronous, for `defer`.
     func stop() {
         server?.beginShutdown()
+        cleanUp?()
+    }
+}
+
+/// Where an API test keeps its trips: tests of rules that hold for every store run on each.
+enum TestStore: String, Sendable, CustomTestStringConvertible {
+    case memory, postgres
+
+    /// Memory always; PostgreSQL when `scripts/postgres.sh` started a cluster for the tests.
+    static var all: [TestStore] {
+        LiveDatabase.isConfigured(LiveDatabase.socketURL) ? [.memory, .postgres] : [.memory]
+    }
+
+    var testDescription: String { rawValue }
+
+    /// A new store, and what to do once the test is done with it.
+    func make(samples: Bool) throws -> (any TripStoring, (@Sendable () -> Void)?) {
+        switch self {
+        case .memory:
+            return (try TripStore(directory: nil, seedSamples: samples), nil)
+        case .postgres:
+            let database = try LiveDatabase.createDatabase(named: "trips_api")
+            let store = try PostgresTripStore(connection: database.configuration, seedSamples: samples)
+            return (
+                store,
+                {
+                    store.close()
+                    database.drop()
+                }
+            )
+        }
     }
 }
 

@@ -5,8 +5,8 @@ import TripsDomain
 @testable import TripsServer
 
 @Suite struct APICreateTests {
-    @Test func aJSONDraftBecomesATripWithALocation() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aJSONDraftBecomesATripWithALocation(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let response = try await api.json(
             "POST", "/trips", #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 0.1, "start": "2027-05-01"}"#)
@@ -19,8 +19,8 @@ import TripsDomain
         #expect(api.order == [1, 2, 3, 4, 5, 6, 7])
     }
 
-    @Test func aSentenceBecomesATripToo() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aSentenceBecomesATripToo(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request(
             "POST", "/trips", headers: ["Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"],
@@ -30,8 +30,8 @@ import TripsDomain
         #expect(api.store.list[7]?.nights == 4)
     }
 
-    @Test func idsAreNeverReused() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func idsAreNeverReused(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         #expect(try await api.request("DELETE", "/trips/6").status == 204)
         let response = try await api.request(
@@ -64,8 +64,8 @@ import TripsDomain
         #expect(api.store.list == TripList.samples)
     }
 
-    @Test func anUnacceptableAnswerRefusesTheChangeUpFront() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func anUnacceptableAnswerRefusesTheChangeUpFront(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request(
             "POST", "/trips", headers: ["Content-Type": "text/plain", "Accept": "image/png"],
@@ -76,8 +76,8 @@ import TripsDomain
 }
 
 @Suite struct APIChangeTests {
-    @Test func reorderMovesTripsByPostOrPatch() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func reorderMovesTripsByPostOrPatch(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let post = try await api.json("POST", "/trips/reorder", #"{"sources": [2], "destination": {"before": 1}}"#)
         #expect(post.status == 200)
@@ -106,8 +106,8 @@ import TripsDomain
         #expect(api.order == [1, 2, 3, 4, 5, 6])
     }
 
-    @Test func sortOrdersTheStoredList() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func sortOrdersTheStoredList(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let response = try await api.json("POST", "/trips/sort", #"{"by": "price"}"#)
         #expect(response.status == 200)
@@ -116,8 +116,8 @@ import TripsDomain
         #expect(try await api.json("POST", "/trips/sort", #"{"by": "name"}"#).status == 422)
     }
 
-    @Test func deleteSeveralIsAllOrNothing() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func deleteSeveralIsAllOrNothing(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let unknown = try await api.request("DELETE", "/trips?ids=1,42")
         #expect(unknown.status == 422)
@@ -129,8 +129,8 @@ import TripsDomain
         #expect(api.order == [2, 4, 5, 6])
     }
 
-    @Test func putReplacesATrip() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func putReplacesATrip(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let body = #"{"id": 2, "city": "Victoria", "country": "Canada", "nights": 2, "price": 500, "start": "2027-03-05"}"#
         let response = try await api.json("PUT", "/trips/2", body)
@@ -142,8 +142,8 @@ import TripsDomain
         #expect(try await api.json("PUT", "/trips/42", body.replacingOccurrences(of: #""id": 2, "#, with: "")).status == 404)
     }
 
-    @Test func patchMergesFields() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func patchMergesFields(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let response = try await api.json(
             "PATCH", "/trips/2", #"{"nights": 5, "notes": null}"#, headers: ["Content-Type": "application/merge-patch+json"])
@@ -161,8 +161,8 @@ import TripsDomain
         #expect(api.store.list[2]?.nights == 5)
     }
 
-    @Test func deleteOneTrip() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func deleteOneTrip(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         #expect(try await api.request("DELETE", "/trips/2").status == 204)
         #expect(try await api.request("DELETE", "/trips/2").status == 404)
@@ -171,8 +171,8 @@ import TripsDomain
 }
 
 @Suite struct APIFavoriteTests {
-    @Test func aDropSaysWhatChangedSoTheClientKnowsWhenToPlayItsHaptic() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aDropSaysWhatChangedSoTheClientKnowsWhenToPlayItsHaptic(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let first = try await api.json("POST", "/favorites", #"[2, {"id": 3, "city": "Atacama"}, 1]"#)
         #expect(first.status == 200)
@@ -183,8 +183,8 @@ import TripsDomain
         #expect(try again.member("added") == .array([]))
     }
 
-    @Test func aTextDropNamesTripsByCityOrSentence() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aTextDropNamesTripsByCityOrSentence(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request(
             "PATCH", "/favorites", headers: ["Content-Type": "text/plain", "Accept": "text/plain"],
@@ -194,8 +194,8 @@ import TripsDomain
         #expect(api.store.list.trips.filter(\.isFavorite).map(\.id) == [1, 2, 3, 5])
     }
 
-    @Test func aDropWithAnUnknownTripChangesNothing() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aDropWithAnUnknownTripChangesNothing(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let unknown = try await api.json("POST", "/favorites", "[2, 42]")
         #expect(unknown.status == 422)
@@ -206,8 +206,8 @@ import TripsDomain
         #expect(api.store.list == TripList.samples)
     }
 
-    @Test func oneTripCanBeMadeAFavoriteOrNot() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func oneTripCanBeMadeAFavoriteOrNot(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let put = try await api.request("PUT", "/favorites/2")
         #expect(put.status == 200)
@@ -238,8 +238,8 @@ import TripsDomain
         #expect(list.field("ETag") == moved.field("ETag"))
     }
 
-    @Test func withoutThePreferenceTheListComesBackAndConditionsStillHold() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func withoutThePreferenceTheListComesBackAndConditionsStillHold(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         let full = try await api.request(
             "POST", "/trips/sort", headers: ["Content-Type": "application/json", "Prefer": "return=representation"],
             body: #"{"by":"price"}"#)

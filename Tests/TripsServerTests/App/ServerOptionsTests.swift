@@ -25,6 +25,31 @@ import Testing
         #expect(try ServerOptions(arguments: [], environment: ["TRIPS_PORT": "9100", "PORT": "9000"]).http.port == 9100)
     }
 
+    @Test func aDatabaseURLChoosesPostgreSQLInsteadOfTheDataFolder() throws {
+        let url = "postgres://trips:secret@db.internal:5432/trips"
+        #expect(try ServerOptions(arguments: ["--database", url], environment: [:]).databaseURL == url)
+        #expect(try ServerOptions(arguments: [], environment: ["DATABASE_URL": url]).databaseURL == url)
+        // TRIPS_DATABASE_URL, then the flag, win over DATABASE_URL.
+        let ours = "postgres:///trips?host=/var/run/postgresql"
+        #expect(try ServerOptions(arguments: [], environment: ["DATABASE_URL": url, "TRIPS_DATABASE_URL": ours]).databaseURL == ours)
+        #expect(try ServerOptions(arguments: ["--database", ours], environment: ["DATABASE_URL": url]).databaseURL == ours)
+        #expect(try ServerOptions(arguments: [], environment: [:]).databaseURL == nil)
+    }
+
+    @Test func aDatabaseAndADataFolderTogetherAreRefused() {
+        let url = "postgres://trips@localhost/trips"
+        #expect(throws: ServerOptions.UsageError.self) {
+            try ServerOptions(arguments: ["--database", url, "--data", "/data"], environment: [:])
+        }
+        #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: ["--in-memory"], environment: ["DATABASE_URL": url]) }
+        #expect(throws: ServerOptions.UsageError.self) {
+            try ServerOptions(arguments: [], environment: ["TRIPS_DATA": "/data", "DATABASE_URL": url])
+        }
+        #expect(throws: ServerOptions.UsageError.self) {
+            try ServerOptions(arguments: ["--database", "mysql://localhost/trips"], environment: [:])
+        }
+    }
+
     @Test func everyLimitAndTimeoutHasAFlag() throws {
         let options = try ServerOptions(
             arguments: [

@@ -44,6 +44,28 @@ enum LiveDatabase {
     }
 }
 
+extension LiveDatabase {
+    /// A new, empty database named `prefix` and a random number: the configuration that
+    /// reaches it, and what drops it again (ending its sessions).
+    static func createDatabase(named prefix: String) throws -> (configuration: PostgresConnectionConfiguration, drop: @Sendable () -> Void)
+    {
+        let name = "\(prefix)_\(UInt32.random(in: 0...UInt32.max))"
+        let admin = try connect()
+        defer { admin.close() }
+        _ = try admin.query("CREATE DATABASE \(name)")  // a name made here, not data
+        var configuration = try configuration(socketURL)
+        configuration.database = name
+        return (
+            configuration,
+            {
+                guard let admin = try? connect() else { return }
+                _ = try? admin.query("DROP DATABASE \(name) WITH (FORCE)")
+                admin.close()
+            }
+        )
+    }
+}
+
 /// Runs `body` on a thread of its own with the name of a new schema (`prefix` and a random
 /// number), and drops the schema after it: each test's tables apart from every other's.
 func inFreshSchema<T: Sendable>(named prefix: String, _ body: @escaping @Sendable (String) throws -> T) async throws -> T {

@@ -60,7 +60,7 @@ struct PostgresTripTablesLiveTests {
             try Instance(schema: schema).commit([.add(Self.samples, before: nil)])
             let instances = [try Instance(schema: schema), try Instance(schema: schema)]
             let seen = try #require(instances[0].state.list.version(of: 3))
-            let outcomes = Mutex<[Result<PostgresTripTables.Written?, MutationError>]>([])
+            let outcomes = Mutex<[PostgresTripTables.WriteResult]>([])
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 let instance = instances[index]
                 // If-Match: the version both read; checked inside each transaction.
@@ -69,11 +69,11 @@ struct PostgresTripTablesLiveTests {
                     return .replace(3, storageDraft("Winner \(index)"))
                 }
                 let result = Result { try instance.tables.commit([write], to: &instance.state)[0] }
-                outcomes.withLock { $0.append((try? result.get()) ?? .failure(.storage(.closed))) }
+                outcomes.withLock { $0.append((try? result.get()) ?? .refused(.storage(.closed))) }
             }
             let results = outcomes.withLock { $0 }
-            #expect(results.filter { if case .success = $0 { true } else { false } }.count == 1)
-            #expect(results.filter { if case .failure(.preconditionFailed) = $0 { true } else { false } }.count == 1)
+            #expect(results.filter { if case .written = $0 { true } else { false } }.count == 1)
+            #expect(results.filter { if case .refused(.preconditionFailed) = $0 { true } else { false } }.count == 1)
             let reread = try Instance(schema: schema)
             #expect(reread.state.list[3]?.city.hasPrefix("Winner") == true)
             #expect(reread.state.list.revision == 2)
@@ -117,9 +117,13 @@ struct PostgresTripTablesLiveTests {
                     .init { _ in nil },
                 ], to: &instance.state)
             #expect(results.count == 3)
-            if case .failure(.rejected) = results[0] {} else { Issue.record("expected a refusal, got \(results[0])") }
-            #expect((try? results[1].get())??.list.revision == 2)
-            if case .success(.some) = results[2] { Issue.record("a plan that found nothing to do wrote something") }
+            if case .refused(.rejected) = results[0] {} else { Issue.record("expected a refusal, got \(results[0])") }
+            if case .written(let written, _) = results[1] { #expect(written.list.revision == 2) } else { Issue.record("\(results[1])") }
+            if case .written(let written, _) = results[2] {
+                #expect(written.change == nil && written.list.revision == 2)
+            } else {
+                Issue.record("\(results[2])")
+            }
             let reread = try Instance(schema: schema)
             #expect(reread.state.list == instance.state.list)
             #expect(reread.state.list.revision == 2)
@@ -147,7 +151,7 @@ private final class Instance: @unchecked Sendable {
     func commit(_ changes: [TripChange]) throws {
         for change in changes {
             let results = try tables.commit([PostgresTripTables.Write { _ in change }], to: &state)
-            _ = try results[0].get()
+            guard case .written = results[0] else { throw TestFailure("\(change): \(results[0])") }
         }
     }
 

@@ -22,21 +22,33 @@ final class PostgresTripTables {
     }
 
     /// One change to make, planned against the list as the transaction finds it: nil for
-    /// "nothing to do". `keyUse` names the idempotency key to keep with it, made from what
-    /// the change did.
+    /// "nothing to do". With `key`, a key the tables already hold answers as the ledger says
+    /// (a replay, a conflict) instead; `keyUse` makes the key's use to keep with the change
+    /// from what it did.
     struct Write {
         var plan: (TripList) throws(MutationError) -> TripChange?
+        var key: (key: String, fingerprint: String)? = nil
         var keyUse: ((Written) -> IdempotencyKeyUse?)? = nil
     }
 
     /// What a write did, once planned and applied.
     struct Written: Sendable {
-        let change: TripChange
-        let outcome: TripChangeOutcome
+        /// nil when the plan found nothing to do.
+        let change: TripChange?
+        let outcome: TripChangeOutcome?
         /// The list right after it.
         let list: TripList
         /// Its event, or nil when it changed nothing (and was not written).
         let event: ChangeEvent?
+    }
+
+    /// How one write of a transaction ended.
+    enum WriteResult: Sendable {
+        /// Made (or found nothing to do), with the idempotency key's use kept with it.
+        case written(Written, keyUse: IdempotencyKeyUse?)
+        /// Its idempotency key was used before for the same request: its first answer.
+        case replayed(StoredAnswer, revision: UInt64)
+        case refused(MutationError)
     }
 
     let connection: PostgresConnection
@@ -85,6 +97,21 @@ final class PostgresTripTables {
         }
     }
 
+    /// Writes `list` as the tables' first content when they are new (revision 0, no id ever
+    /// issued), as a new data folder starts with the sample trips; when two instances start
+    /// together, the first to lock the state row seeds and the other finds it done.
+    func seed(_ list: TripList) throws(PostgresStoreError) {
+        try transaction("BEGIN") { () throws(PostgresStoreError) in
+            let (revision, lastIssuedID) = try readState(locking: true)
+            guard revision == 0, lastIssuedID == 0, list.lastIssuedID > 0 else { return }
+            let trips = Array(list.trips)
+            guard let keys = TripPositions.spread(trips.count, from: nil, to: nil) else { return }
+            try insertRows(trips, at: keys, versions: trips.map { list.version(of: $0.id) ?? list.revision })
+            try execute(
+                "UPDATE trips_state SET revision = $1, last_issued_id = $2", [String(list.revision), String(list.lastIssuedID)])
+        }
+    }
+
     /// Brings `state` up to the tables' revision by replaying the changes after it, as the
     /// journal's replay does; answers how many it replayed.
     @discardableResult
@@ -99,11 +126,11 @@ final class PostgresTripTables {
     // MARK: Writing
 
     /// Makes `writes` in one transaction, in order, after catching `state` up; answers each
-    /// one's result (nil: its plan found nothing to do). A write its plan or the list refuses
-    /// changes nothing, and the others go on. When the transaction fails, `state` keeps only
+    /// one's result. A write its plan or the list refuses changes nothing, and the others go
+    /// on. When the transaction fails, `state` keeps only
     /// the catching up, and the error is thrown: nothing of the writes is in the tables,
     /// unless the connection broke during `COMMIT`, when the next catching up finds out.
-    func commit(_ writes: [Write], to state: inout State) throws(PostgresStoreError) -> [Result<Written?, MutationError>] {
+    func commit(_ writes: [Write], to state: inout State) throws(PostgresStoreError) -> [WriteResult] {
         let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
             let (revision, _) = try readState(locking: true)
             guard revision >= state.list.revision else {
@@ -111,17 +138,28 @@ final class PostgresTripTables {
             }
             if revision > state.list.revision { try catchUp(&state) }
             var working = state
-            var results: [Result<Written?, MutationError>] = []
+            var results: [WriteResult] = []
             for write in writes {
+                if let key = write.key {
+                    switch working.ledger.lookup(key: key.key, fingerprint: key.fingerprint) {
+                    case .new: break
+                    case .replay(let answer):
+                        results.append(.replayed(answer, revision: working.list.revision))
+                        continue
+                    case .conflict, .inFlight:
+                        results.append(.refused(.idempotencyConflict))
+                        continue
+                    }
+                }
                 let change: TripChange?
                 do throws(MutationError) {
                     change = try write.plan(working.list)
                 } catch {
-                    results.append(.failure(error))
+                    results.append(.refused(error))
                     continue
                 }
                 guard let change else {
-                    results.append(.success(nil))
+                    results.append(.written(Written(change: nil, outcome: nil, list: working.list, event: nil), keyUse: nil))
                     continue
                 }
                 let before = working.list
@@ -129,18 +167,20 @@ final class PostgresTripTables {
                 do throws(TripsError) {
                     applied = try working.list.applyTelling(change)
                 } catch {
-                    results.append(.failure(.rejected(error)))
+                    results.append(.refused(.rejected(error)))
                     continue
                 }
                 let written = Written(change: change, outcome: applied.outcome, list: working.list, event: applied.event)
+                let keyUse = write.keyUse?(written)
                 if let event = applied.event {
-                    let record = JournalRecord(revision: working.list.revision, change: change, idempotency: write.keyUse?(written))
+                    let record = JournalRecord(revision: working.list.revision, change: change, idempotency: keyUse)
                     try writeRows(of: change, outcome: applied.outcome, from: before, to: working.list)
                     try append(record, event: event)
                     working.history.append(event)
-                    if let use = record.idempotency { working.ledger.finish(use, now: use.at) }
                 }
-                results.append(.success(written))
+                // A key whose change changed nothing is kept in memory only, as the journal does.
+                if let keyUse { working.ledger.finish(keyUse, now: keyUse.at) }
+                results.append(.written(written, keyUse: keyUse))
             }
             if working.list.revision != state.list.revision {
                 try execute(
@@ -181,7 +221,7 @@ final class PostgresTripTables {
         switch (change, outcome) {
         case (.add(_, let anchor), .added(let trips)):
             let keys = try place(trips.map(\.id), before: anchor, inTable: false)
-            try insertRows(trips, at: keys, version: after.revision)
+            try insertRows(trips, at: keys, versions: trips.map { _ in after.revision })
         case (.delete(let ids), _):
             try execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)])
         case (.replace, .trip(let trip)), (.setFavorite, .trip(let trip)):
@@ -261,7 +301,7 @@ final class PostgresTripTables {
             [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)])
     }
 
-    private func insertRows(_ trips: [Trip], at keys: [Int64], version: UInt64) throws(PostgresStoreError) {
+    private func insertRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) throws(PostgresStoreError) {
         try execute(
             """
             INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
@@ -269,7 +309,7 @@ final class PostgresTripTables {
                 $7::boolean[], $8::text[], $9::numeric[], $10::double precision[], $11::text[])
             """,
             [PostgresArrayLiteral.encode(trips.map(\.id)), PostgresArrayLiteral.encode(keys)]
-                + Self.columns(of: trips, versions: trips.map { _ in version }))
+                + Self.columns(of: trips, versions: versions))
     }
 
     /// Writes every field of the trips `ids` names as `list` holds them.

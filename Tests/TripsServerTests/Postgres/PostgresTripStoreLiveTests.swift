@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import Testing
+import TripsDomain
+
+@testable import TripsServer
+
+/// Two `PostgresTripStore`s on one database stand for two instances of the server behind a
+/// balancer. Each test has a database of its own, dropped at the end.
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+struct PostgresTripStoreLiveTests {
+    /// Runs `body` with the configuration of a new, empty database, then drops the database.
+    private func inFreshDatabase<T: Sendable>(_ body: @escaping @Sendable (PostgresConnectionConfiguration) throws -> T) async throws -> T {
+        try await onOwnThread {
+            let database = try LiveDatabase.createDatabase(named: "trips_store")
+            defer { database.drop() }
+            return try body(database.configuration)
+        }
+    }
+
+    /// Mutates and waits for the completion.
+    private func mutate(
+        _ store: PostgresTripStore, idempotency: IdempotencyRequest? = nil,
+        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?
+    ) -> Result<Mutation, MutationError> {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<Mutation, MutationError>?>(nil)
+        store.mutate(plan, idempotency: idempotency) { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+
+    @Test func aChangeOnOneInstanceReachesTheOthersListAndFeed() async throws {
+        try await inFreshDatabase { configuration in
+            let first = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { first.close() }
+            let second = try PostgresTripStore(connection: configuration, seedSamples: false, pollInterval: .seconds(30))
+            defer { second.close() }
+            let heard = DispatchSemaphore(value: 0)
+            let events = Mutex<[ChangeEvent]>([])
+            second.setChangeListener { event in
+                events.withLock { $0.append(event) }
+                heard.signal()
+            }
+            let created = self.mutate(first) { _ in .add(storageDraft("Lisbon")) }
+            let revision = try created.get().revision
+            // Well under the poll interval: the notification, not the polling, brought it.
+            #expect(heard.wait(timeout: .now() + 10) == .success)
+            #expect(events.withLock { $0.map(\.revision) } == [revision])
+            #expect(events.withLock { $0.first?.name } == "created")
+            #expect(second.list == first.list)
+            #expect(second.withHistory { $0.all } == first.withHistory { $0.all })
+        }
+    }
+
+    @Test func conditionalChangesRacingOnTwoInstancesLetExactlyOneWin() async throws {
+        try await inFreshDatabase { configuration in
+            let stores = [
+                try PostgresTripStore(connection: configuration, seedSamples: false),
+                try PostgresTripStore(connection: configuration, seedSamples: false),
+            ]
+            defer { for store in stores { store.close() } }
+            _ = try self.mutate(stores[0]) { _ in .add(storageDraft("Lisbon")) }.get()
+            let results = Mutex<[Result<Mutation, MutationError>]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let result = self.mutate(stores[index]) { (list) throws(MutationError) in
+                    guard list.version(of: 1) == 1 else { throw .preconditionFailed }  // If-Match: the first version
+                    return .replace(1, storageDraft("Winner \(index)"))
+                }
+                results.withLock { $0.append(result) }
+            }
+            let all = results.withLock { $0 }
+            #expect(all.filter { (try? $0.get()) != nil }.count == 1)
+            #expect(all.filter { if case .failure(.preconditionFailed) = $0 { true } else { false } }.count == 1)
+        }
+    }
+
+    @Test func anIdempotencyKeyUsedOnOneInstanceReplaysOnTheOther() async throws {
+        try await inFreshDatabase { configuration in
+            let first = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { first.close() }
+            let second = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { second.close() }
+            let key = IdempotencyRequest(key: "k-1", fingerprint: "POST /trips Lisbon", now: Int64(time(nil))) { mutation in
+                StoredAnswer(status: 201, fields: ["Trips-Revision": "\(mutation.revision)"], body: Array("created".utf8))
+            }
+            let made = try self.mutate(first, idempotency: key) { _ in .add(storageDraft("Lisbon")) }.get()
+            let again = try self.mutate(second, idempotency: key) { _ in .add(storageDraft("Lisbon")) }.get()
+            #expect(again.answer == made.answer)
+            #expect(again.answer?.fields["Trips-Revision"] == "1")
+            #expect(second.list.count == 1)
+            let other = IdempotencyRequest(key: "k-1", fingerprint: "POST /trips Porto", now: key.now) { _ in nil }
+            guard case .failure(.idempotencyConflict) = self.mutate(second, idempotency: other, { _ in .add(storageDraft("Porto")) }) else {
+                Issue.record("a key reused for another request must be refused")
+                return
+            }
+        }
+    }
+
+    @Test func aStoreStartsFromWhatTheDatabaseHolds() async throws {
+        try await inFreshDatabase { configuration in
+            let first = try PostgresTripStore(connection: configuration, seedSamples: false)
+            for change in [TripChange.add(TripList.samples.trips.map(\.draft), before: nil)] + everyKindOfChange {
+                _ = try self.mutate(first) { _ in change }.get()
+            }
+            let expected = first.list
+            let history = first.withHistory { $0.all }
+            first.close()
+            let restarted = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { restarted.close() }
+            #expect(restarted.list == expected)
+            #expect(restarted.withHistory { $0.all } == history)
+        }
+    }
+
+    @Test func aWriteThatLosesTheDatabaseFailsAtOnceAndTheNextReconnects() async throws {
+        try await inFreshDatabase { configuration in
+            let store = try PostgresTripStore(connection: configuration, seedSamples: false, retryDelay: .zero)
+            defer { store.close() }
+            _ = try self.mutate(store) { _ in .add(storageDraft("Lisbon")) }.get()
+            // Ends every session on the database, the store's two among them.
+            let admin = try LiveDatabase.connect()
+            defer { admin.close() }
+            _ = try admin.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+                [configuration.database])
+            let refused = self.mutate(store) { _ in .add(storageDraft("Porto")) }
+            guard case .failure(.storage(.database)) = refused else {
+                Issue.record("expected the database's failure, got \(refused)")
+                return
+            }
+            #expect(store.writeFailure != nil)
+            #expect(store.list.count == 1)  // reads go on from memory
+
+            let resumed = self.mutate(store) { _ in .add(storageDraft("Porto")) }
+            #expect((try? resumed.get())?.revision == 2)
+            #expect(store.writeFailure == nil)
+        }
+    }
+}
