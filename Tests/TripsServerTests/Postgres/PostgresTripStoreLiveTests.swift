@@ -100,6 +100,32 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
+    @Test func whileTheDatabaseRefusesConnectionsTheStoreSaysSoAndRecoversAfter() async throws {
+        try await inFreshDatabase { configuration in
+            let log = SignallingLog()
+            let store = try PostgresTripStore(connection: configuration, seedSamples: false, retryDelay: .milliseconds(5), log: log)
+            defer { store.close() }
+            let admin = try LiveDatabase.connect()
+            defer { admin.close() }
+            // The database takes no new sessions, and the store's are ended: as if it were down.
+            _ = try admin.query("ALTER DATABASE \(configuration.database) ALLOW_CONNECTIONS false")  // a name made here
+            _ = try admin.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [configuration.database])
+            #expect(log.wait(for: "changes are refused until it is back"))
+            #expect(store.writeFailure != nil)  // /readyz: not ready
+            guard case .failure(.storage(.database)) = self.mutate(store, { _ in .add(storageDraft("Lisbon")) }) else {
+                Issue.record("a change while the database is down must fail")
+                return
+            }
+
+            _ = try admin.query("ALTER DATABASE \(configuration.database) ALLOW_CONNECTIONS true")
+            #expect(log.wait(for: "can be reached again"))
+            let made = self.mutate(store) { _ in .add(storageDraft("Porto")) }
+            #expect((try? made.get())?.revision == 1)
+            #expect(store.writeFailure == nil)
+        }
+    }
+
     @Test func aStoreStartsFromWhatTheDatabaseHolds() async throws {
         try await inFreshDatabase { configuration in
             let first = try PostgresTripStore(connection: configuration, seedSamples: false)
@@ -139,5 +165,28 @@ struct PostgresTripStoreLiveTests {
             #expect((try? resumed.get())?.revision == 2)
             #expect(store.writeFailure == nil)
         }
+    }
+}
+
+/// A log a test can wait on: `wait(for:)` returns once a line holding the text was logged
+/// (or false after ten seconds, so a broken store fails the test instead of hanging it).
+private final class SignallingLog: StorageLog {
+    private let lines = Mutex<[String]>([])
+    private let logged = DispatchSemaphore(value: 0)
+
+    func warning(_ message: String) { add(message) }
+    func info(_ message: String) { add(message) }
+
+    private func add(_ line: String) {
+        lines.withLock { $0.append(line) }
+        logged.signal()
+    }
+
+    func wait(for text: String) -> Bool {
+        let deadline = DispatchTime.now() + 10
+        while !lines.withLock({ $0.contains { $0.contains(text) } }) {
+            guard logged.wait(timeout: deadline) == .success else { return false }
+        }
+        return true
     }
 }

@@ -40,6 +40,8 @@ final class PostgresTripStore: Sendable {
         var isClosing = false
         /// The last write failed, and none has succeeded since.
         var lastWriteFailure: StorageError?
+        /// The follower cannot reach the database now: the next write would fail too.
+        var unreachable: StorageError?
         var statistics = StoreStatistics()
     }
 
@@ -111,8 +113,10 @@ final class PostgresTripStore: Sendable {
         state.withLock { ($0.statistics, $0.tables.list.count, $0.tables.list.revision) }
     }
 
+    /// Why a write would fail now: the last one failed, or the database cannot be reached
+    /// (`/readyz` says not ready, so a balancer sends requests to another instance).
     var writeFailure: StorageError? {
-        state.withLock { $0.lastWriteFailure }
+        state.withLock { $0.lastWriteFailure ?? $0.unreachable }
     }
 
     func withHistory<T>(_ body: (ChangeHistory) throws -> T) rethrows -> T {
@@ -299,8 +303,10 @@ final class PostgresTripStore: Sendable {
                     try connection.simpleQuery("LISTEN trips_changes")
                     listening = connection
                     delay = retryDelay
+                    setUnreachable(nil)
                     requestCatchUp()  // whatever happened while no one listened
                 } catch {
+                    setUnreachable(.database(reason: "PostgreSQL cannot be reached: \(error)"))
                     _ = followerWake.wait(timeout: .now() + Self.seconds(delay))
                     delay = min(delay * 2, retryDelay * 30)
                     continue
@@ -321,6 +327,19 @@ final class PostgresTripStore: Sendable {
         }
         listening?.close()
         followerStopped.signal()
+    }
+
+    /// Records whether the database can be reached, and logs when that changes.
+    private func setUnreachable(_ failure: StorageError?) {
+        let previous = state.withLock { state -> StorageError? in
+            defer { state.unreachable = failure }
+            return state.unreachable
+        }
+        switch (previous, failure) {
+        case (nil, let failure?): log.warning("\(failure); changes are refused until it is back, reads go on")
+        case (_?, nil): log.info("PostgreSQL can be reached again")
+        default: break
+        }
     }
 
     private func requestCatchUp() {
