@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import TripsDomain
 
@@ -16,6 +17,8 @@ final class ChangeFeed: Sendable {
     /// Long polls waiting for the next change.
     private let waiters = Mutex<[UInt64: HTTPResponder]>([:])
     private let nextWaiter = Atomic<UInt64>(0)
+    /// Reads waiting for this server to reach a revision (read your writes), by waiter id.
+    private let catchUps = Mutex<[UInt64: (revision: UInt64, resume: @Sendable (Bool) -> Void)]>([:])
 
     /// How long a client waits before reconnecting, sent first on every stream.
     static let retryMilliseconds = 2_000
@@ -32,6 +35,13 @@ final class ChangeFeed: Sendable {
     /// Called by the store, under its lock, with each durable change.
     private func publish(_ event: ChangeEvent) {
         hub.publish(HTTPStreamHub.Message(sequence: event.revision, bytes: Self.frame(event)))
+        let caughtUp = catchUps.withLock { catchUps in
+            let reached = catchUps.filter { $0.value.revision <= event.revision }
+            for id in reached.keys { catchUps[id] = nil }
+            return reached.values.map(\.resume)
+        }
+        // Off the store's lock, which this runs under: a read that resumes reads the store.
+        for resume in caughtUp { DispatchQueue.global().async { resume(true) } }
         let waiting = waiters.withLock { waiting in
             defer { waiting.removeAll() }
             return waiting.values
@@ -114,6 +124,24 @@ final class ChangeFeed: Sendable {
             } else {
                 clock.schedule(after: .seconds(wait)) { [weak self] in self?.expire(id) }
             }
+        }
+    }
+
+    /// Calls `resume(true)` once this server's list has reached `revision` (at once when it
+    /// has: another instance's change may still be on its way here), or `resume(false)` after
+    /// `timeout`.
+    func whenCaughtUp(to revision: UInt64, within timeout: Duration, _ resume: @escaping @Sendable (Bool) -> Void) {
+        let id = nextWaiter.add(1, ordering: .relaxed).newValue
+        // Checked and registered under the store's lock, where `publish` runs: nothing slips in between.
+        let reached = store.withHistory { history -> Bool in
+            guard history.revision < revision else { return true }
+            catchUps.withLock { $0[id] = (revision, resume) }
+            return false
+        }
+        guard !reached else { return resume(true) }
+        clock.schedule(after: timeout) { [weak self] in
+            guard let waiting = self?.catchUps.withLock({ $0.removeValue(forKey: id) }) else { return }
+            waiting.resume(false)
         }
     }
 

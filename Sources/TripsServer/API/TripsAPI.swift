@@ -38,7 +38,11 @@ struct TripsAPI: HTTPHandler {
         let reply: HTTPReply
         do throws(APIError) {
             finish.user = try access?.authorize(request, route: route)
-            reply = try self.route(request, to: route)
+            if let wanted = try revisionToWaitFor(request, route: route) {
+                reply = waitingForRevision(wanted, request, to: route)
+            } else {
+                reply = try self.route(request, to: route)
+            }
         } catch {
             reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
         }
@@ -58,6 +62,50 @@ struct TripsAPI: HTTPHandler {
         case .stream(var head, let start):
             finish.apply(to: &head)
             return .stream(head, start)
+        }
+    }
+
+    /// How long a read waits for this server to catch up to the revision it asks for.
+    static let catchUpTimeout: Duration = .seconds(2)
+
+    /// The revision a read says its client has seen (`Trips-Revision: N`, what its last write
+    /// answered, perhaps through another instance), when this server has not reached it yet.
+    /// Streams and writes do not wait: a stream resumes by its own id, a write is planned
+    /// against the newest list wherever it is.
+    private func revisionToWaitFor(_ request: HTTPRequest, route: Route?) throws(APIError) -> UInt64? {
+        guard request.method == .get || request.method == .head, route != .tripChanges else { return nil }
+        let values = request.headerFields.values(for: .tripsRevision)
+        guard !values.isEmpty else { return nil }
+        guard values.count == 1, let wanted = UInt64(values[0]) else {
+            throw APIError(
+                .badRequest,
+                "Trips-Revision: give one revision, a whole number as a write's answer said, not \"\(values.joined(separator: ", "))\"")
+        }
+        return store.read { $0.revision } < wanted ? wanted : nil
+    }
+
+    /// Answers the read once this server has reached `wanted`; 503 with `Retry-After` when it
+    /// has not within `catchUpTimeout`.
+    private func waitingForRevision(_ wanted: UInt64, _ request: HTTPRequest, to route: Route?) -> HTTPReply {
+        .later { [self] responder in
+            feed.whenCaughtUp(to: wanted, within: Self.catchUpTimeout) { [self] reached in
+                var reply: HTTPReply
+                do throws(APIError) {
+                    guard reached else {
+                        var error = APIError(.serviceUnavailable, "This server has not caught up to revision \(wanted) yet; try again.")
+                        error.headerFields[.retryAfter] = "1"
+                        throw error
+                    }
+                    reply = try self.route(request, to: route)
+                } catch {
+                    reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
+                }
+                switch reply {
+                case .now(let response): responder.respond(response)
+                case .later(let start): start(responder)
+                case .stream: responder.respond(APIError(.internalServerError, "a read that waits cannot stream").response(accept: []))
+                }
+            }
         }
     }
 
