@@ -8,7 +8,8 @@ struct ServerOptions: Sendable, Equatable {
     var http = HTTPServerConfiguration()
     /// The data folder; nil keeps everything in memory (`--in-memory`).
     var dataDirectory: String? = "./trips-data"
-    /// `--data` or `--in-memory` was given (or its variable): then `--database` cannot be.
+    /// `--data` or `--in-memory` is on the command line: then no database URL may be given.
+    /// (A URL in the environment wins over `TRIPS_DATA`, which the container image sets.)
     var isDataDirectoryChosen = false
     /// The PostgreSQL database that keeps the trips instead (`--database`, `TRIPS_DATABASE_URL`,
     /// then `DATABASE_URL`): `postgres://user:password@host:port/dbname`.
@@ -92,13 +93,14 @@ struct ServerOptions: Sendable, Equatable {
             (options, value, source) throws(UsageError) in
             options.http.port = try number(value, source, 0...65_535)
         },
-        Flag(name: "--data", value: "DIR", help: "data folder (default ./trips-data)") { (options, value, _) throws(UsageError) in
+        Flag(name: "--data", value: "DIR", help: "data folder (default ./trips-data)") { (options, value, source) throws(UsageError) in
             options.dataDirectory = value
-            options.isDataDirectoryChosen = true
+            if source.hasPrefix("--") { options.isDataDirectoryChosen = true }
         },
-        Flag(name: "--in-memory", value: nil, help: "keep trips in memory only: nothing is saved") { (options, _, _) throws(UsageError) in
+        Flag(name: "--in-memory", value: nil, help: "keep trips in memory only: nothing is saved") {
+            (options, _, source) throws(UsageError) in
             options.dataDirectory = nil
-            options.isDataDirectoryChosen = true
+            if source.hasPrefix("--") { options.isDataDirectoryChosen = true }
         },
         Flag(
             name: "--database", value: "URL",
