@@ -106,6 +106,26 @@ struct PostgresTripTablesLiveTests {
         }
     }
 
+    @Test func manyChangesInOneTransactionKeepTheOrderTheListHas() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let instance = try Instance(schema: schema)
+            try instance.commit([.add(Self.samples, before: nil)])
+            let changes: [TripChange] = [
+                .add(storageDraft("End 1")), .add(storageDraft("End 2")),
+                .move(ReorderDifference(sources: [2], destination: .end)),
+                .add(storageDraft("End 3")), .delete([9]),
+                .add([storageDraft("Front")], before: 1), .add(storageDraft("End 4")),
+                .move(ReorderDifference(sources: [8, 1], destination: .end)), .add(storageDraft("End 5")),
+            ]
+            let results = try instance.tables.commit(changes.map { change in .init { _ in change } }, to: &instance.state)
+            #expect(results.allSatisfy { if case .written = $0 { true } else { false } })
+            let positions = try instance.positions()
+            #expect(positions.map(\.id) == instance.state.list.trips.map(\.id))
+            #expect(Set(positions.map(\.key)).count == positions.count)
+            #expect(try Instance(schema: schema).state.list == instance.state.list)
+        }
+    }
+
     @Test func aRefusedChangeWritesNothingAndTheOthersInTheTransactionGoOn() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
             let instance = try Instance(schema: schema)

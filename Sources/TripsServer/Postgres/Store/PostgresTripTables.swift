@@ -52,6 +52,13 @@ final class PostgresTripTables {
     }
 
     let connection: PostgresConnection
+    /// During a `commit`: a key no lower than any position in the table, once a placement at
+    /// the end found it (nil: not known yet). The next trips added at the end take the keys
+    /// after it without asking the table again.
+    private var endKey: Int64?
+    /// During a `commit`: trips added at the end whose rows are not written yet, so that a
+    /// run of creates is one `INSERT`; written before any other statement.
+    private var unwritten: (trips: [Trip], keys: [Int64], versions: [UInt64]) = ([], [], [])
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -137,8 +144,11 @@ final class PostgresTripTables {
                 throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
             }
             if revision > state.list.revision { try catchUp(&state) }
+            endKey = nil
+            unwritten = ([], [], [])
             var working = state
             var results: [WriteResult] = []
+            var changes: [(record: JournalRecord, event: ChangeEvent)] = []
             for write in writes {
                 if let key = write.key {
                     switch working.ledger.lookup(key: key.key, fingerprint: key.fingerprint) {
@@ -175,18 +185,22 @@ final class PostgresTripTables {
                 if let event = applied.event {
                     let record = JournalRecord(revision: working.list.revision, change: change, idempotency: keyUse)
                     try writeRows(of: change, outcome: applied.outcome, from: before, to: working.list)
-                    try append(record, event: event)
+                    changes.append((record, event))
                     working.history.append(event)
                 }
                 // A key whose change changed nothing is kept in memory only, as the journal does.
                 if let keyUse { working.ledger.finish(keyUse, now: keyUse.at) }
                 results.append(.written(written, keyUse: keyUse))
             }
-            if working.list.revision != state.list.revision {
+            if !changes.isEmpty {
+                try writeUnwrittenRows()
+                try append(changes)
                 try execute(
-                    "UPDATE trips_state SET revision = $1, last_issued_id = $2",
-                    [String(working.list.revision), String(working.list.lastIssuedID)])
-                try execute("SELECT pg_notify($1, $2)", [Self.channel, String(working.list.revision)])
+                    """
+                    WITH updated AS (UPDATE trips_state SET revision = $1, last_issued_id = $2 RETURNING revision)
+                    SELECT pg_notify($3, revision::text) FROM updated
+                    """,
+                    [String(working.list.revision), String(working.list.lastIssuedID), Self.channel])
             }
             return (results, working)
         }
@@ -194,30 +208,54 @@ final class PostgresTripTables {
         return results
     }
 
-    /// The change's record and event in `trip_changes` (what other instances replay, and
-    /// the history of the change feed), and its idempotency key.
-    private func append(_ record: JournalRecord, event: ChangeEvent) throws(PostgresStoreError) {
+    /// The changes' records and events in `trip_changes` (what other instances replay, and
+    /// the history of the change feed), and their idempotency keys: one statement each for
+    /// the whole transaction.
+    private func append(_ changes: [(record: JournalRecord, event: ChangeEvent)]) throws(PostgresStoreError) {
         try execute(
-            "INSERT INTO trip_changes (revision, record, event, data) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO trip_changes (revision, record, event, data) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])",
             [
-                String(record.revision), String(decoding: record.payload, as: UTF8.self), event.name,
-                String(decoding: event.data, as: UTF8.self),
+                PostgresArrayLiteral.encode(changes.map(\.record.revision)),
+                PostgresArrayLiteral.encode(changes.map { String(decoding: $0.record.payload, as: UTF8.self) }),
+                PostgresArrayLiteral.encode(changes.map(\.event.name)),
+                PostgresArrayLiteral.encode(changes.map { String(decoding: $0.event.data, as: UTF8.self) }),
             ])
-        guard let use = record.idempotency else { return }
-        var writer = JSONWriter(reservingCapacity: 256)
-        writer.appendKeyUse(use)
+        // A key is used once per transaction: a second use of it is a replay, never written.
+        let uses = changes.compactMap(\.record.idempotency)
+        guard !uses.isEmpty else { return }
         try execute(
             """
-            INSERT INTO trip_idempotency_keys (key, use, used_at) VALUES ($1, $2, $3)
+            INSERT INTO trip_idempotency_keys (key, use, used_at)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
             ON CONFLICT (key) DO UPDATE SET use = excluded.use, used_at = excluded.used_at
             """,
-            [use.key, String(decoding: writer.bytes, as: UTF8.self), String(use.at)])
+            [
+                PostgresArrayLiteral.encode(uses.map(\.key)),
+                PostgresArrayLiteral.encode(
+                    uses.map { use in
+                        var writer = JSONWriter(reservingCapacity: 256)
+                        writer.appendKeyUse(use)
+                        return String(decoding: writer.bytes, as: UTF8.self)
+                    }),
+                PostgresArrayLiteral.encode(uses.map(\.at)),
+            ])
     }
 
     /// Writes the rows `change` changed on the way from `before` to `after`.
     private func writeRows(of change: TripChange, outcome: TripChangeOutcome, from before: TripList, to after: TripList)
         throws(PostgresStoreError)
     {
+        // Trips added at the end, once the end is known: their rows wait for the next statement.
+        if case (.add(_, nil), .added(let trips)) = (change, outcome), let endKey,
+            let keys = TripPositions.keys(trips.count, between: endKey, and: nil)
+        {
+            self.endKey = keys.last
+            unwritten.trips += trips
+            unwritten.keys += keys
+            unwritten.versions += trips.map { _ in after.revision }
+            return
+        }
+        try writeUnwrittenRows()
         switch (change, outcome) {
         case (.add(_, let anchor), .added(let trips)):
             let keys = try place(trips.map(\.id), before: anchor, inTable: false)
@@ -248,6 +286,11 @@ final class PostgresTripTables {
     /// window of neighbours, four times wider each time, until it has room. Writes the keys
     /// of rows already in the table (`inTable`: the block's too), and answers the block's.
     private func place(_ block: [Trip.ID], before anchor: Trip.ID?, inTable: Bool) throws(PostgresStoreError) -> [Int64] {
+        if anchor == nil, let endKey, let keys = TripPositions.keys(block.count, between: endKey, and: nil) {
+            if inTable { try setPositions(block, keys) }
+            self.endKey = keys.last
+            return keys
+        }
         let excluded = PostgresArrayLiteral.encode(block)
         var high: Int64?
         if let anchor {
@@ -263,6 +306,7 @@ final class PostgresTripTables {
         let low = try int64(query(neighboursBefore, [high.map { String($0) }, excluded, "1"]).rows.first?[1])
         if let keys = TripPositions.keys(block.count, between: low, and: high) {
             if inTable { try setPositions(block, keys) }
+            if anchor == nil { endKey = keys.last }  // above every other row: the table's highest
             return keys
         }
         var reach = 16
@@ -281,6 +325,7 @@ final class PostgresTripTables {
                 window.count, from: before.count == reach ? before.last?.key : nil, to: after.count == reach ? after.last?.key : nil)
             {
                 let blockKeys = Array(keys[before.count..<before.count + block.count])
+                if anchor == nil { endKey = blockKeys.last }
                 if inTable {
                     try setPositions(window, keys)
                 } else {
@@ -296,9 +341,17 @@ final class PostgresTripTables {
 
     private func setPositions(_ ids: some Collection<Trip.ID>, _ keys: some Collection<Int64>) throws(PostgresStoreError) {
         guard !ids.isEmpty else { return }
+        if let endKey, let highest = keys.max() { self.endKey = max(endKey, highest) }
         try execute(
             "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
             [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)])
+    }
+
+    private func writeUnwrittenRows() throws(PostgresStoreError) {
+        guard !unwritten.trips.isEmpty else { return }
+        let rows = unwritten
+        unwritten = ([], [], [])
+        try insertRows(rows.trips, at: rows.keys, versions: rows.versions)
     }
 
     private func insertRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) throws(PostgresStoreError) {
