@@ -14,8 +14,8 @@ import TripsDomain
         }
     }
 
-    @Test func everyReadAndChangeSaysItsRevision() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func everyReadAndChangeSaysItsRevision(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         #expect(try await api.request("GET", "/trips").field("Trips-Revision") == "0")
         let favorite = try await api.request("PUT", "/favorites/2")
         #expect(favorite.field("Trips-Revision") == "1")
@@ -25,8 +25,8 @@ import TripsDomain
         #expect(try await api.request("GET", "/trips/3").field("Trips-Revision") == "0")  // unchanged since
     }
 
-    @Test func aLongPollAnswersEveryChangeAfterARevision() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aLongPollAnswersEveryChangeAfterARevision(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         _ = try await api.request("PUT", "/favorites/2")
         _ = try await api.json("POST", "/trips/reorder", #"{"sources":[2],"destination":"end"}"#)
         let all = try await api.request("GET", "/trips/changes?since=0")

@@ -17,8 +17,10 @@ final class APIServer: Sendable {
     let store: any TripStoring
     private let api: TripsAPI
     private let server: HTTPServer?
-    /// Undoes what `init(on:)` set up beyond the store (a database of its own).
+    /// Undoes what `init(on:)` set up beyond the store (a database of its own): once, at
+    /// `stop()` or when the test lets go of the server.
     private let cleanUp: (@Sendable () -> Void)?
+    private let isCleanedUp = Atomic(false)
 
     /// The API over a store of `kind`, for tests that hold for every store: in memory, or in
     /// a new PostgreSQL database of its own that `stop()` drops.
@@ -117,6 +119,13 @@ final class APIServer: Sendable {
     /// Starts a graceful shutdown of a live server; the loop finishes on its own. Synchronous, for `defer`.
     func stop() {
         server?.beginShutdown()
+        cleanUpOnce()
+    }
+
+    deinit { cleanUpOnce() }
+
+    private func cleanUpOnce() {
+        guard !isCleanedUp.exchange(true, ordering: .acquiringAndReleasing) else { return }
         cleanUp?()
     }
 }

@@ -4,8 +4,8 @@ import TripsDomain
 @testable import TripsServer
 
 @Suite struct APIReadTests {
-    @Test func theListComesAsJSONInStoredOrder() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theListComesAsJSONInStoredOrder(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request("GET", "/trips")
         #expect(response.status == 200)
@@ -15,8 +15,8 @@ import TripsDomain
         #expect(try response.ids == [1, 2, 3, 4, 5, 6])
     }
 
-    @Test func theListComesAsSentencesForTextClients() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theListComesAsSentencesForTextClients(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request("GET", "/trips", headers: ["Accept": "text/plain"])
         #expect(response.field("Content-Type") == "text/plain; charset=utf-8")
@@ -24,8 +24,8 @@ import TripsDomain
         #expect(response.text.hasPrefix("Seattle, United States: 4 nights from January 12, 2027\n"))
     }
 
-    @Test func aTripComesAsJSONOrAsASentence() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aTripComesAsJSONOrAsASentence(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let json = try await api.request("GET", "/trips/2")
         #expect(json.status == 200)
@@ -38,8 +38,8 @@ import TripsDomain
         #expect(json.field("ETag") != text.field("ETag"))
     }
 
-    @Test func aTieInAcceptGoesToJSONAndNothingAcceptableIs406() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aTieInAcceptGoesToJSONAndNothingAcceptableIs406(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let tie = try await api.request("GET", "/trips/2", headers: ["Accept": "text/plain, application/json"])
         #expect(tie.field("Content-Type") == "application/json")
@@ -53,8 +53,8 @@ import TripsDomain
         #expect(malformed.status == 200 && malformed.field("Content-Type") == "application/json")
     }
 
-    @Test func anErrorFollowsAStatedJSONPreference() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func anErrorFollowsAStatedJSONPreference(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         for accept in ["application/json, text/plain;q=0.5", "application/*, text/plain;q=0.5", "application/problem+json, text/*;q=0.1"] {
             let missing = try await api.request("GET", "/trips/42", headers: ["Accept": accept])
@@ -65,8 +65,8 @@ import TripsDomain
         #expect(text.field("Content-Type") == "text/plain; charset=utf-8")
     }
 
-    @Test func aMalformedAcceptElementDoesNotHideTheValidOnes() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aMalformedAcceptElementDoesNotHideTheValidOnes(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let refused = try await api.request("GET", "/trips/2", headers: ["Accept": "text/plain;q=0.0001, application/json;q=0"])
         #expect(refused.status == 406)
@@ -114,8 +114,8 @@ import TripsDomain
         #expect(response.field("Content-Type") == "application/problem+json")
     }
 
-    @Test func unknownTripsAndPathsAre404AndSpeakTextWhenAsked() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func unknownTripsAndPathsAre404AndSpeakTextWhenAsked(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         #expect(try await api.request("GET", "/trips/99").status == 404)
         #expect(try await api.request("GET", "/trips/abc").status == 404)
@@ -125,8 +125,8 @@ import TripsDomain
         #expect(text.text == "404 Not Found: There is nothing at /trips/99.\n")
     }
 
-    @Test func aWrongMethodIs405WithAllowAndOptionsSaysWhatIsAllowed() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aWrongMethodIs405WithAllowAndOptionsSaysWhatIsAllowed(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let wrong = try await api.request("PUT", "/trips", body: "")
         #expect(wrong.status == 405)
@@ -140,8 +140,8 @@ import TripsDomain
         #expect(server.field("Allow") == "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")
     }
 
-    @Test func headOnListsSendsTheirHeadersWithoutContent() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func headOnListsSendsTheirHeadersWithoutContent(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         for path in ["/trips", "/favorites", "/trips?filter=favorites"] {
             let get = try await api.request("GET", path)
@@ -152,8 +152,8 @@ import TripsDomain
         }
     }
 
-    @Test func healthAndTheSpecAreServed() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func healthAndTheSpecAreServed(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let health = try await api.request("GET", "/health")
         #expect(health.status == 200)
@@ -166,8 +166,8 @@ import TripsDomain
 }
 
 @Suite struct APIConditionalRequestTests {
-    @Test func ifNoneMatchGives304UntilTheTripChanges() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func ifNoneMatchGives304UntilTheTripChanges(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let first = try await api.request("GET", "/trips/2")
         let etag = try #require(first.field("ETag"))
@@ -181,8 +181,8 @@ import TripsDomain
         #expect(changed.field("ETag") != etag)
     }
 
-    @Test func theListTagChangesWithOrderAndWithAnyTrip() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theListTagChangesWithOrderAndWithAnyTrip(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let before = try #require(try await api.request("GET", "/trips").field("ETag"))
         #expect(try await api.request("GET", "/trips", headers: ["If-None-Match": before]).status == 304)
@@ -193,8 +193,8 @@ import TripsDomain
         #expect(try await api.request("GET", "/trips").field("ETag") != reordered)
     }
 
-    @Test func aStaleIfMatchIs412AndChangesNothing() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aStaleIfMatchIs412AndChangesNothing(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let etag = try #require(try await api.request("GET", "/trips/2").field("ETag"))
         #expect(try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#).status == 200)
@@ -206,8 +206,8 @@ import TripsDomain
         #expect(api.store.list == before)
     }
 
-    @Test func ifMatchTakesTheTagOfAnyCurrentRepresentation() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func ifMatchTakesTheTagOfAnyCurrentRepresentation(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let textTag = try #require(try await api.request("GET", "/trips/2", headers: ["Accept": "text/plain"]).field("ETag"))
         let patched = try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#, headers: ["If-Match": textTag])
@@ -215,8 +215,8 @@ import TripsDomain
         #expect(try await api.json("PATCH", "/trips/2", #"{"nights": 5}"#, headers: ["If-Match": "*"]).status == 200)
     }
 
-    @Test func aDragOnAStaleListIsRefused() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aDragOnAStaleListIsRefused(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         let listTag = try #require(try await api.request("GET", "/trips").field("ETag"))
         _ = try await api.request("DELETE", "/trips/6")
@@ -233,8 +233,8 @@ import TripsDomain
         #expect(fresh.status == 200)
     }
 
-    @Test func aMalformedIfMatchMatchesNothingAndIfNoneMatchLetsTheRequestThrough() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aMalformedIfMatchMatchesNothingAndIfNoneMatchLetsTheRequestThrough(store: TestStore) async throws {
+        let api = try APIServer(on: store)
         defer { api.stop() }
         #expect(try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#, headers: ["If-Match": "nope"]).status == 412)
         #expect(try await api.request("GET", "/trips/2", headers: ["If-None-Match": "0"]).status == 200)
