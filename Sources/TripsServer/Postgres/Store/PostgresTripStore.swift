@@ -307,7 +307,7 @@ final class PostgresTripStore: Sendable {
                     requestCatchUp()  // whatever happened while no one listened
                 } catch {
                     setUnreachable(.database(reason: "PostgreSQL cannot be reached: \(error)"))
-                    _ = followerWake.wait(timeout: .now() + Self.seconds(delay))
+                    _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: delay.nanoseconds)))
                     delay = min(delay * 2, retryDelay * 30)
                     continue
                 }
@@ -350,10 +350,6 @@ final class PostgresTripStore: Sendable {
             return true
         }
         if wake { wakeUp.signal() }
-    }
-
-    fileprivate static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The writer's connection: the one it has, or a new one once `retryDelay` (doubling after
