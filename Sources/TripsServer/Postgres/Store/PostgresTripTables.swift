@@ -294,7 +294,7 @@ final class PostgresTripTables {
         let excluded = PostgresArrayLiteral.encode(block)
         var high: Int64?
         if let anchor {
-            guard let key = try int64(query("SELECT position FROM trips WHERE id = $1", [String(anchor)]).rows.first?.first ?? nil) else {
+            guard let key = try int64(query("SELECT position FROM trips WHERE id = $1", [String(anchor)]).rows.first?[0] ?? nil) else {
                 throw .damaged("trip \(anchor) has no row")
             }
             high = key
@@ -303,7 +303,7 @@ final class PostgresTripTables {
             SELECT id, position FROM trips WHERE ($1::bigint IS NULL OR position < $1::bigint) AND id <> ALL($2::bigint[])
             ORDER BY position DESC LIMIT $3
             """
-        let low = try int64(query(neighboursBefore, [high.map { String($0) }, excluded, "1"]).rows.first?[1])
+        let low = try int64(query(neighboursBefore, [high.map { String($0) }, excluded, "1"]).rows.first?[1] ?? nil)
         if let keys = TripPositions.keys(block.count, between: low, and: high) {
             if inTable { try setPositions(block, keys) }
             if anchor == nil { endKey = keys.last }  // above every other row: the table's highest
@@ -450,8 +450,9 @@ final class PostgresTripTables {
 
     // MARK: Reading rows
 
-    private func int64(_ text: String??) throws(PostgresStoreError) -> Int64? {
-        guard let text = text ?? nil else { return nil }
+    /// A position column's value; nil for NULL (no row).
+    private func int64(_ text: String?) throws(PostgresStoreError) -> Int64? {
+        guard let text else { return nil }
         guard let value = Int64(text) else { throw .damaged("\(text) is not a position") }
         return value
     }
