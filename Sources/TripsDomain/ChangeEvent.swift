@@ -12,7 +12,8 @@
 /// exactly as the answer to a favorite drop says.
 public struct ChangeEvent: Sendable, Hashable {
     public let revision: UInt64
-    /// `created`, `updated`, `deleted`, `reordered`, `sorted` or `favorites`.
+    /// `created`, `updated`, `deleted`, `reordered`, `sorted` or `favorites`; `reset` when
+    /// the changes before `revision` are not told (`reset(revision:)`).
     public let name: String
     /// The event's JSON object, on one line, with `revision` first.
     public let data: [UInt8]
@@ -22,6 +23,16 @@ public struct ChangeEvent: Sendable, Hashable {
         self.name = name
         self.data = data
     }
+
+    /// Tells a follower that the changes up to `revision` cannot be told one by one (the
+    /// history no longer holds them): it reads the list again.
+    public static func reset(revision: UInt64) -> ChangeEvent {
+        ChangeEvent(revision: revision, name: resetName, data: Array(#"{"revision":\#(revision)}"#.utf8))
+    }
+
+    public static let resetName = "reset"
+
+    public var isReset: Bool { name == Self.resetName }
 
     /// The event for `change`, which `apply` turned into `outcome` and left the list as
     /// `list`; nil when the change changed nothing (it is not journaled either).

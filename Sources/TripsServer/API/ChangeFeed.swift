@@ -14,8 +14,8 @@ final class ChangeFeed: Sendable {
     let store: any TripStoring
     let maxSubscribers: Int
     private let clock: any SchedulingClock
-    /// Long polls waiting for the next change.
-    private let waiters = Mutex<[UInt64: HTTPResponder]>([:])
+    /// Long polls waiting for the next change after `since`, with what they accept (for a 410).
+    private let waiters = Mutex<[UInt64: (responder: HTTPResponder, since: UInt64, accept: [String])]>([:])
     private let nextWaiter = Atomic<UInt64>(0)
     /// Reads waiting for this server to reach a revision (read your writes), by waiter id.
     private let catchUps = Mutex<[UInt64: (revision: UInt64, resume: @Sendable (Bool) -> Void)]>([:])
@@ -47,9 +47,16 @@ final class ChangeFeed: Sendable {
             return waiting.values
         }
         guard !waiting.isEmpty else { return }
+        guard !event.isReset else {
+            // What they missed is not told one by one: as a poll from a revision no longer kept.
+            for waiter in waiting {
+                waiter.responder.respond(Self.gone(since: waiter.since, revision: event.revision, accept: waiter.accept))
+            }
+            return
+        }
         // A long poll waits only when it has seen every change, so this one is all it missed.
         let answer = Self.pollAnswer(revision: event.revision, [event])
-        for responder in waiting { responder.respond(answer) }
+        for waiter in waiting { waiter.responder.respond(answer) }
     }
 
     // MARK: - Server-sent events
@@ -71,7 +78,7 @@ final class ChangeFeed: Sendable {
         var initial = Array("retry: \(Self.retryMilliseconds)\n\n".utf8)
         switch missed {
         case nil: break  // no `since`: live from now
-        case .some(nil): initial += Self.resetFrame(revision)
+        case .some(nil): initial += Self.frame(.reset(revision: revision))
         case .some(let events?): for event in events { initial += Self.frame(event) }
         }
         let head = HTTPResponse(
@@ -91,11 +98,6 @@ final class ChangeFeed: Sendable {
         return bytes
     }
 
-    /// The history no longer reaches the client's revision: it reads the list again.
-    static func resetFrame(_ revision: UInt64) -> [UInt8] {
-        Array("id: \(revision)\nevent: reset\ndata: {\"revision\":\(revision)}\n\n".utf8)
-    }
-
     // MARK: - Long polling
 
     /// The changes after `since` (by default, the current revision), at once when there are
@@ -108,15 +110,10 @@ final class ChangeFeed: Sendable {
             let answer = store.withHistory { history -> HTTPResponse? in
                 let since = since ?? history.revision
                 guard let missed = history.events(after: since) else {
-                    var error = APIError(
-                        .gone,
-                        "Changes after revision \(since) are no longer kept, or it is ahead of the list: read /trips again, then follow the changes from its Trips-Revision."
-                    )
-                    error.revision = history.revision
-                    return error.response(accept: accept)
+                    return Self.gone(since: since, revision: history.revision, accept: accept)
                 }
                 if !missed.isEmpty || wait == 0 { return Self.pollAnswer(revision: history.revision, missed) }
-                waiters.withLock { $0[id] = responder }
+                waiters.withLock { $0[id] = (responder, since, accept) }
                 return nil
             }
             if let answer {
@@ -125,6 +122,16 @@ final class ChangeFeed: Sendable {
                 clock.schedule(after: .seconds(wait)) { [weak self] in self?.expire(id) }
             }
         }
+    }
+
+    /// 410: the changes after `since` are no longer kept.
+    private static func gone(since: UInt64, revision: UInt64, accept: [String]) -> HTTPResponse {
+        var error = APIError(
+            .gone,
+            "Changes after revision \(since) are no longer kept, or it is ahead of the list: read /trips again, then follow the changes from its Trips-Revision."
+        )
+        error.revision = revision
+        return error.response(accept: accept)
     }
 
     /// Calls `resume(true)` once this server's list has reached `revision` (at once when it
@@ -149,7 +156,7 @@ final class ChangeFeed: Sendable {
     /// where `publish` answers waiters too: a waiter still here has missed nothing.
     private func expire(_ id: UInt64) {
         let expired = store.withHistory { history -> (HTTPResponder, HTTPResponse)? in
-            guard let responder = waiters.withLock({ $0.removeValue(forKey: id) }) else { return nil }
+            guard let responder = waiters.withLock({ $0.removeValue(forKey: id)?.responder }) else { return nil }
             return (responder, Self.pollAnswer(revision: history.revision, []))
         }
         if let (responder, answer) = expired { responder.respond(answer) }
@@ -161,7 +168,7 @@ final class ChangeFeed: Sendable {
         let ended = store.withHistory { history -> ([HTTPResponder], HTTPResponse) in
             let waiting = waiters.withLock { waiting in
                 defer { waiting.removeAll() }
-                return Array(waiting.values)
+                return waiting.values.map(\.responder)
             }
             return (waiting, Self.pollAnswer(revision: history.revision, []))
         }

@@ -56,6 +56,48 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
+    @Test func anInstanceThatMissedMoreThanItsHistoryHoldsTellsItsFeedToReset() async throws {
+        try await inFreshDatabase { configuration in
+            let store = try PostgresTripStore(connection: configuration, configuration: StorageConfiguration(historyCapacity: 5))
+            let api = try APIServer(store: store, mode: .live, cleanUp: { store.close() })
+            defer { api.stop() }
+            let revision = store.list.revision
+            let stream = try TestClient(port: api.port)
+            try stream.send("GET /trips/changes HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            _ = try stream.readUntil("retry: 2000\n\n")
+            // Waiting for the change after `revision`, or (if it comes in late) finding it gone.
+            let poll = try TestClient(port: api.port)
+            try poll.send("GET /trips/changes?since=\(revision)&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n")
+
+            // Another instance makes twenty changes in one transaction: more than the history holds.
+            let other = PostgresTripTables(connection: try PostgresConnection.connect(configuration))
+            defer { other.connection.close() }
+            var state = try other.load(historyCapacity: 100)
+            _ = try other.commit((1...20).map { n in PostgresTripTables.Write { _ in .add(storageDraft("City \(n)")) } }, to: &state)
+
+            var reset = try stream.readUntil("\n\n")
+            while reset.hasSuffix(": keep-alive\n\n") { reset = try stream.readUntil("\n\n") }
+            #expect(reset.hasSuffix("id: \(revision + 20)\nevent: reset\ndata: {\"revision\":\(revision + 20)}\n\n"))
+            let gone = try poll.readUntil("}")
+            #expect(gone.hasPrefix("HTTP/1.1 410 "))
+            #expect(gone.contains("Trips-Revision: \(revision + 20)"))
+            #expect(store.list == state.list)
+        }
+    }
+
+    @Test func theWriterPrunesChangesPastTheRetention() async throws {
+        try await inFreshDatabase { configuration in
+            let store = try PostgresTripStore(connection: configuration, seedSamples: false, retention: PostgresRetention(changes: 10))
+            defer { store.close() }
+            for n in 1...26 { _ = try self.mutate(store) { _ in .add(storageDraft("City \(n)")) }.get() }
+            let connection = try PostgresConnection.connect(configuration)
+            defer { connection.close() }
+            let kept = try connection.query("SELECT min(revision), max(revision) FROM trip_changes").rows
+            // Pruned after each change (a tenth of 10), the last one's pruning perhaps still to come.
+            #expect(kept == [["16", "26"]] || kept == [["17", "26"]])
+        }
+    }
+
     @Test func conditionalChangesRacingOnTwoInstancesLetExactlyOneWin() async throws {
         try await inFreshDatabase { configuration in
             let stores = [

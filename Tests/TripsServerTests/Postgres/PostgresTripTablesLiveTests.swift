@@ -41,7 +41,7 @@ struct PostgresTripTablesLiveTests {
             let first = try Instance(schema: schema)
             let second = try Instance(schema: schema)
             try first.commit([.add(Self.samples, before: nil), .move(ReorderDifference(sources: [5], destination: .before(2)))])
-            #expect(try second.tables.catchUp(&second.state) == 2)
+            #expect(try second.tables.catchUp(&second.state) == .replayed(2))
             #expect(second.state.list == first.state.list)
             #expect(second.state.history == first.state.history)
 
@@ -50,8 +50,71 @@ struct PostgresTripTablesLiveTests {
             try second.commit([.add(storageDraft("Sines"))])
             #expect(second.state.list.trips.map(\.city).suffix(2) == ["Faro", "Sines"])
             #expect(Set(second.state.list.trips.map(\.id)).count == second.state.list.count)
-            #expect(try first.tables.catchUp(&first.state) == 1)
+            #expect(try first.tables.catchUp(&first.state) == .replayed(1))
             #expect(first.state.list == second.state.list)
+        }
+    }
+
+    @Test func anInstanceBehindThePrunedChangesLoadsEverythingAgain() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let first = try Instance(schema: schema)
+            let near = try Instance(schema: schema)
+            let far = try Instance(schema: schema)
+            try first.commit([.add(Self.samples, before: nil)])
+            #expect(try near.tables.catchUp(&near.state) == .replayed(1))
+            try first.commit((1...30).map { .add(storageDraft("City \($0)")) })
+            try first.tables.prune(PostgresRetention(changes: 30), now: 0)
+            #expect(try first.changeRevisions() == Array(2...31))
+
+            // One behind: the changes it missed are all there.
+            #expect(try near.tables.catchUp(&near.state) == .replayed(30))
+            #expect(near.state.list == first.state.list)
+            #expect(near.state.history == first.state.history)
+
+            // Further behind (its first missing change was pruned): reads everything again.
+            try first.tables.prune(PostgresRetention(changes: 10), now: 0)
+            #expect(try first.changeRevisions() == Array(22...31))
+            #expect(try far.tables.catchUp(&far.state) == .reloaded)
+            #expect(far.state.list == first.state.list)
+            #expect(far.state.history.events(after: 21) == first.state.history.events(after: 21))
+            #expect(far.state.history.events(after: 20) == nil)
+
+            // A write on an instance that far behind reloads inside its transaction, then writes.
+            try first.commit((1...12).map { .add(storageDraft("Town \($0)")) })
+            try first.tables.prune(PostgresRetention(changes: 10), now: 0)
+            try far.commit([.add(storageDraft("Faro"))])
+            #expect(far.state.list.trips.reversed().first?.city == "Faro")
+            #expect(far.state.list.revision == 44)
+            #expect(try first.tables.catchUp(&first.state) == .replayed(1))
+            #expect(far.state.list == first.state.list)
+        }
+    }
+
+    @Test func pruningForgetsTheKeysTheLedgerWouldForget() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let instance = try Instance(schema: schema)
+            try instance.commit([.add(Self.samples, before: nil)])
+            // Keys used at 1,000, 2,000 … 5,000 seconds.
+            for (index, id) in (1...5).enumerated() {
+                let keyed = PostgresTripTables.Write(
+                    plan: { list in .setFavorite(id, !(list[id]?.isFavorite ?? false)) },
+                    keyUse: { _ in
+                        IdempotencyKeyUse(
+                            key: "k-\(id)", fingerprint: "f", at: Int64(index + 1) * 1_000,
+                            answer: StoredAnswer(status: 200, fields: [:], body: []))
+                    })
+                _ = try instance.tables.commit([keyed], to: &instance.state)
+            }
+            var retention = PostgresRetention(changes: 100)
+            retention.keys = 1
+            // At 6,000, a day of 2,500 s: keys used before 3,500 go; k-4 is young enough to stay.
+            retention.keySeconds = 2_500
+            try instance.tables.prune(retention, now: 6_000)
+            #expect(try instance.keys() == ["k-4", "k-5"])
+            // Every key is old now, but the newest stays, whatever its age.
+            retention.keySeconds = 500
+            try instance.tables.prune(retention, now: 6_000)
+            #expect(try instance.keys() == ["k-5"])
         }
     }
 
@@ -151,7 +214,6 @@ struct PostgresTripTablesLiveTests {
     }
 }
 
-/// An "instance": its own connection to `schema`, migrated, and the state it loaded.
 /// An "instance" of the server: its own connection to a schema, migrated, and the state it
 /// loaded. Unchecked: each test thread uses its own.
 private final class Instance: @unchecked Sendable {
@@ -173,6 +235,16 @@ private final class Instance: @unchecked Sendable {
             let results = try tables.commit([PostgresTripTables.Write { _ in change }], to: &state)
             guard case .written = results[0] else { throw TestFailure("\(change): \(results[0])") }
         }
+    }
+
+    /// The revisions `trip_changes` holds, in order.
+    func changeRevisions() throws -> [Int] {
+        try tables.connection.query("SELECT revision FROM trip_changes ORDER BY revision").rows.map { Int($0[0]!)! }
+    }
+
+    /// The idempotency keys the table holds, in order.
+    func keys() throws -> [String] {
+        try tables.connection.query("SELECT key FROM trip_idempotency_keys ORDER BY key").rows.map { $0[0]! }
     }
 
     /// The positions in the table, by id, in order.

@@ -16,14 +16,14 @@ struct SchemaMigratorLiveTests {
             }
             let connection = try LiveDatabase.connect(to: schema)
             defer { connection.close() }
-            let versions = try connection.query("SELECT version FROM trips_schema_migrations").rows
+            let versions = try connection.query("SELECT version FROM trips_schema_migrations ORDER BY version").rows
             let tables = try connection.query(
                 "SELECT count(*) FROM information_schema.tables WHERE table_schema = $1", [schema]
             ).rows
             return (try results.get(0), try results.get(1), versions, tables)
         }
-        #expect([first, second].sorted { $0.count < $1.count } == [[], [1]], "one migrates, the other finds it done")
-        #expect(versions == [["1"]])
+        #expect([first, second].sorted { $0.count < $1.count } == [[], [1, 2]], "one migrates, the other finds it done")
+        #expect(versions == [["1"], ["2"]])
         #expect(tables == [["5"]])  // four tables and the migrations table
     }
 
@@ -40,8 +40,8 @@ struct SchemaMigratorLiveTests {
                 return error
             }
         }
-        guard case .newerSchema(found: 99, known: 1)? = error else {
-            Issue.record("expected newerSchema(99, 1), got \(String(describing: error))")
+        guard case .newerSchema(found: 99, known: 2)? = error else {
+            Issue.record("expected newerSchema(99, 2), got \(String(describing: error))")
             return
         }
     }
@@ -50,7 +50,7 @@ struct SchemaMigratorLiveTests {
         let (failure, tablesAfterFailure, appliedAfterwards) = try await inFreshSchema(named: "trips_migrations") { schema in
             let connection = try LiveDatabase.connect(to: schema)
             defer { connection.close() }
-            let broken = TripsSchema.migrations + [SchemaMigration(version: 2, name: "broken", sql: "CREATE TABLE trips (id int)")]
+            let broken = TripsSchema.migrations + [SchemaMigration(version: 3, name: "broken", sql: "CREATE TABLE trips (id int)")]
             var failure: SchemaMigrationError?
             do throws(SchemaMigrationError) {
                 _ = try SchemaMigrator.migrate(connection, to: broken)
@@ -62,13 +62,13 @@ struct SchemaMigratorLiveTests {
             ).rows
             return (failure, tables, try SchemaMigrator.migrate(connection))
         }
-        guard case .migrationFailed(version: 2, name: "broken", let error)? = failure else {
-            Issue.record("expected migration 2 to fail, got \(String(describing: failure))")
+        guard case .migrationFailed(version: 3, name: "broken", let error)? = failure else {
+            Issue.record("expected migration 3 to fail, got \(String(describing: failure))")
             return
         }
         #expect(error.serverError?.sqlState == SQLState(rawValue: "42P07"), "duplicate table")
         #expect(tablesAfterFailure == [["0"]])
-        #expect(appliedAfterwards == [1])
+        #expect(appliedAfterwards == [1, 2])
     }
 }
 

@@ -13,12 +13,16 @@ import TripsDomain
 /// case a notification was lost with a connection) and has the writer catch up on them; the
 /// change feed hears every change, whichever instance made it.
 ///
+/// Every `retention.interval` changes the writer prunes old changes and idempotency keys
+/// (`PostgresRetention`); an instance that falls further behind loads the list again, and its
+/// change feed says `reset`.
+///
 /// With the database unreachable, writes fail at once with `.database` (503, `Retry-After`)
 /// while reads go on from memory; each thread reconnects on its own, backing off from
 /// `retryDelay` up to 30 times that.
 final class PostgresTripStore: Sendable {
     private let connection: PostgresConnectionConfiguration
-    private let historyCapacity: Int
+    private let retention: PostgresRetention
     private let log: any StorageLog
     private let state: Mutex<State>
     private let wakeUp = DispatchSemaphore(value: 0)
@@ -58,10 +62,11 @@ final class PostgresTripStore: Sendable {
     /// follower threads.
     init(
         connection: PostgresConnectionConfiguration, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
-        pollInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(100), log: any StorageLog = ConsoleLog()
+        retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(100),
+        log: any StorageLog = ConsoleLog()
     ) throws(PostgresStoreError) {
         self.connection = connection
-        self.historyCapacity = configuration.historyCapacity
+        self.retention = retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity)
         self.pollInterval = pollInterval
         self.retryDelay = retryDelay
         self.log = log
@@ -172,6 +177,7 @@ final class PostgresTripStore: Sendable {
 
     private func runWriter(_ first: PostgresTripTables) {
         var link = DatabaseLink(store: self, tables: first)
+        var prunedAt = state.withLock { $0.tables.list.revision }
         while true {
             wakeUp.wait()
             while true {
@@ -189,8 +195,12 @@ final class PostgresTripStore: Sendable {
                     return .sleep
                 }
                 switch step {
-                case .write(let batch): write(batch, over: &link)
-                case .catchUp: catchUp(over: &link)
+                case .write(let batch):
+                    write(batch, over: &link)
+                    pruneIfDue(over: &link, prunedAt: &prunedAt)
+                case .catchUp:
+                    catchUp(over: &link)
+                    pruneIfDue(over: &link, prunedAt: &prunedAt)
                 case .sleep: break
                 case .stop:
                     link.close()
@@ -268,7 +278,21 @@ final class PostgresTripStore: Sendable {
         publish(working, after: seen, failure: nil)
     }
 
-    /// Makes `working` what reads see, and tells the listener every change after `seen`.
+    /// Prunes the tables once `retention.interval` changes passed since the last time.
+    private func pruneIfDue(over link: inout DatabaseLink, prunedAt: inout UInt64) {
+        let revision = state.withLock { $0.tables.list.revision }
+        guard revision >= prunedAt + retention.interval, let tables = link.tables() else { return }
+        do {
+            try tables.prune(retention, now: Int64(time(nil)))
+            prunedAt = revision
+        } catch {
+            link.dropIfBroken()
+            log.warning("pruning old changes and idempotency keys failed: \(error)")
+        }
+    }
+
+    /// Makes `working` what reads see, and tells the listener every change after `seen`
+    /// (`reset` when they are more than the history holds, or were pruned).
     private func publish(_ working: PostgresTripTables.State, after seen: UInt64, failure: StorageError?) {
         state.withLock { state in
             let events = working.history.events(after: seen)
@@ -283,7 +307,9 @@ final class PostgresTripStore: Sendable {
             if let events {
                 for event in events { listener(event) }
             } else {
-                log.warning("more changes arrived at once than the history keeps; the change feed skips some")
+                log.warning(
+                    "\(working.list.revision - seen) changes arrived at once, more than the history holds: the change feed says reset")
+                listener(.reset(revision: working.list.revision))
             }
         }
     }

@@ -42,6 +42,14 @@ final class PostgresTripTables {
         let event: ChangeEvent?
     }
 
+    /// How `catchUp` brought a state up to the tables' revision.
+    enum CatchUp: Equatable {
+        /// It replayed this many changes.
+        case replayed(Int)
+        /// It read everything again: changes it had not seen were pruned (`prune`).
+        case reloaded
+    }
+
     /// How one write of a transaction ended.
     enum WriteResult: Sendable {
         /// Made (or found nothing to do), with the idempotency key's use kept with it.
@@ -70,38 +78,44 @@ final class PostgresTripTables {
     /// `historyCapacity` events, and the idempotency keys.
     func load(historyCapacity: Int) throws(PostgresStoreError) -> State {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { () throws(PostgresStoreError) in
-            let (revision, lastIssuedID) = try readState(locking: false)
-            let rows = try query(
-                "SELECT id, version, city, country, nights, is_favorite, image_name, price, start, notes FROM trips ORDER BY position"
-            ).rows
-            var restoration = TripList.Restoration(expectedCount: rows.count, revision: revision, lastIssuedID: Int(lastIssuedID))
-            for row in rows {
-                let (trip, version) = try Self.trip(row)
-                guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
-            }
-            let list = restoration.finish()
-
-            let events = try query(
-                "SELECT revision, event, data FROM trip_changes ORDER BY revision DESC LIMIT $1", [String(historyCapacity)]
-            ).rows.reversed().map { (row) throws(PostgresStoreError) in try Self.event(row) }
-            var history = ChangeHistory(capacity: historyCapacity, revision: revision - UInt64(events.count))
-            for (index, event) in events.enumerated() {
-                guard event.revision == history.revision + 1 else {
-                    throw .damaged("change \(event.revision) follows \(history.revision) (number \(index) of the history)")
-                }
-                history.append(event)
-            }
-            guard history.revision == revision else {
-                throw .damaged("the last change is \(history.revision), the list's revision \(revision)")
-            }
-
-            var ledger = IdempotencyLedger()
-            let now = Int64(time(nil))
-            for row in try query("SELECT use FROM trip_idempotency_keys ORDER BY used_at, key").rows {
-                ledger.finish(try Self.keyUse(row.first ?? nil), now: now)
-            }
-            return State(list: list, history: history, ledger: ledger)
+            try readAll(historyCapacity: historyCapacity)
         }
+    }
+
+    /// `load`'s reading, in a transaction that sees the tables still (a snapshot, or the
+    /// state row locked).
+    private func readAll(historyCapacity: Int) throws(PostgresStoreError) -> State {
+        let (revision, lastIssuedID) = try readState(locking: false)
+        let rows = try query(
+            "SELECT id, version, city, country, nights, is_favorite, image_name, price, start, notes FROM trips ORDER BY position"
+        ).rows
+        var restoration = TripList.Restoration(expectedCount: rows.count, revision: revision, lastIssuedID: Int(lastIssuedID))
+        for row in rows {
+            let (trip, version) = try Self.trip(row)
+            guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
+        }
+        let list = restoration.finish()
+
+        let events = try query(
+            "SELECT revision, event, data FROM trip_changes ORDER BY revision DESC LIMIT $1", [String(historyCapacity)]
+        ).rows.reversed().map { (row) throws(PostgresStoreError) in try Self.event(row) }
+        var history = ChangeHistory(capacity: historyCapacity, revision: revision - UInt64(events.count))
+        for (index, event) in events.enumerated() {
+            guard event.revision == history.revision + 1 else {
+                throw .damaged("change \(event.revision) follows \(history.revision) (number \(index) of the history)")
+            }
+            history.append(event)
+        }
+        guard history.revision == revision else {
+            throw .damaged("the last change is \(history.revision), the list's revision \(revision)")
+        }
+
+        var ledger = IdempotencyLedger()
+        let now = Int64(time(nil))
+        for row in try query("SELECT use FROM trip_idempotency_keys ORDER BY used_at, key").rows {
+            ledger.finish(try Self.keyUse(row.first ?? nil), now: now)
+        }
+        return State(list: list, history: history, ledger: ledger)
     }
 
     /// Writes `list` as the tables' first content when they are new (revision 0, no id ever
@@ -120,14 +134,39 @@ final class PostgresTripTables {
     }
 
     /// Brings `state` up to the tables' revision by replaying the changes after it, as the
-    /// journal's replay does; answers how many it replayed.
+    /// journal's replay does, or, when some of them were pruned, by loading everything again.
     @discardableResult
-    func catchUp(_ state: inout State) throws(PostgresStoreError) -> Int {
+    func catchUp(_ state: inout State) throws(PostgresStoreError) -> CatchUp {
+        if let replayed = try replayChanges(onto: &state) { return .replayed(replayed) }
+        state = try load(historyCapacity: state.history.capacity)
+        return .reloaded
+    }
+
+    /// Replays the changes after `state`'s revision; nil, with `state` as it was, when the
+    /// first of them was pruned.
+    private func replayChanges(onto state: inout State) throws(PostgresStoreError) -> Int? {
         let rows = try query(
             "SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision", [String(state.list.revision)]
         ).rows
+        guard let first = rows.first else { return 0 }
+        guard first[0].flatMap({ UInt64($0) }) == state.list.revision + 1 else { return nil }
         for row in rows { try Self.replay(row, onto: &state) }
         return rows.count
+    }
+
+    /// Deletes what no instance needs any longer: the changes before the newest
+    /// `retention.changes` (an instance further behind loads everything again), and the
+    /// idempotency keys `IdempotencyLedger` would forget: used more than `retention.keySeconds`
+    /// before `now`, and not among the newest `retention.keys`.
+    func prune(_ retention: PostgresRetention, now: Int64) throws(PostgresStoreError) {
+        try execute(
+            "DELETE FROM trip_changes WHERE revision <= (SELECT revision FROM trips_state) - $1", [String(retention.changes)])
+        try execute(
+            """
+            DELETE FROM trip_idempotency_keys WHERE used_at < $1 AND used_at < (
+                SELECT used_at FROM trip_idempotency_keys ORDER BY used_at DESC OFFSET $2 LIMIT 1)
+            """,
+            [String(now - retention.keySeconds), String(max(retention.keys - 1, 0))])
     }
 
     // MARK: Writing
@@ -143,7 +182,10 @@ final class PostgresTripTables {
             guard revision >= state.list.revision else {
                 throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
             }
-            if revision > state.list.revision { try catchUp(&state) }
+            if revision > state.list.revision, try replayChanges(onto: &state) == nil {
+                // The state row is locked: no one else writes while everything is read again.
+                state = try readAll(historyCapacity: state.history.capacity)
+            }
             endKey = nil
             unwritten = ([], [], [])
             var working = state

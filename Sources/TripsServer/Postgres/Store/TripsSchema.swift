@@ -11,6 +11,9 @@
 /// - `trip_changes`: one row per change, by revision: the change as the journal writes it
 ///   (what other instances replay) and its event for `/trips/changes`.
 /// - `trip_idempotency_keys`: the keys of recent changes and their first answers.
+///
+/// Both of the last are pruned (`PostgresRetention`); version 2 indexes the keys by when
+/// they were used, which pruning asks.
 enum TripsSchema {
     static let migrations = [
         SchemaMigration(
@@ -48,6 +51,9 @@ enum TripsSchema {
                     use text NOT NULL,
                     used_at bigint NOT NULL
                 );
-                """)
+                """),
+        SchemaMigration(
+            version: 2, name: "idempotency keys by when they were used",
+            sql: "CREATE INDEX trip_idempotency_keys_used_at ON trip_idempotency_keys (used_at)"),
     ]
 }
