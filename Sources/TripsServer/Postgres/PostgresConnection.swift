@@ -57,16 +57,19 @@ final class PostgresConnection {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let socket: ClientSocket
         do {
-            switch configuration.address {
-            case .tcp(let host, let port):
-                socket = try ClientSocket.connect(host: host, port: port, deadline: deadline)
-            case .unixSocket:
-                socket = try ClientSocket.connect(unixSocketPath: configuration.address.socketPath ?? "", deadline: deadline)
-            }
+            socket = try openSocket(to: configuration.address, deadline: deadline)
         } catch {
             throw .socket(error)
         }
         return try start(over: socket, configuration: configuration, deadline: deadline)
+    }
+
+    private static func openSocket(to address: PostgresAddress, deadline: ContinuousClock.Instant) throws(ClientSocketError) -> ClientSocket
+    {
+        switch address {
+        case .tcp(let host, let port): try ClientSocket.connect(host: host, port: port, deadline: deadline)
+        case .unixSocket: try ClientSocket.connect(unixSocketPath: address.socketPath ?? "", deadline: deadline)
+        }
     }
 
     /// Starts a session over a socket that is already connected (tests use a socketpair).
@@ -148,11 +151,30 @@ final class PostgresConnection {
             return try body()
         } catch {
             if !error.leavesConnectionUsable {
+                if case .socket(.timedOut) = error { requestCancel() }
                 socket = nil
                 buffer = []
                 readIndex = 0
             }
             throw error
+        }
+    }
+
+    /// Asks the server, over a connection of its own, to stop what this session is running (a
+    /// statement past its deadline), so that it does not go on holding locks for a client that
+    /// gave up. Best effort: the request gets no answer, and one that cannot be sent changes
+    /// nothing, since the session is closed next anyway.
+    /// https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-CANCELING-REQUESTS
+    private func requestCancel() {
+        guard let backendKey else { return }
+        var request: [UInt8] = []
+        guard (try? FrontendMessage.cancelRequest(backendKey).encode(into: &request)) != nil else { return }
+        let deadline = ContinuousClock.now + min(configuration.connectTimeout, .seconds(1))
+        do {
+            let socket = try Self.openSocket(to: configuration.address, deadline: deadline)
+            try socket.send(request, deadline: deadline)
+        } catch {
+            return
         }
     }
 

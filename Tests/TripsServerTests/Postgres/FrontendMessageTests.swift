@@ -44,6 +44,10 @@ import Testing
         (.sync, Wire.message("S", [])),
         (.query("LISTEN trips"), Wire.message("Q", Wire.cString("LISTEN trips"))),
         (.terminate, Wire.message("X", [])),
+        (
+            .cancelRequest(BackendMessage.BackendKeyData(processID: 4242, secretKey: [9, 8, 7, 6])),
+            Wire.int32(16) + Wire.int32(80_877_102) + Wire.int32(4242) + [9, 8, 7, 6]
+        ),
     ])
     func eachMessageHasItsBytes(message: FrontendMessage, expected: [UInt8]) throws {
         #expect(try encoded(message) == expected)

@@ -177,19 +177,29 @@ struct PostgresLiveTests {
         #expect(after == [["2"]])
     }
 
-    @Test func aQueryPastTheClientsDeadlineTimesOutAndCloses() async throws {
-        let (error, isOpen) = try await onOwnThread {
+    @Test func aQueryPastTheClientsDeadlineIsCanceledAndTheConnectionClosed() async throws {
+        let (error, isOpen, locked) = try await onOwnThread {
             var configuration = try LiveDatabase.configuration(LiveDatabase.socketURL)
             configuration.queryTimeout = .milliseconds(100)
             let connection = try PostgresConnection.connect(configuration)
-            let error = connectionError { () throws(PostgresConnectionError) in try connection.query("SELECT pg_sleep(3)") }
-            return (error, connection.isOpen)
+            // Takes a lock for the session, then would hold it for a minute.
+            let error = connectionError { () throws(PostgresConnectionError) in
+                try connection.query("SELECT pg_advisory_lock(7340001), pg_sleep(60)")
+            }
+            // Canceled, the server ends the statement, finds the session gone and lets the lock go;
+            // without the cancel, this would wait out its lock_timeout.
+            let other = try LiveDatabase.connect()
+            defer { other.close() }
+            _ = try other.query("SELECT set_config('lock_timeout', '20s', false)")
+            let locked = try other.query("SELECT pg_advisory_lock(7340001), pg_advisory_unlock(7340001)").rows
+            return (error, connection.isOpen, locked)
         }
         guard case .socket(.timedOut) = error else {
             Issue.record("\(String(describing: error))")
             return
         }
         #expect(!isOpen)
+        #expect(locked == [["", "t"]])
     }
 
     @Test func aTerminatedSessionReportsTheAdministratorsShutdown() async throws {

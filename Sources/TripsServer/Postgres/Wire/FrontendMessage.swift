@@ -28,6 +28,9 @@ enum FrontendMessage: Sendable, Hashable {
     case query(String)
     /// Terminate: a polite goodbye before closing the socket.
     case terminate
+    /// Sent alone on a new connection (no type byte, like `startup`): asks the server to stop
+    /// what the session with this key is running.
+    case cancelRequest(BackendMessage.BackendKeyData)
 
     /// What Describe describes.
     enum DescribeTarget: Sendable, Hashable {
@@ -65,6 +68,9 @@ enum FrontendMessage: Sendable, Hashable {
 
     /// Protocol 3.0 as the startup message writes it: major version in the high 16 bits.
     static let protocolVersion: Int32 = 3 << 16
+    /// What a cancel request sends where the startup message has its version: 1234 in the
+    /// high 16 bits, 5678 in the low ones.
+    static let cancelRequestCode: Int32 = 80_877_102
 
     /// Appends the message to `buffer`, type byte and length included.
     ///
@@ -156,6 +162,11 @@ enum FrontendMessage: Sendable, Hashable {
             try writer.cString(sql, .query)
         case .terminate:
             writer.beginMessage(type: UInt8(ascii: "X"))
+        case .cancelRequest(let key):
+            writer.beginMessage(type: nil)
+            writer.int32(Self.cancelRequestCode)
+            writer.int32(key.processID)
+            writer.bytes(key.secretKey)
         }
         try writer.endMessage()
     }
