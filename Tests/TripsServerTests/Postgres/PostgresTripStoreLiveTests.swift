@@ -184,27 +184,30 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
-    @Test func aWriteThatLosesTheDatabaseFailsAtOnceAndTheNextReconnects() async throws {
+    @Test func aWriteThatLosesItsConnectionFailsAtOnceOrGetsANewOneAndTheNextSucceeds() async throws {
         try await inFreshDatabase { configuration in
             let store = try PostgresTripStore(connection: configuration, seedSamples: false, retryDelay: .zero)
             defer { store.close() }
             _ = try self.mutate(store) { _ in .add(storageDraft("Lisbon")) }.get()
-            // Ends every session on the database, the store's two among them.
+            // Ends every session on the database, the store's among them.
             let admin = try LiveDatabase.connect()
             defer { admin.close() }
             _ = try admin.query(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
                 [configuration.database])
-            let refused = self.mutate(store) { _ in .add(storageDraft("Porto")) }
-            guard case .failure(.storage(.database)) = refused else {
-                Issue.record("expected the database's failure, got \(refused)")
-                return
+            // The writer's idle connection is dead, unless the follower, reconnecting, found that
+            // out first: then the writer opens a new one and the write goes through.
+            switch self.mutate(store, { _ in .add(storageDraft("Porto")) }) {
+            case .failure(.storage(.database)):
+                #expect(store.writeFailure != nil)
+                #expect(store.list.count == 1)  // reads go on from memory
+                let resumed = self.mutate(store) { _ in .add(storageDraft("Porto")) }
+                #expect((try? resumed.get())?.revision == 2)
+            case .success(let written):
+                #expect(written.revision == 2)
+            case .failure(let error):
+                Issue.record("expected the database's failure or success, got \(error)")
             }
-            #expect(store.writeFailure != nil)
-            #expect(store.list.count == 1)  // reads go on from memory
-
-            let resumed = self.mutate(store) { _ in .add(storageDraft("Porto")) }
-            #expect((try? resumed.get())?.revision == 2)
             #expect(store.writeFailure == nil)
         }
     }

@@ -17,11 +17,13 @@ import TripsDomain
 /// (`PostgresRetention`); an instance that falls further behind loads the list again, and its
 /// change feed says `reset`.
 ///
+/// The threads take their connections from a pool of three (`PostgresConnectionPool`): the
+/// writer one per transaction, the follower one to listen on, the pruning one now and then.
 /// With the database unreachable, writes fail at once with `.database` (503, `Retry-After`)
-/// while reads go on from memory; each thread reconnects on its own, backing off from
-/// `retryDelay` up to 30 times that.
+/// while reads go on from memory; the pool reconnects, backing off from `retryDelay` up to
+/// 30 times that.
 final class PostgresTripStore: Sendable {
-    private let connection: PostgresConnectionConfiguration
+    private let pool: PostgresConnectionPool
     private let retention: PostgresRetention
     private let log: any StorageLog
     private let state: Mutex<State>
@@ -30,9 +32,17 @@ final class PostgresTripStore: Sendable {
     private let followerStopped = DispatchSemaphore(value: 0)
     /// Cuts the follower's wait before reconnecting short when the store closes.
     private let followerWake = DispatchSemaphore(value: 0)
+    /// The pruning under way, if any, which `close` waits for.
+    private let pruning = DispatchGroup()
+    private let isPruning = Atomic(false)
     /// How long the follower waits for a notification before it looks for changes anyway.
     let pollInterval: Duration
-    let retryDelay: Duration
+
+    /// The writer's, the follower's and one for pruning.
+    static let connectionCount = 3
+    /// How long a thread waits for a connection while all are leased; with one per thread,
+    /// only while another thread's is being closed.
+    private static let leaseTimeout: Duration = .seconds(5)
 
     private struct State: ~Copyable {
         /// What reads see, and what the next transaction catches up from.
@@ -65,43 +75,32 @@ final class PostgresTripStore: Sendable {
         retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(100),
         log: any StorageLog = ConsoleLog()
     ) throws(PostgresStoreError) {
-        self.connection = connection
+        let pool = PostgresConnectionPool(connection, capacity: Self.connectionCount, retryDelay: retryDelay)
+        self.pool = pool
         self.retention = retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity)
         self.pollInterval = pollInterval
-        self.retryDelay = retryDelay
         self.log = log
-        let first: PostgresConnection
-        do {
-            first = try PostgresConnection.connect(connection)
-        } catch {
-            throw .database(error)
-        }
-        let tables = PostgresTripTables(connection: first)
         do throws(PostgresStoreError) {
-            do {
-                _ = try SchemaMigrator.migrate(first)
-            } catch {
-                throw PostgresStoreError.migration(error)
+            let loaded = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
+                do throws(SchemaMigrationError) {
+                    _ = try SchemaMigrator.migrate(tables.connection)
+                } catch {
+                    throw PostgresStoreError.migration(error)
+                }
+                if seedSamples { try tables.seed(.samples) }
+                return try tables.load(historyCapacity: configuration.historyCapacity)
             }
-            if seedSamples { try tables.seed(.samples) }
-            state = Mutex(State(tables: try tables.load(historyCapacity: configuration.historyCapacity)))
+            state = Mutex(State(tables: loaded))
         } catch {
-            first.close()
+            pool.close()
             throw error
         }
-        let handoff = WriterConnection(tables: tables)
-        let writer = Thread { [self] in runWriter(handoff.tables) }
+        let writer = Thread { [self] in runWriter() }
         writer.name = "trips-postgres-writer"
         writer.start()
         let follower = Thread { [self] in runFollower() }
         follower.name = "trips-postgres-follower"
         follower.start()
-    }
-
-    /// The first connection, handed from `init` to the writer thread, which alone uses it
-    /// from then on.
-    private struct WriterConnection: @unchecked Sendable {
-        let tables: PostgresTripTables
     }
 
     // MARK: What the API uses (as `TripStore`)
@@ -164,6 +163,22 @@ final class PostgresTripStore: Sendable {
         followerWake.signal()
         writerStopped.wait()
         followerStopped.wait()
+        pruning.wait()
+        pool.close()
+    }
+
+    /// Runs `body` on the tables over a connection leased from `pool`, and gives it back.
+    private static func withTables<T>(from pool: PostgresConnectionPool, _ body: (PostgresTripTables) throws(PostgresStoreError) -> T)
+        throws(PostgresStoreError) -> T
+    {
+        let connection: PostgresConnection
+        do {
+            connection = try pool.lease(waitingUpTo: leaseTimeout)
+        } catch {
+            throw .connections(error)
+        }
+        defer { pool.giveBack(connection) }
+        return try body(PostgresTripTables(connection: connection))
     }
 
     // MARK: The writer thread
@@ -175,8 +190,7 @@ final class PostgresTripStore: Sendable {
         case stop
     }
 
-    private func runWriter(_ first: PostgresTripTables) {
-        var link = DatabaseLink(store: self, tables: first)
+    private func runWriter() {
         var prunedAt = state.withLock { $0.tables.list.revision }
         while true {
             wakeUp.wait()
@@ -196,14 +210,13 @@ final class PostgresTripStore: Sendable {
                 }
                 switch step {
                 case .write(let batch):
-                    write(batch, over: &link)
-                    pruneIfDue(over: &link, prunedAt: &prunedAt)
+                    write(batch)
+                    pruneIfDue(prunedAt: &prunedAt)
                 case .catchUp:
-                    catchUp(over: &link)
-                    pruneIfDue(over: &link, prunedAt: &prunedAt)
+                    catchUp()
+                    pruneIfDue(prunedAt: &prunedAt)
                 case .sleep: break
                 case .stop:
-                    link.close()
                     writerStopped.signal()
                     return
                 }
@@ -213,37 +226,32 @@ final class PostgresTripStore: Sendable {
     }
 
     /// Makes a batch in one transaction and completes every write in it, in order.
-    private func write(_ batch: [PendingWrite], over link: inout DatabaseLink) {
+    private func write(_ batch: [PendingWrite]) {
         let failure: StorageError
         var working = state.withLock { $0.tables }
         let seen = working.list.revision
-        if let tables = link.tables() {
-            let writes = batch.map { pending in
-                PostgresTripTables.Write(
-                    plan: pending.plan, key: pending.idempotency.map { ($0.key, $0.fingerprint) },
-                    keyUse: pending.idempotency.map { idempotency in
-                        { written in
-                            idempotency.answer(Mutation(outcome: written.outcome, list: written.list, returningList: pending.returningList))
-                                .map {
-                                    IdempotencyKeyUse(
-                                        key: idempotency.key, fingerprint: idempotency.fingerprint, at: idempotency.now, answer: $0)
-                                }
-                        }
-                    })
+        let writes = batch.map { pending in
+            PostgresTripTables.Write(
+                plan: pending.plan, key: pending.idempotency.map { ($0.key, $0.fingerprint) },
+                keyUse: pending.idempotency.map { idempotency in
+                    { written in
+                        idempotency.answer(Mutation(outcome: written.outcome, list: written.list, returningList: pending.returningList))
+                            .map {
+                                IdempotencyKeyUse(
+                                    key: idempotency.key, fingerprint: idempotency.fingerprint, at: idempotency.now, answer: $0)
+                            }
+                    }
+                })
+        }
+        do {
+            let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in try tables.commit(writes, to: &working) }
+            publish(working, after: seen, failure: nil)
+            for (pending, result) in zip(batch, results) {
+                pending.completion(Self.answer(result, returningList: pending.returningList))
             }
-            do {
-                let results = try tables.commit(writes, to: &working)
-                publish(working, after: seen, failure: nil)
-                for (pending, result) in zip(batch, results) {
-                    pending.completion(Self.answer(result, returningList: pending.returningList))
-                }
-                return
-            } catch {
-                link.dropIfBroken()
-                failure = .database(reason: "writing to PostgreSQL failed: \(error)")
-            }
-        } else {
-            failure = .database(reason: "PostgreSQL cannot be reached: \(link.lastError.map { "\($0)" } ?? "not connected")")
+            return
+        } catch {
+            failure = .database(reason: "writing to PostgreSQL failed: \(error)")
         }
         // The catching up a failed transaction did is still true: keep it.
         publish(working, after: seen, failure: failure)
@@ -265,29 +273,33 @@ final class PostgresTripStore: Sendable {
     }
 
     /// Brings the list up to the tables' newest revision (another instance wrote).
-    private func catchUp(over link: inout DatabaseLink) {
-        guard let tables = link.tables() else { return }  // the follower asks again
+    private func catchUp() {
         var working = state.withLock { $0.tables }
         let seen = working.list.revision
         do {
-            try tables.catchUp(&working)
+            _ = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in try tables.catchUp(&working) }
         } catch {
-            link.dropIfBroken()
             log.warning("catching up on other instances' changes failed: \(error)")
         }
         publish(working, after: seen, failure: nil)
     }
 
-    /// Prunes the tables once `retention.interval` changes passed since the last time.
-    private func pruneIfDue(over link: inout DatabaseLink, prunedAt: inout UInt64) {
+    /// Prunes the tables in the background, on a connection of its own, once
+    /// `retention.interval` changes passed since the last time (and the last pruning is done).
+    private func pruneIfDue(prunedAt: inout UInt64) {
         let revision = state.withLock { $0.tables.list.revision }
-        guard revision >= prunedAt + retention.interval, let tables = link.tables() else { return }
-        do {
-            try tables.prune(retention, now: Int64(time(nil)))
-            prunedAt = revision
-        } catch {
-            link.dropIfBroken()
-            log.warning("pruning old changes and idempotency keys failed: \(error)")
+        guard revision >= prunedAt + retention.interval,
+            isPruning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        prunedAt = revision
+        DispatchQueue.global().async(group: pruning) { [self] in
+            defer { isPruning.store(false, ordering: .releasing) }
+            do {
+                try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in try tables.prune(retention, now: Int64(time(nil)))
+                }
+            } catch {
+                log.warning("pruning old changes and idempotency keys failed: \(error)")
+            }
         }
     }
 
@@ -320,21 +332,17 @@ final class PostgresTripStore: Sendable {
     /// catch up; reconnects with backoff when the connection breaks.
     private func runFollower() {
         var listening: PostgresConnection?
-        var delay = retryDelay
         var lastLook = ContinuousClock.now
         while !state.withLock({ $0.isClosing }) {
             if listening == nil {
                 do {
-                    let connection = try PostgresConnection.connect(connection)
-                    try connection.simpleQuery("LISTEN trips_changes")
-                    listening = connection
-                    delay = retryDelay
+                    listening = try listen()
                     setUnreachable(nil)
                     requestCatchUp()  // whatever happened while no one listened
                 } catch {
-                    setUnreachable(.database(reason: "PostgreSQL cannot be reached: \(error)"))
-                    _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: delay.nanoseconds)))
-                    delay = min(delay * 2, retryDelay * 30)
+                    setUnreachable(.database(reason: "\(error)"))
+                    let wait = max(pool.backoffRemaining, .milliseconds(1))
+                    _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: wait.nanoseconds)))
                     continue
                 }
             }
@@ -347,12 +355,37 @@ final class PostgresTripStore: Sendable {
                     requestCatchUp()
                 }
             } catch {
-                listening?.close()
-                listening = nil
+                stopListening(&listening)
             }
         }
-        listening?.close()
+        stopListening(&listening)
         followerStopped.signal()
+    }
+
+    /// A connection from the pool that listens on `PostgresTripTables.channel`.
+    private func listen() throws(PostgresStoreError) -> PostgresConnection {
+        let connection: PostgresConnection
+        do {
+            connection = try pool.lease(waitingUpTo: Self.leaseTimeout)
+        } catch {
+            throw .connections(error)
+        }
+        do {
+            try connection.simpleQuery("LISTEN trips_changes")
+        } catch {
+            pool.giveBack(connection)
+            throw .database(error)
+        }
+        return connection
+    }
+
+    /// Closes the listening connection before the pool takes it back: no one else is to
+    /// receive its notifications.
+    private func stopListening(_ listening: inout PostgresConnection?) {
+        guard let connection = listening else { return }
+        connection.close()
+        pool.giveBack(connection)
+        listening = nil
     }
 
     /// Records whether the database can be reached, and logs when that changes.
@@ -376,48 +409,5 @@ final class PostgresTripStore: Sendable {
             return true
         }
         if wake { wakeUp.signal() }
-    }
-
-    /// The writer's connection: the one it has, or a new one once `retryDelay` (doubling after
-    /// each failure, up to 30 times) has passed since the last attempt.
-    private struct DatabaseLink {
-        let store: PostgresTripStore
-        var current: PostgresTripTables?
-        var lastAttempt: ContinuousClock.Instant?
-        var delay: Duration
-        var lastError: PostgresConnectionError?
-
-        init(store: PostgresTripStore, tables: PostgresTripTables) {
-            self.store = store
-            current = tables
-            delay = store.retryDelay
-        }
-
-        mutating func tables() -> PostgresTripTables? {
-            if let current, current.connection.isOpen { return current }
-            current = nil
-            let now = ContinuousClock.now
-            if let lastAttempt, now - lastAttempt < delay { return nil }
-            lastAttempt = now
-            do {
-                current = PostgresTripTables(connection: try PostgresConnection.connect(store.connection))
-                delay = store.retryDelay
-                lastError = nil
-            } catch {
-                lastError = error
-                delay = min(delay * 2, store.retryDelay * 30)
-            }
-            return current
-        }
-
-        /// Forgets a connection a failure closed; one that only had a statement refused stays.
-        mutating func dropIfBroken() {
-            if let current, !current.connection.isOpen { self.current = nil }
-        }
-
-        mutating func close() {
-            current?.connection.close()
-            current = nil
-        }
     }
 }

@@ -1,0 +1,113 @@
+import Synchronization
+import Testing
+
+@testable import TripsServer
+
+/// The pool's backoff, with an injected clock and a connect that always fails.
+@Suite struct PostgresConnectionPoolTests {
+    @Test func afterAFailedConnectLeasesFailAtOnceUntilTheBackoffPasses() throws {
+        let clock = ManualClock()
+        let attempts = Atomic(0)
+        let pool = PostgresConnectionPool(capacity: 2, retryDelay: .milliseconds(100), clock: clock) {
+            () throws(PostgresConnectionError) in
+            attempts.add(1, ordering: .relaxed)
+            throw .closedByServer
+        }
+        func lease() -> PostgresPoolError? {
+            do {
+                _ = try pool.lease(waitingUpTo: .zero)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard case .unreachable(.closedByServer)? = lease() else { throw TestFailure("the connect's error") }
+        #expect(attempts.load(ordering: .relaxed) == 1)
+        guard case .unreachable(.closedByServer)? = lease() else { throw TestFailure("the last error, again") }
+        #expect(attempts.load(ordering: .relaxed) == 1, "no attempt within the backoff")
+        #expect(pool.backoffRemaining == .milliseconds(100))
+
+        clock.advance(by: .milliseconds(100))
+        _ = lease()
+        #expect(attempts.load(ordering: .relaxed) == 2)
+        // The delay doubled.
+        clock.advance(by: .milliseconds(150))
+        _ = lease()
+        #expect(attempts.load(ordering: .relaxed) == 2)
+        clock.advance(by: .milliseconds(50))
+        _ = lease()
+        #expect(attempts.load(ordering: .relaxed) == 3)
+
+        // Up to 30 times the first delay, no more.
+        for _ in 0..<10 {
+            clock.advance(by: .seconds(10))
+            _ = lease()
+        }
+        #expect(pool.backoffRemaining == .seconds(3))
+        // Every failed lease gave its permit back: capacity is not used up by failures.
+        clock.advance(by: .seconds(3))
+        _ = lease()
+        #expect(attempts.load(ordering: .relaxed) == 14)
+    }
+}
+
+/// The pool over real connections.
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+struct PostgresConnectionPoolLiveTests {
+    private func pool(capacity: Int) throws -> PostgresConnectionPool {
+        PostgresConnectionPool(try LiveDatabase.configuration(LiveDatabase.socketURL), capacity: capacity)
+    }
+
+    @Test func anIdleConnectionIsLentAgain() async throws {
+        try await onOwnThread {
+            let pool = try self.pool(capacity: 2)
+            defer { pool.close() }
+            let first = try pool.lease(waitingUpTo: .zero)
+            pool.giveBack(first)
+            let again = try pool.lease(waitingUpTo: .zero)
+            #expect(again === first)
+            #expect(try again.query("SELECT 1").rows == [["1"]])
+            pool.giveBack(again)
+        }
+    }
+
+    @Test func aConnectionGivenBackInsideATransactionOrBrokenIsClosedNotLent() async throws {
+        try await onOwnThread {
+            let pool = try self.pool(capacity: 1)
+            defer { pool.close() }
+            let inTransaction = try pool.lease(waitingUpTo: .zero)
+            try inTransaction.simpleQuery("BEGIN")
+            pool.giveBack(inTransaction)
+            #expect(!inTransaction.isOpen)
+            let broken = try pool.lease(waitingUpTo: .zero)
+            #expect(broken !== inTransaction)
+            broken.close()
+            pool.giveBack(broken)
+            let fresh = try pool.lease(waitingUpTo: .zero)
+            #expect(fresh !== broken && fresh.isOpen)
+            pool.giveBack(fresh)
+        }
+    }
+
+    @Test func withEveryConnectionLeasedALeaseIsBusyAndAClosedPoolLendsNone() async throws {
+        try await onOwnThread {
+            let pool = try self.pool(capacity: 1)
+            let only = try pool.lease(waitingUpTo: .zero)
+            do throws(PostgresPoolError) {
+                _ = try pool.lease(waitingUpTo: .milliseconds(1))
+                Issue.record("a second connection was lent")
+            } catch {
+                guard case .busy(capacity: 1) = error else { throw error }
+            }
+            pool.close()
+            pool.giveBack(only)
+            #expect(!only.isOpen, "given back to a closed pool: closed")
+            do throws(PostgresPoolError) {
+                _ = try pool.lease(waitingUpTo: .zero)
+                Issue.record("a closed pool lent a connection")
+            } catch {
+                guard case .closed = error else { throw error }
+            }
+        }
+    }
+}
