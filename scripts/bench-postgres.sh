@@ -10,6 +10,9 @@
 #   3. The delay from a write's answer on one instance to its event on the other's change
 #      feed, p50 and p99, for 200 writes (one every 10 ms) while both instances take the
 #      creates of step 1.
+#   4. Start-up with 1,000,000 trips in the tables (written straight with SQL), from exec to
+#      the "listening" line, three times, and the server's resident memory then: what an
+#      instance added behind the balancer takes to join.
 #
 #   scripts/bench-postgres.sh
 #   BENCH_DURATION=5 scripts/bench-postgres.sh
@@ -131,8 +134,31 @@ postgres_rate=$(($(rate "$WORK/first.out") + $(rate "$WORK/second.out")))
 first_reads="$(reads "$first")"
 second_reads="$(reads "$second")"
 
+echo "== PostgreSQL: start-up with 1,000,000 trips" >&2
+for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+PIDS=()
+psql_admin -c "CREATE DATABASE trips_large OWNER trips" >/dev/null
+large_url="${TRIPS_TEST_DATABASE_URL/\/trips\?/\/trips_large?}"
+# The first start makes the tables; then a million rows go in as the server would write them.
+start --database "$large_url" >/dev/null
+kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
+  SELECT g, g::bigint * 65536, 1, 'City ' || g, 'Country ' || (g % 200), 1 + g % 30, g % 7 = 0, 'image-' || (g % 12),
+    (g % 5000) + 0.99, 820454400 + g * 60.0, CASE WHEN g % 3 = 0 THEN 'Notes about trip ' || g ELSE '' END
+  FROM generate_series(1, 1000000) AS g" \
+  -c "UPDATE trips_state SET revision = 1, last_issued_id = 1000000" -c "VACUUM ANALYZE trips" >/dev/null
+startups=()
+for _ in 1 2 3; do
+  began="$(date +%s%N)"
+  start --database "$large_url" >/dev/null
+  startups+=("$(( ($(date +%s%N) - began) / 1000000 ))")
+  resident="$(awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/${PIDS[-1]}/status")"
+  kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+done
+
 echo
 echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, PostgreSQL $("$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/postgres" --version | awk '{ print $3 }') with fsync on"
 echo "creates, 64 connections: journal $(rate "$WORK/journal.out")/s ($(latency "$WORK/journal.out")); two instances on PostgreSQL ${postgres_rate}/s: first $(rate "$WORK/first.out")/s ($(latency "$WORK/first.out")), second $(rate "$WORK/second.out")/s ($(latency "$WORK/second.out")); ratio $(awk -v a="$postgres_rate" -v b="$(rate "$WORK/journal.out")" 'BEGIN { printf "%.2f", a / b }')"
 echo "GET /trips/2, 64 connections: journal ${journal_reads}/s; PostgreSQL first ${first_reads}/s, second ${second_reads}/s"
 echo "a write on the first instance to its event on the second's feed, under those creates: $(cat "$WORK/delay.out")"
+echo "start-up with 1,000,000 trips on PostgreSQL: ${startups[*]} ms (resident ${resident} MiB once listening; start() looks for the line every 0.1 s)"
