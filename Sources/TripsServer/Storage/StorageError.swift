@@ -10,8 +10,11 @@ enum StorageError: Error, Sendable, Hashable {
     case io(call: String, path: String, errno: Int32)
     /// The store was closed; it takes no more changes.
     case closed
-    /// The database (PostgreSQL) cannot be reached, or failed the write; `reason` is for the log.
+    /// The database (PostgreSQL) cannot be reached, or cannot serve now; `reason` is for the log.
     case database(reason: String)
+    /// The database refused the write for a reason retrying cannot mend (a missing table, a
+    /// constraint the store should never break): a fault on the server's side.
+    case databaseFault(reason: String)
 }
 
 extension StorageError {
@@ -34,7 +37,7 @@ extension StorageError: CustomStringConvertible {
             "\(call) \(path): \(String(cString: strerror(code))) (errno \(code))"
         case .closed:
             "the trip store is closed"
-        case .database(let reason):
+        case .database(let reason), .databaseFault(let reason):
             reason
         }
     }

@@ -168,6 +168,62 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
+    @Test func aTransactionThatLosesARaceForALockIsRetriedAndThenMade() async throws {
+        try await inFreshDatabase { configuration in
+            let admin = try LiveDatabase.connect()
+            defer { admin.close() }
+            // Waits for a lock give up after 200 ms (55P03), for every new session on the database.
+            _ = try admin.query("ALTER DATABASE \(configuration.database) SET lock_timeout = '200ms'")  // a name made here
+            let log = SignallingLog()
+            let store = try PostgresTripStore(connection: configuration, seedSamples: false, log: log)
+            defer { store.close() }
+            // Another session holds the state row every write locks first.
+            let holder = try PostgresConnection.connect(configuration)
+            defer { holder.close() }
+            try holder.simpleQuery("BEGIN; SELECT 1 FROM trips_state FOR UPDATE")
+            let made = Mutex<Result<Mutation, MutationError>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            store.mutate({ _ in .add(storageDraft("Lisbon")) }, idempotency: nil) { result in
+                made.withLock { $0 = result }
+                done.signal()
+            }
+            #expect(log.wait(for: "retrying, attempt 2 of 3"))
+            try holder.simpleQuery("COMMIT")
+            done.wait()
+            #expect(made.withLock { (try? $0?.get())?.revision } == 1)
+            #expect(store.writeFailure == nil)
+
+            // Held through every attempt: refused with 503, as the database cannot serve it now.
+            try holder.simpleQuery("BEGIN; SELECT 1 FROM trips_state FOR UPDATE")
+            guard case .failure(.storage(.database)) = self.mutate(store, { _ in .add(storageDraft("Porto")) }) else {
+                Issue.record("three lost races must refuse the change as unavailable")
+                return
+            }
+            try holder.simpleQuery("ROLLBACK")
+        }
+    }
+
+    @Test func aStatementTheDatabaseRefusesForGoodIsAFault() async throws {
+        try await inFreshDatabase { configuration in
+            let store = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { store.close() }
+            let admin = try PostgresConnection.connect(configuration)
+            defer { admin.close() }
+            try admin.simpleQuery("DROP TABLE trip_idempotency_keys")
+            let keyed = IdempotencyRequest(key: "k-1", fingerprint: "f", now: 1_800_000_000) { _ in
+                StoredAnswer(status: 201, fields: [:], body: [])
+            }
+            guard case .failure(.storage(.databaseFault)) = self.mutate(store, idempotency: keyed, { _ in .add(storageDraft("Lisbon")) })
+            else {
+                Issue.record("a missing table is a fault (500), not a 503")
+                return
+            }
+            #expect(store.list.count == 0)
+            // Writes that need no key still work.
+            #expect((try? self.mutate(store) { _ in .add(storageDraft("Porto")) }.get())?.revision == 1)
+        }
+    }
+
     @Test func aStoreStartsFromWhatTheDatabaseHolds() async throws {
         try await inFreshDatabase { configuration in
             let first = try PostgresTripStore(connection: configuration, seedSamples: false)

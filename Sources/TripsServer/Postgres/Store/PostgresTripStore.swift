@@ -43,6 +43,9 @@ final class PostgresTripStore: Sendable {
     /// How long a thread waits for a connection while all are leased; with one per thread,
     /// only while another thread's is being closed.
     private static let leaseTimeout: Duration = .seconds(5)
+    /// How many times a transaction that lost a race (`PostgresStoreError.Handling.retry`) is
+    /// run before the writes in it are refused.
+    static let attempts = 3
 
     private struct State: ~Copyable {
         /// What reads see, and what the next transaction catches up from.
@@ -243,15 +246,28 @@ final class PostgresTripStore: Sendable {
                     }
                 })
         }
-        do {
-            let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in try tables.commit(writes, to: &working) }
-            publish(working, after: seen, failure: nil)
-            for (pending, result) in zip(batch, results) {
-                pending.completion(Self.answer(result, returningList: pending.returningList))
+        var attempt = 1
+        while true {
+            do {
+                let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
+                    try tables.commit(writes, to: &working)
+                }
+                publish(working, after: seen, failure: nil)
+                for (pending, result) in zip(batch, results) {
+                    pending.completion(Self.answer(result, returningList: pending.returningList))
+                }
+                return
+            } catch {
+                let handling = error.handling
+                if handling == .retry, attempt < Self.attempts {
+                    log.info("writing to PostgreSQL lost a race (\(error)); retrying, attempt \(attempt + 1) of \(Self.attempts)")
+                    attempt += 1
+                    continue
+                }
+                let reason = "writing to PostgreSQL failed: \(error)"
+                failure = handling == .fault ? .databaseFault(reason: reason) : .database(reason: reason)
+                break
             }
-            return
-        } catch {
-            failure = .database(reason: "writing to PostgreSQL failed: \(error)")
         }
         // The catching up a failed transaction did is still true: keep it.
         publish(working, after: seen, failure: failure)
@@ -362,21 +378,28 @@ final class PostgresTripStore: Sendable {
         followerStopped.signal()
     }
 
-    /// A connection from the pool that listens on `PostgresTripTables.channel`.
+    /// A connection from the pool that listens on `PostgresTripTables.channel`. An idle
+    /// connection the server ended meanwhile (a restart) fails its first statement and is
+    /// dropped: the next one is tried, until the pool opens a new one.
     private func listen() throws(PostgresStoreError) -> PostgresConnection {
-        let connection: PostgresConnection
-        do {
-            connection = try pool.lease(waitingUpTo: Self.leaseTimeout)
-        } catch {
-            throw .connections(error)
+        var attempts = 0
+        while true {
+            let connection: PostgresConnection
+            do {
+                connection = try pool.lease(waitingUpTo: Self.leaseTimeout)
+            } catch {
+                throw .connections(error)
+            }
+            do {
+                try connection.simpleQuery("LISTEN trips_changes")
+                return connection
+            } catch {
+                let wasStale = !connection.isOpen
+                pool.giveBack(connection)
+                attempts += 1
+                guard wasStale, attempts <= pool.capacity else { throw .database(error) }
+            }
         }
-        do {
-            try connection.simpleQuery("LISTEN trips_changes")
-        } catch {
-            pool.giveBack(connection)
-            throw .database(error)
-        }
-        return connection
     }
 
     /// Closes the listening connection before the pool takes it back: no one else is to

@@ -1,9 +1,10 @@
 /// A five-character SQLSTATE error code, as the server reports it in ErrorResponse's C field.
 ///
 /// An open set: the ones Trips acts on are named here, each with what the store does when a
-/// statement fails with it. The first two characters are the class (`23` integrity
-/// constraint violation, `40` transaction rollback, `57` operator intervention). Any code not
-/// named here is a 500 and a log line: the store did not expect it.
+/// statement fails with it (`PostgresStoreError.handling`). The first two characters are the
+/// class (`23` integrity constraint violation, `40` transaction rollback, `57` operator
+/// intervention). A code of classes 08, 53 and 57 is a 503, as the named ones below say; any
+/// other code not named here is a 500 and a log line: the store did not expect it.
 /// https://www.postgresql.org/docs/current/errcodes-appendix.html
 struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     let rawValue: String
@@ -27,11 +28,12 @@ struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         self.rawValue = code.description
     }
 
-    // Class 23, integrity constraint violation: the request conflicts with stored data, an
-    // answer to the client (409), never a retry.
+    // Class 23, integrity constraint violation: every change is planned against the list in
+    // a transaction that holds the state row's lock, so the store never breaks a constraint
+    // unless it has a fault: 500 and a log line, never a retry.
 
     /// 23505: a UNIQUE or PRIMARY KEY constraint refused a duplicate (the same trip ID or
-    /// idempotency key twice): 409 Conflict.
+    /// idempotency key twice).
     static let uniqueViolation = SQLState("23505")
 
     // Class 40, transaction rollback: the transaction lost a race and was undone; the store
@@ -55,7 +57,7 @@ struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// 57014: a statement timeout or a cancel request stopped the query: 503 (the database is
     /// too slow to answer now), no retry on the same request.
     static let queryCanceled = SQLState("57014")
-    /// 55P03: `NOWAIT` or `lock_timeout` gave up on a lock: retry once, then 503.
+    /// 55P03: `NOWAIT` or `lock_timeout` gave up on a lock: retry, as for class 40.
     static let lockNotAvailable = SQLState("55P03")
     /// 25006: a write reached a read-only server (a standby after a failover, or
     /// `default_transaction_read_only`): 503, reconnect, as for the codes above.
@@ -66,8 +68,9 @@ struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// 42P01: a table the store expects is missing (the schema was never created).
     static let undefinedTable = SQLState("42P01")
 
-    // Class 28, invalid authorization: our configuration is wrong, retrying cannot help; the
-    // store refuses to start (or answers 500 and logs, if it happens later).
+    // Class 28, invalid authorization: our configuration is wrong. At start the store refuses
+    // to start; later (a password changed under a running server) it comes from connecting,
+    // so writes get 503 while the pool keeps trying, until the configuration is mended.
 
     /// 28P01: the password (or the SCRAM proof) was wrong.
     static let invalidPassword = SQLState("28P01")
