@@ -15,7 +15,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func everyReadAndChangeSaysItsRevision(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         #expect(try await api.request("GET", "/trips").field("Trips-Revision") == "0")
         let favorite = try await api.request("PUT", "/favorites/2")
         #expect(favorite.field("Trips-Revision") == "1")
@@ -26,7 +26,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aLongPollAnswersEveryChangeAfterARevision(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         _ = try await api.request("PUT", "/favorites/2")
         _ = try await api.json("POST", "/trips/reorder", #"{"sources":[2],"destination":"end"}"#)
         let all = try await api.request("GET", "/trips/changes?since=0")
