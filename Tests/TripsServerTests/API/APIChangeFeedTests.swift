@@ -15,7 +15,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func everyReadAndChangeSaysItsRevision(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         #expect(try await api.request("GET", "/trips").field("Trips-Revision") == "0")
         let favorite = try await api.request("PUT", "/favorites/2")
         #expect(favorite.field("Trips-Revision") == "1")
@@ -26,7 +26,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aLongPollAnswersEveryChangeAfterARevision(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         _ = try await api.request("PUT", "/favorites/2")
         _ = try await api.json("POST", "/trips/reorder", #"{"sources":[2],"destination":"end"}"#)
         let all = try await api.request("GET", "/trips/changes?since=0")
@@ -39,9 +39,9 @@ import TripsDomain
         #expect(try changeEvents(try await api.request("GET", "/trips/changes")) == [])
     }
 
-    @Test func aRevisionTheHistoryNoLongerHoldsOrAheadOfTheListIsGone() async throws {
-        let store = try TripStore(directory: nil, configuration: StorageConfiguration(historyCapacity: 2))
-        let api = try APIServer(store: store)
+    @Test(arguments: TestStore.all) func aRevisionTheHistoryNoLongerHoldsOrAheadOfTheListIsGone(store: TestStore) async throws {
+        let api = try await APIServer(on: store, configuration: StorageConfiguration(historyCapacity: 2))
+        defer { api.stop() }
         for id in [1, 2, 3] { _ = try await api.request("PUT", "/favorites/\(id + 1)") }  // revisions 1-3
         let tooOld = try await api.request("GET", "/trips/changes?since=0")
         #expect(tooOld.status == 410)
@@ -59,9 +59,10 @@ import TripsDomain
         #expect(try await APIServer().request("GET", target).status == 400)
     }
 
-    @Test func aLongPollWaitsForTheNextChangeOrForItsTime() async throws {
+    @Test(arguments: TestStore.all) func aLongPollWaitsForTheNextChangeOrForItsTime(store: TestStore) async throws {
         let clock = ManualClock()
-        let api = try APIServer(clock: clock)
+        let api = try await APIServer(on: store, clock: clock)
+        defer { api.stop() }
         let waiting = Task { try await api.request("GET", "/trips/changes?since=0&wait=30") }
         while clock.pendingCount == 0 { await Task.yield() }  // registered: its timeout is scheduled
         _ = try await api.request("PUT", "/favorites/3")
@@ -77,9 +78,10 @@ import TripsDomain
         #expect(empty.field("Trips-Revision") == "1")
     }
 
-    @Test func shutdownAnswersWaitingLongPollsAtOnce() async throws {
+    @Test(arguments: TestStore.all) func shutdownAnswersWaitingLongPollsAtOnce(store: TestStore) async throws {
         let clock = ManualClock()
-        let api = try APIServer(clock: clock)
+        let api = try await APIServer(on: store, clock: clock)
+        defer { api.stop() }
         let waiting = Task { try await api.request("GET", "/trips/changes?wait=60") }
         while clock.pendingCount == 0 { await Task.yield() }
         api.endLongPolls()
@@ -92,8 +94,8 @@ import TripsDomain
 
     private static let streamRequest = "GET /trips/changes HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
 
-    @Test func aStreamGetsEveryChangeMadeOnOtherConnections() async throws {
-        let api = try APIServer(mode: .live)
+    @Test(arguments: TestStore.all) func aStreamGetsEveryChangeMadeOnOtherConnections(store: TestStore) async throws {
+        let api = try await APIServer(on: store, mode: .live)
         defer { api.stop() }
         let stream = try await onOwnThread { () throws -> UncheckedBox<TestClient> in
             let client = try TestClient(port: api.port)
@@ -120,9 +122,8 @@ import TripsDomain
         #expect(events[1].hasSuffix("id: 2\nevent: deleted\ndata: {\"revision\":2,\"ids\":[6]}\n\n"))
     }
 
-    @Test func aStreamResumesFromLastEventIDOrSaysReset() async throws {
-        let store = try TripStore(directory: nil, configuration: StorageConfiguration(historyCapacity: 2))
-        let api = try APIServer(store: store, mode: .live)
+    @Test(arguments: TestStore.all) func aStreamResumesFromLastEventIDOrSaysReset(store: TestStore) async throws {
+        let api = try await APIServer(on: store, configuration: StorageConfiguration(historyCapacity: 2), mode: .live)
         defer { api.stop() }
         for id in [2, 3, 4] { _ = try await api.request("PUT", "/favorites/\(id)") }
         let (resumed, reset) = try await onOwnThread { () throws -> (String, String) in
@@ -140,8 +141,8 @@ import TripsDomain
     }
 
     /// An HTTP/1.0 client cannot read chunks: its stream runs until the connection closes.
-    @Test func anHTTP10StreamIsNotChunked() async throws {
-        let api = try APIServer(mode: .live)
+    @Test(arguments: TestStore.all) func anHTTP10StreamIsNotChunked(store: TestStore) async throws {
+        let api = try await APIServer(on: store, mode: .live)
         defer { api.stop() }
         let (head, first) = try await onOwnThread { () throws -> (String, String) in
             let client = try TestClient(port: api.port)
@@ -153,9 +154,9 @@ import TripsDomain
         #expect(first == "retry: 2000\n\n")
     }
 
-    @Test func anIdleStreamGetsAHeartbeatFromTheClock() async throws {
+    @Test(arguments: TestStore.all) func anIdleStreamGetsAHeartbeatFromTheClock(store: TestStore) async throws {
         let clock = ManualClock()
-        let api = try APIServer(mode: .live, clock: clock)
+        let api = try await APIServer(on: store, mode: .live, clock: clock)
         defer { api.stop() }
         let client = try await onOwnThread { () throws -> UncheckedBox<TestClient> in
             let client = try TestClient(port: api.port)
@@ -168,8 +169,8 @@ import TripsDomain
         #expect(beat.hasSuffix(": keep-alive\n\n"))
     }
 
-    @Test func moreStreamsThanAllowedGet503() async throws {
-        let api = try APIServer(mode: .live, maxSubscribers: 1)
+    @Test(arguments: TestStore.all) func moreStreamsThanAllowedGet503(store: TestStore) async throws {
+        let api = try await APIServer(on: store, mode: .live, maxSubscribers: 1)
         defer { api.stop() }
         let (first, second) = try await onOwnThread { () throws -> (UncheckedBox<TestClient>, TestResponse) in
             let first = try TestClient(port: api.port)
@@ -184,8 +185,8 @@ import TripsDomain
         _ = first
     }
 
-    @Test func shutdownEndsEveryStreamCleanly() async throws {
-        let api = try APIServer(mode: .live)
+    @Test(arguments: TestStore.all) func shutdownEndsEveryStreamCleanly(store: TestStore) async throws {
+        let api = try await APIServer(on: store, mode: .live)
         let client = try await onOwnThread { () throws -> UncheckedBox<TestClient> in
             let client = try TestClient(port: api.port)
             try client.send(Self.streamRequest + "\r\n")
@@ -199,8 +200,8 @@ import TripsDomain
 
     /// A client that stops reading is cut once a megabyte (here 64 KiB) waits for it; a
     /// client that reads gets every event all the same.
-    @Test func aSubscriberThatStopsReadingIsCutWithoutDelayingOthers() async throws {
-        let api = try APIServer(mode: .live) { $0.limits.maxStreamBacklog = 64 * 1024 }
+    @Test(arguments: TestStore.all) func aSubscriberThatStopsReadingIsCutWithoutDelayingOthers(store: TestStore) async throws {
+        let api = try await APIServer(on: store, mode: .live) { $0.limits.maxStreamBacklog = 64 * 1024 }
         defer { api.stop() }
         let (slow, fast) = try await onOwnThread { () throws -> (UncheckedBox<TestClient>, UncheckedBox<TestClient>) in
             let slow = try TestClient(port: api.port, receiveBuffer: 4096)
@@ -214,13 +215,13 @@ import TripsDomain
         // Changes of 10 KB each, the fast client taking each one before the next is made, until
         // the slow one (which takes none) is cut: the kernel buffers a few MB for it first.
         let notes = String(repeating: "n", count: 10_000)
-        let store = api.store
+        let trips = api.store
         let (received, streamsLeft) = try await onOwnThread { () throws -> (Int, Int) in
             var received = 0
             while api.streamCount == 2 && received < 3_000 {
                 let draft = TripDraft(
                     city: "C\(received)", country: "X", nights: 1, price: 1, start: Date(timeIntervalSince1970: 0), notes: notes)
-                store.mutate({ _ in .add(draft) }, returningList: false, idempotency: nil) { _ in }  // in memory: durable before it returns
+                trips.mutate({ _ in .add(draft) }, returningList: false, idempotency: nil) { _ in }  // durable once its event arrives
                 _ = try fast.value.readUntil("event: created")
                 received += 1
             }
@@ -233,15 +234,15 @@ import TripsDomain
     }
 
     /// Revisions and the history survive a restart: a client resumes where it was.
-    @Test func aStreamResumesAcrossARestart() async throws {
-        try await withStorageFolder { folder in
-            let first = try TripStore.open(folder, samples: true)
+    @Test(arguments: TestStore.all) func aStreamResumesAcrossARestart(store: TestStore) async throws {
+        try await store.withReopenableStore(samples: true) { open in
+            let first = try open()
             let api = try APIServer(store: first, mode: .live)
             for id in [2, 3, 4] { _ = try await api.request("PUT", "/favorites/\(id)") }
             api.stop()
             first.close()
 
-            let second = try TripStore.open(folder, samples: true)
+            let second = try open()
             defer { second.close() }
             let restarted = try APIServer(store: second, mode: .live)
             defer { restarted.stop() }

@@ -10,7 +10,7 @@ import TripsDomain
     private let lisbon = #"{"city":"Lisbon","country":"Portugal","nights":4,"price":1,"start":"2027-05-01"}"#
 
     @Test(arguments: TestStore.all) func aRetryGetsTheFirstAnswerAndMakesNoSecondChange(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         let first = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "create-lisbon-1"])
         let retry = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "create-lisbon-1"])
         #expect(first.status == 201 && retry.status == 201)
@@ -30,7 +30,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func theSameKeyWithADifferentRequestIs422(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         _ = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "k"])
         let other = try await api.json(
             "POST", "/trips", lisbon.replacingOccurrences(of: "Lisbon", with: "Porto"), headers: ["Idempotency-Key": "k"])

@@ -49,13 +49,17 @@ private let bothVaries = "Accept, Accept-Language"
 @Suite struct APILanguageTests {
     // MARK: Sentences in the client's language
 
-    @Test(arguments: [
-        ("en", #""trip-2-v0-plain""#), ("fr", #""trip-2-v0-plain-fr""#), ("de", #""trip-2-v0-plain-de""#),
-        ("es", #""trip-2-v0-plain-es""#), ("pt-BR", #""trip-2-v0-plain-pt-BR""#), ("ja", #""trip-2-v0-plain-ja""#),
-        ("pl", #""trip-2-v0-plain-pl""#),
-    ])
-    func aTripIsASentenceInTheClientsLanguage(language: String, etag: String) async throws {
-        let api = try APIServer()
+    @Test(
+        arguments: TestStore.all,
+        [
+            ("en", #""trip-2-v0-plain""#), ("fr", #""trip-2-v0-plain-fr""#), ("de", #""trip-2-v0-plain-de""#),
+            ("es", #""trip-2-v0-plain-es""#), ("pt-BR", #""trip-2-v0-plain-pt-BR""#), ("ja", #""trip-2-v0-plain-ja""#),
+            ("pl", #""trip-2-v0-plain-pl""#),
+        ])
+    func aTripIsASentenceInTheClientsLanguage(store: TestStore, example: (language: String, etag: String)) async throws {
+        let (language, etag) = example
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let response = try await api.request("GET", "/trips/2", headers: text(language))
         #expect(response.status == 200)
         #expect(response.field("Content-Type") == "text/plain; charset=utf-8")
@@ -65,8 +69,9 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(response.field("ETag") == etag)
     }
 
-    @Test func frenchSetsANoBreakSpaceBeforeItsColon() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func frenchSetsANoBreakSpaceBeforeItsColon(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let french = try await api.request("GET", "/trips/2", headers: text("fr"))
         #expect(french.text == "Vancouver, Canada\u{00A0}: 3 nuits à partir du 5 mars 2027\n")
         #expect(french.field("Content-Language") == "fr")
@@ -74,8 +79,9 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(french.field("ETag") == #""trip-2-v0-plain-fr""#)
     }
 
-    @Test func withoutAcceptLanguageTextIsAsBeforeLanguages() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func withoutAcceptLanguageTextIsAsBeforeLanguages(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         // Fill the other cache slots first: the answer without a language must not be one of them.
         for language in ["fr", "en", "ja"] {
             let trip = try await api.request("GET", "/trips/2", headers: text(language))
@@ -98,19 +104,23 @@ private let bothVaries = "Accept, Accept-Language"
 
     // MARK: Choosing the language
 
-    @Test(arguments: [
-        ("fr-CA", "fr"),
-        ("pt", "pt-BR"),
-        ("de;q=0.5, ja;q=0.8", "ja"),
-        ("it, de;q=0.1", "de"),
-        ("it", "en"),
-        ("*", "en"),
-        ("fr;q=0, *", "en"),
-        ("fr;q=2, de", "de"),
-        (";;;", nil),
-    ])
-    func acceptLanguageIsLookedUpByWeight(field: String, chosen: String?) async throws {
-        let api = try APIServer()
+    @Test(
+        arguments: TestStore.all,
+        [
+            ("fr-CA", "fr"),
+            ("pt", "pt-BR"),
+            ("de;q=0.5, ja;q=0.8", "ja"),
+            ("it, de;q=0.1", "de"),
+            ("it", "en"),
+            ("*", "en"),
+            ("fr;q=0, *", "en"),
+            ("fr;q=2, de", "de"),
+            (";;;", nil),
+        ])
+    func acceptLanguageIsLookedUpByWeight(store: TestStore, example: (field: String, chosen: String?)) async throws {
+        let (field, chosen) = example
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let response = try await api.request("GET", "/trips/2", headers: text(field))
         #expect(response.status == 200)
         #expect(response.text == vancouver[chosen ?? "en"], "Accept-Language: \(field)")
@@ -123,16 +133,20 @@ private let bothVaries = "Accept, Accept-Language"
     /// A refused regional variant refuses only that variant: the client asks for the
     /// language itself (or another region of it) at full weight.
     @Test(
-        arguments: [("pt-PT;q=0, pt-BR", "pt-BR"), ("pt-PT;q=0, pt", "pt-BR"), ("fr-CA;q=0, fr", "fr"), ("de-AT;q=0, de", "de")])
-    func aRefusedRegionDoesNotRefuseTheLanguage(field: String, chosen: String) async throws {
-        let api = try APIServer()
+        arguments: TestStore.all,
+        [("pt-PT;q=0, pt-BR", "pt-BR"), ("pt-PT;q=0, pt", "pt-BR"), ("fr-CA;q=0, fr", "fr"), ("de-AT;q=0, de", "de")])
+    func aRefusedRegionDoesNotRefuseTheLanguage(store: TestStore, example: (field: String, chosen: String)) async throws {
+        let (field, chosen) = example
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let response = try await api.request("GET", "/trips/2", headers: text(field))
         #expect(response.field("Content-Language") == chosen, "Accept-Language: \(field)")
         #expect(response.text == vancouver[chosen], "Accept-Language: \(field)")
     }
 
-    @Test func jsonHasNoWordsSoNoLanguage() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func jsonHasNoWordsSoNoLanguage(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let plain = try await api.request("GET", "/trips/2")
         for path in ["/trips/2", "/trips", "/favorites"] {
             for accept in [nil, "application/json"] {
@@ -156,8 +170,9 @@ private let bothVaries = "Accept, Accept-Language"
 
     // MARK: Validators
 
-    @Test func eachLanguageHasItsOwnTag() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func eachLanguageHasItsOwnTag(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         for path in ["/trips/2", "/trips"] {
             let french = try await api.request("GET", path, headers: text("fr"))
             let tag = try #require(french.field("ETag"))
@@ -178,8 +193,9 @@ private let bothVaries = "Accept, Accept-Language"
         }
     }
 
-    @Test func ifMatchTakesAFrenchTagAndRefusesAStaleOne() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func ifMatchTakesAFrenchTagAndRefusesAStaleOne(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let merge = ["Content-Type": "application/merge-patch+json"]
         let textTag = try #require(try await api.request("GET", "/trips/2", headers: text("fr")).field("ETag"))
         #expect(textTag == #""trip-2-v0-plain-fr""#)
@@ -207,8 +223,9 @@ private let bothVaries = "Accept, Accept-Language"
 
     // MARK: Lists, favorites and drops
 
-    @Test func theListAndTheFavoritesUsePolishPlurals() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theListAndTheFavoritesUsePolishPlurals(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let list = try await api.request("GET", "/trips", headers: text("pl"))
         #expect(list.status == 200)
         #expect(
@@ -230,17 +247,20 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(favorites.field("Vary") == bothVaries)
     }
 
-    @Test(arguments: [(2, "2 noce"), (12, "12 nocy"), (14, "14 nocy"), (21, "21 nocy"), (22, "22 noce"), (25, "25 nocy")])
-    func polishPluralsFollowTheLastDigits(nights: Int, words: String) async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all, [(2, "2 noce"), (12, "12 nocy"), (14, "14 nocy"), (21, "21 nocy"), (22, "22 noce"), (25, "25 nocy")])
+    func polishPluralsFollowTheLastDigits(store: TestStore, example: (nights: Int, words: String)) async throws {
+        let (nights, words) = example
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let draft = #"{"city":"Kraków","country":"Poland","nights":\#(nights),"price":1,"start":"2027-05-03"}"#
         #expect(try await api.json("POST", "/trips", draft).status == 201)
         let view = try await api.request("GET", "/trips?country=Poland", headers: text("pl"))
         #expect(view.text == "Kraków, Poland: \(words) od 3 maja 2027\n")
     }
 
-    @Test func aFavoriteDropInGermanSaysSoInGerman() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aFavoriteDropInGermanSaysSoInGerman(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let drop = try await api.request(
             "POST", "/favorites", headers: textBody(text("de")), body: "Vancouver")
         #expect(drop.status == 200)
@@ -259,8 +279,9 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(again.text.hasPrefix("Keine neuen Favoriten.\nSeattle, United States: 4 Nächte ab dem 12. Januar 2027\n"))
     }
 
-    @Test func aFavoriteDropInGermanHasTheGermanTag() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aFavoriteDropInGermanHasTheGermanTag(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let drop = try await api.request("POST", "/favorites", headers: textBody(text("de")), body: "Vancouver")
         #expect(drop.status == 200)
         #expect(drop.field("ETag") == #""list-r1-plain-de""#)
@@ -268,8 +289,9 @@ private let bothVaries = "Accept, Accept-Language"
 
     // MARK: The page
 
-    @Test func thePageIsInTheClientsLanguage() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func thePageIsInTheClientsLanguage(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let japanese = ["Accept": "text/html", "Accept-Language": "ja"]
         for (path, tag) in [("/trips", #""list-r0-html-ja""#), ("/trips/2", #""trip-2-v0-html-ja""#)] {
             let page = try await api.request("GET", path, headers: japanese)
@@ -298,8 +320,9 @@ private let bothVaries = "Accept, Accept-Language"
 
     // MARK: Reading text in a language
 
-    @Test func aFrenchSentenceIsImportedWithoutContentLanguage() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aFrenchSentenceIsImportedWithoutContentLanguage(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let created = try await api.request(
             "POST", "/trips", headers: textBody(), body: "Paris, France\u{00A0}: 2 nuits à partir du 14 juillet 2027")
         #expect(created.status == 201)
@@ -314,8 +337,9 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(api.order == [1, 2, 3, 4, 5, 6, 7])
     }
 
-    @Test func aSentenceIsReadOnlyInItsContentLanguage() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aSentenceIsReadOnlyInItsContentLanguage(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let before = api.store.list
         let sentence = "Paris, France : 2 nuits à partir du 14 juillet 2027"
         let refused = try await api.request("POST", "/trips", headers: textBody(contentLanguage: "de"), body: sentence)
@@ -329,8 +353,9 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(api.store.list[7]?.start == TripDate.parse("2027-07-14"))
     }
 
-    @Test func contentLanguageIsLookedUpToo() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func contentLanguageIsLookedUpToo(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let created = try await api.request(
             "POST", "/trips", headers: textBody(contentLanguage: "fr-CA"), body: "Québec, Canada : 1 nuit à partir du 24 juin 2027")
         #expect(created.status == 201)
@@ -339,8 +364,9 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(trip.start == TripDate.parse("2027-06-24"))
     }
 
-    @Test func eachLineIsReadInItsOwnLanguage() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func eachLineIsReadInItsOwnLanguage(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let lines = """
             Lisbon, Portugal: 4 nights from May 1, 2027
             Tokyo, Japan：2027年4月1日から2泊
@@ -360,8 +386,9 @@ private let bothVaries = "Accept, Accept-Language"
         #expect(japanese.text == "Kyoto, Japan：2027年10月2日から7泊\nTokyo, Japan：2027年4月1日から2泊\n")
     }
 
-    @Test func aSpanishSentenceDropsItsTripOnTheFavorites() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aSpanishSentenceDropsItsTripOnTheFavorites(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         #expect(api.store.list[2]?.isFavorite == false)
         let drop = try await api.request(
             "POST", "/favorites", headers: textBody(), body: "Vancouver, Canada: 3 noches desde el 5 de marzo de 2027")

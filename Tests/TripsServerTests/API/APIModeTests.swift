@@ -23,9 +23,10 @@ import TripsDomain
             method: "PATCH", target: "/trips", headers: ["Content-Type": "application/json"], body: #"{"sources":[1],"destination":"end"}"#),
     ]
 
-    @Test func bothModesAnswerEveryRequestAlike() async throws {
-        let router = try APIServer(mode: .router)
-        let live = try APIServer(mode: .live)
+    @Test(arguments: TestStore.all) func bothModesAnswerEveryRequestAlike(store: TestStore) async throws {
+        let router = try await APIServer(on: store, mode: .router)
+        defer { router.stop() }
+        let live = try await APIServer(on: store, mode: .live)
         defer { live.stop() }
         for request in Self.requests {
             let inMemory = try await router.request(request.method, request.target, headers: request.headers, body: request.body)

@@ -10,8 +10,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
 
 /// Bearer tokens (RFC 6750), CORS, and the probes.
 @Suite struct APIAccessTests {
-    @Test func withTokensAChangeNeedsOneAndAWrongOneIsInvalid() async throws {
-        let api = try APIServer(access: AccessPolicy(tokens: tokens, isPrivate: false))
+    @Test(arguments: TestStore.all) func withTokensAChangeNeedsOneAndAWrongOneIsInvalid(store: TestStore) async throws {
+        let api = try await APIServer(on: store, access: AccessPolicy(tokens: tokens, isPrivate: false))
+        defer { api.stop() }
         let none = try await api.request("PUT", "/favorites/2")
         #expect(none.status == 401)
         #expect(none.field("WWW-Authenticate") == #"Bearer realm="trips""#)
@@ -27,8 +28,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         #expect(try await api.request("GET", "/trips", headers: ["Authorization": "Bearer wrong-wrong-wrong-wrong"]).status == 401)
     }
 
-    @Test func privateMakesReadsNeedATokenButNotTheProbes() async throws {
-        let api = try APIServer(access: AccessPolicy(tokens: tokens, isPrivate: true))
+    @Test(arguments: TestStore.all) func privateMakesReadsNeedATokenButNotTheProbes(store: TestStore) async throws {
+        let api = try await APIServer(on: store, access: AccessPolicy(tokens: tokens, isPrivate: true))
+        defer { api.stop() }
         #expect(try await api.request("GET", "/trips").status == 401)
         #expect(try await api.request("GET", "/trips/2", headers: ["Authorization": "Bearer \(alice)"]).status == 200)
         for probe in ["/livez", "/readyz", "/health"] {
@@ -36,8 +38,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         }
     }
 
-    @Test func theAccessLogNamesTheUserNeverTheToken() async throws {
-        let api = try APIServer(access: AccessPolicy(tokens: tokens, isPrivate: false))
+    @Test(arguments: TestStore.all) func theAccessLogNamesTheUserNeverTheToken(store: TestStore) async throws {
+        let api = try await APIServer(on: store, access: AccessPolicy(tokens: tokens, isPrivate: false))
+        defer { api.stop() }
         let answer = try await api.handleRaw(
             TestRequest(method: "PUT", target: "/favorites/3", headers: ["Authorization": "Bearer \(alice)"]))
         #expect(answer.user == "alice")
@@ -90,8 +93,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
 @Suite struct APICORSTests {
     private let cors = CORSPolicy(origins: ["https://app.example"])
 
-    @Test func aPreflightFromAnAllowedOriginGetsTheRoutesMethods() async throws {
-        let api = try APIServer(cors: cors)
+    @Test(arguments: TestStore.all) func aPreflightFromAnAllowedOriginGetsTheRoutesMethods(store: TestStore) async throws {
+        let api = try await APIServer(on: store, cors: cors)
+        defer { api.stop() }
         let preflight = try await api.request(
             "OPTIONS", "/trips/2", headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "PATCH"])
         #expect(preflight.status == 204)
@@ -101,8 +105,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         #expect(preflight.field("Access-Control-Max-Age") == "600")
     }
 
-    @Test func anActualResponseCarriesTheHeadersAndAnOtherOriginNone() async throws {
-        let api = try APIServer(cors: cors)
+    @Test(arguments: TestStore.all) func anActualResponseCarriesTheHeadersAndAnOtherOriginNone(store: TestStore) async throws {
+        let api = try await APIServer(on: store, cors: cors)
+        defer { api.stop() }
         let allowed = try await api.request("GET", "/trips/2", headers: ["Origin": "https://app.example"])
         #expect(allowed.field("Access-Control-Allow-Origin") == "https://app.example")
         #expect(allowed.field("Vary") == "Accept, Origin")
@@ -114,13 +119,16 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         let refused = try await api.request(
             "OPTIONS", "/trips", headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "DELETE"])
         #expect(refused.field("Access-Control-Allow-Origin") == nil)
+        let withoutCORS = try await APIServer(on: store)
+        defer { withoutCORS.stop() }
         #expect(
-            try await APIServer().request("GET", "/trips", headers: ["Origin": "https://app.example"]).field("Access-Control-Allow-Origin")
+            try await withoutCORS.request("GET", "/trips", headers: ["Origin": "https://app.example"]).field("Access-Control-Allow-Origin")
                 == nil)
     }
 
-    @Test func aStarAllowsAnyOrigin() async throws {
-        let api = try APIServer(cors: CORSPolicy(origins: ["*"]))
+    @Test(arguments: TestStore.all) func aStarAllowsAnyOrigin(store: TestStore) async throws {
+        let api = try await APIServer(on: store, cors: CORSPolicy(origins: ["*"]))
+        defer { api.stop() }
         #expect(
             try await api.request("GET", "/trips", headers: ["Origin": "https://any.example"]).field("Access-Control-Allow-Origin") == "*")
     }
@@ -166,8 +174,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         return pages
     }
 
-    @Test func pagesFollowTheViewsOrderWithEveryFilterAndSort() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func pagesFollowTheViewsOrderWithEveryFilterAndSort(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         #expect(try await pages(api, "/trips?limit=4") == [[1, 2, 3, 4], [5, 6]])
         #expect(try await pages(api, "/trips?limit=2") == [[1, 2], [3, 4], [5, 6]])
         #expect(try await pages(api, "/trips?sort=-price&limit=2") == [[5, 3], [4, 1], [2, 6]])
@@ -178,8 +187,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         #expect(link == #"</trips?q=a&limit=1&after=2>; rel="next""#)
     }
 
-    @Test func aListChangedBetweenPagesGoesOnFromWhereItWas() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aListChangedBetweenPagesGoesOnFromWhereItWas(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let first = try await api.request("GET", "/trips?limit=3")
         #expect(try first.ids == [1, 2, 3])
         _ = try await api.request("DELETE", "/trips/2")  // before the cursor: the next page is unaffected
@@ -192,8 +202,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         #expect(try gone.member("member") == .string("after"))
     }
 
-    @Test func textPagesTheSameWay() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func textPagesTheSameWay(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let page = try await api.request("GET", "/trips?limit=1&after=1", headers: ["Accept": "text/plain"])
         #expect(page.text == "Vancouver, Canada: 3 nights from March 5, 2027\n")
         #expect(page.field("Link") == #"</trips?limit=1&after=2>; rel="next""#)

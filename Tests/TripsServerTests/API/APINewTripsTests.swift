@@ -7,8 +7,8 @@ import TripsDomain
 /// `POST /trips` with several trips at once (lines of text, a JSON array), where they land,
 /// and how a body that breaks rules is refused.
 @Suite struct APINewTripsTests {
-    @Test func severalLinesOfTextAreADropOfSeveralTripsAnsweredWithAList() async throws {
-        let api = try APIServer(mode: .live)
+    @Test(arguments: TestStore.all) func severalLinesOfTextAreADropOfSeveralTripsAnsweredWithAList(store: TestStore) async throws {
+        let api = try await APIServer(on: store, mode: .live)
         defer { api.stop() }
         let response = try await api.request(
             "POST", "/trips", headers: ["Content-Type": "text/plain", "Accept": "text/plain"],
@@ -20,8 +20,8 @@ import TripsDomain
         #expect(api.store.list[8]?.city == "Oslo")
     }
 
-    @Test func aBadLineRefusesTheWholeDropAndNamesTheLine() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aBadLineRefusesTheWholeDropAndNamesTheLine(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request(
             "POST", "/trips", headers: ["Content-Type": "text/plain"],
@@ -38,8 +38,8 @@ import TripsDomain
         #expect(api.store.list == TripList.samples)
     }
 
-    @Test func aJSONArrayOfDraftsIsTheSameDrop() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aJSONArrayOfDraftsIsTheSameDrop(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let drafts =
             #"[{"city":"Lisbon","country":"Portugal","nights":4,"price":1,"start":"2027-05-01"},{"city":"Oslo","country":"Norway","nights":1,"price":2,"start":"2027-06-01"}]"#
@@ -58,8 +58,8 @@ import TripsDomain
         #expect(api.order == [1, 2, 3, 4, 5, 6, 7, 8, 9])
     }
 
-    @Test func beforePlacesTheNewTripsInFrontOfATrip() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func beforePlacesTheNewTripsInFrontOfATrip(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request(
             "POST", "/trips?before=2", headers: ["Content-Type": "text/plain"],
@@ -90,8 +90,8 @@ import TripsDomain
         #expect(api.order == [9, 1, 7, 8, 2, 3, 4, 5, 6])
     }
 
-    @Test func a422ListsEveryRuleTheBodyBreaks() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func a422ListsEveryRuleTheBodyBreaks(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.json(
             "POST", "/trips", #"{"city": " ", "country": "Canada, BC", "nights": 0, "price": -1, "start": "soon", "isFavourite": true}"#)
@@ -106,14 +106,17 @@ import TripsDomain
         #expect(api.store.list == TripList.samples)
     }
 
-    @Test(arguments: [
-        (#"{"city": "Van\ncouver", "country": "Canada", "nights": 3, "price": 1, "start": "2027-03-05"}"#, "city"),
-        (#"{"city": "Van\u0000couver", "country": "Canada", "nights": 3, "price": 1, "start": "2027-03-05"}"#, "city"),
-        (#"{"city": "Vancouver", "country": "Canada, BC", "nights": 3, "price": 1, "start": "2027-03-05"}"#, "country"),
-        (#"{"city": "Vancouver", "country": "\u0085", "nights": 3, "price": 1, "start": "2027-03-05"}"#, "country"),
-    ])
-    func aNameThatCannotSurviveItsSentenceIs422OnEveryPath(body: String, member: String) async throws {
-        let api = try APIServer()
+    @Test(
+        arguments: TestStore.all,
+        [
+            (#"{"city": "Van\ncouver", "country": "Canada", "nights": 3, "price": 1, "start": "2027-03-05"}"#, "city"),
+            (#"{"city": "Van\u0000couver", "country": "Canada", "nights": 3, "price": 1, "start": "2027-03-05"}"#, "city"),
+            (#"{"city": "Vancouver", "country": "Canada, BC", "nights": 3, "price": 1, "start": "2027-03-05"}"#, "country"),
+            (#"{"city": "Vancouver", "country": "\u0085", "nights": 3, "price": 1, "start": "2027-03-05"}"#, "country"),
+        ])
+    func aNameThatCannotSurviveItsSentenceIs422OnEveryPath(store: TestStore, example: (body: String, member: String)) async throws {
+        let (body, member) = example
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         for (method, target, type) in [
             ("POST", "/trips", "application/json"), ("PUT", "/trips/2", "application/json"),
@@ -126,8 +129,8 @@ import TripsDomain
         #expect(api.store.list == TripList.samples)
     }
 
-    @Test func aCityWithACommaSurvivesItsSentenceOverHTTP() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aCityWithACommaSurvivesItsSentenceOverHTTP(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let created = try await api.json(
             "POST", "/trips",
@@ -140,8 +143,8 @@ import TripsDomain
         #expect(again.status == 201)
     }
 
-    @Test func aSentenceOrASingleTripObjectIsAFavoriteDrop() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aSentenceOrASingleTripObjectIsAFavoriteDrop(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let sentence = try await api.request(
             "POST", "/favorites", headers: ["Content-Type": "text/plain"], body: "vancouver, CANADA: 3 nights from march 5, 2027")
@@ -151,8 +154,8 @@ import TripsDomain
         #expect(try object.member("added") == .array([.number("3")]))
     }
 
-    @Test func aSentenceThatMatchesSeveralTripsIs422WithTheirIds() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aSentenceThatMatchesSeveralTripsIs422WithTheirIds(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let sentence = "Vancouver, Canada: 3 nights from March 5, 2027"
         _ = try await api.request("POST", "/trips", headers: ["Content-Type": "text/plain"], body: sentence)

@@ -18,9 +18,10 @@ private let hostileTrip =
 @Suite struct APIBrowserPageTests {
     // MARK: Negotiation
 
-    @Test(arguments: ["/trips", "/favorites", "/trips/2"])
-    func aBrowserGetsThePage(path: String) async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all, ["/trips", "/favorites", "/trips/2"])
+    func aBrowserGetsThePage(store: TestStore, path: String) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let page = try await api.request("GET", path, headers: browser)
         #expect(page.status == 200)
         #expect(page.field("Content-Type") == "text/html; charset=utf-8")
@@ -40,9 +41,12 @@ private let hostileTrip =
 
     // MARK: Validators and security headers
 
-    @Test(arguments: [("/trips", #""list-r0-html""#), ("/favorites", #""list-r0-html""#), ("/trips/2", #""trip-2-v0-html""#)])
-    func thePageHasItsOwnValidatorAndSecurityHeaders(path: String, tag: String) async throws {
-        let api = try APIServer()
+    @Test(
+        arguments: TestStore.all, [("/trips", #""list-r0-html""#), ("/favorites", #""list-r0-html""#), ("/trips/2", #""trip-2-v0-html""#)])
+    func thePageHasItsOwnValidatorAndSecurityHeaders(store: TestStore, example: (path: String, tag: String)) async throws {
+        let (path, tag) = example
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let page = try await api.request("GET", path, headers: browser)
         let etag = try #require(page.field("ETag"))
         #expect(etag.hasSuffix(#"-html""#))
@@ -62,8 +66,9 @@ private let hostileTrip =
         #expect(unchanged.field("ETag") == etag)
     }
 
-    @Test func theListPagesTagGuardsAReorder() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theListPagesTagGuardsAReorder(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let listTag = try #require(try await api.request("GET", "/trips", headers: browser).field("ETag"))
         let reorder = #"{"sources":[2],"destination":"end"}"#
         let accepted = try await api.json("PATCH", "/trips", reorder, headers: ["If-Match": listTag])
@@ -74,8 +79,9 @@ private let hostileTrip =
         #expect(api.order == [1, 3, 4, 5, 6, 2])
     }
 
-    @Test func aTripPagesTagGuardsAPatch() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aTripPagesTagGuardsAPatch(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let tripTag = try #require(try await api.request("GET", "/trips/2", headers: browser).field("ETag"))
         let merge = ["Content-Type": "application/merge-patch+json", "If-Match": tripTag]
         let accepted = try await api.request("PATCH", "/trips/2", headers: merge, body: #"{"nights": 4}"#)
@@ -116,8 +122,9 @@ private let hostileTrip =
 
     // MARK: Escaping
 
-    @Test func aTripsTextIsEscapedOnBothPages() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aTripsTextIsEscapedOnBothPages(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let created = try await api.json("POST", "/trips", hostileTrip)
         #expect(created.status == 201)
         let id = try #require(api.order.last)
@@ -136,8 +143,9 @@ private let hostileTrip =
         }
     }
 
-    @Test func aSearchIsEscapedWhereThePageRepeatsIt() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aSearchIsEscapedWhereThePageRepeatsIt(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let page = try await api.request("GET", "/trips?q=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E", headers: browser)
         #expect(page.status == 200)
         #expect(page.text.contains(#"value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;""#))
@@ -145,9 +153,10 @@ private let hostileTrip =
         try expectWellFormedTags(page.text, "search")
     }
 
-    @Test(arguments: ["/trips", "/trips?filter=favorites", "/favorites", "/trips/2"])
-    func thePageHasNoInlineScriptOrStyle(path: String) async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all, ["/trips", "/trips?filter=favorites", "/favorites", "/trips/2"])
+    func thePageHasNoInlineScriptOrStyle(store: TestStore, path: String) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let html = try await api.request("GET", path, headers: browser).text
         let scripts = html.matches(of: try Regex("<script[^>]*>")).map { String(html[$0.range]) }
         #expect(scripts == [#"<script src="/assets/trips.js" defer>"#])
@@ -161,8 +170,9 @@ private let hostileTrip =
 
     /// Rows are cached per trip version: a change shows at once, a deleted trip's row goes,
     /// and a view without moves never reuses a row with them.
-    @Test func cachedRowsFollowEveryChange() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func cachedRowsFollowEveryChange(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         _ = try await api.request("GET", "/trips", headers: browser)
         let patched = try await api.request(
             "PATCH", "/trips/2", headers: ["Content-Type": "application/merge-patch+json"], body: #"{"nights":9}"#)
@@ -181,8 +191,9 @@ private let hostileTrip =
         #expect(try await api.request("GET", "/trips", headers: browser).text.contains(#"data-action="up""#))
     }
 
-    @Test func theListPageShowsTheStoredOrderAndTheChips() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theListPageShowsTheStoredOrderAndTheChips(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let html = try await api.request("GET", "/trips", headers: browser).text
         #expect(try rowIDs(html) == [1, 2, 3, 4, 5, 6])
         #expect(try chipTitles(html) == ["All", "Favorites 2", "United States", "Canada", "Chile", "Japan", "Switzerland"])
@@ -209,8 +220,9 @@ private let hostileTrip =
         #expect(try rowIDs(after.text) == [1, 3, 4, 5, 6, 2])
     }
 
-    @Test func theFavoritesViewMarksItsChipAndTurnsReorderingOff() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theFavoritesViewMarksItsChipAndTurnsReorderingOff(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let html = try await api.request("GET", "/trips?filter=favorites", headers: browser).text
         #expect(try rowIDs(html) == [1, 5])
         #expect(html.contains(#"id="favorites-chip" class="chip favorites" href="/trips?filter=favorites" aria-current="page">"#))
@@ -224,8 +236,9 @@ private let hostileTrip =
         #expect(favorites.contains(#"data-reorderable="false""#))
     }
 
-    @Test func aPagedListLinksTheNextPage() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aPagedListLinksTheNextPage(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let first = try await api.request("GET", "/trips?limit=2", headers: browser)
         #expect(first.status == 200)
         #expect(try rowIDs(first.text) == [1, 2])
@@ -235,8 +248,9 @@ private let hostileTrip =
         #expect(!last.text.contains(#"rel="next""#))
     }
 
-    @Test func aPageOfTheListIsNotReorderable() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aPageOfTheListIsNotReorderable(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let html = try await api.request("GET", "/trips?limit=2", headers: browser).text
         #expect(html.contains(#"data-reorderable="false""#))
         #expect(!html.contains(#"data-action="down""#))
@@ -244,8 +258,9 @@ private let hostileTrip =
 
     // MARK: The trip page
 
-    @Test func aTripPageCarriesOpenGraphTagsAndAShareButton() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aTripPageCarriesOpenGraphTagsAndAShareButton(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let html = try await api.request("GET", "/trips/2", headers: browser).text
         let url = "http://localhost/trips/2"
         #expect(html.contains(#"<meta property="og:title" content="Vancouver">"#))
@@ -258,15 +273,17 @@ private let hostileTrip =
 
     // MARK: Weight and access
 
-    @Test func theListPageAndItsAssetsWeighUnder60KB() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func theListPageAndItsAssetsWeighUnder60KB(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let page = try await api.request("GET", "/trips", headers: browser)
         let total = page.body.count + PackageResources.trips_css.count + PackageResources.trips_js.count + PackageResources.trips_svg.count
         #expect(total < 60_000, "\(total) bytes")
     }
 
-    @Test func withTokensThePageIsReadableWithoutOne() async throws {
-        let api = try APIServer(access: AccessPolicy(tokens: tokens, isPrivate: false))
+    @Test(arguments: TestStore.all) func withTokensThePageIsReadableWithoutOne(store: TestStore) async throws {
+        let api = try await APIServer(on: store, access: AccessPolicy(tokens: tokens, isPrivate: false))
+        defer { api.stop() }
         for path in ["/trips", "/trips/2", "/assets/trips.css", "/assets/trips.js"] {
             let response = try await api.request("GET", path, headers: browser)
             #expect(response.status == 200, "\(path)")

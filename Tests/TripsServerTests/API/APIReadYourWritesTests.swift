@@ -7,15 +7,17 @@ import TripsDomain
 /// `Trips-Revision: N` on a read: the client saw revision N (its last write's answer, maybe
 /// from another instance), so this server answers once it has reached N, or 503 after 2 s.
 @Suite struct APIReadYourWritesTests {
-    @Test func aReadOfARevisionTheServerHasIsAnsweredAtOnce() async throws {
-        let api = try APIServer()
+    @Test(arguments: TestStore.all) func aReadOfARevisionTheServerHasIsAnsweredAtOnce(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
         let response = try await api.request("GET", "/trips/1", headers: ["Trips-Revision": "0"])
         #expect(response.status == 200)
     }
 
-    @Test func aReadAheadOfTheServerWaitsForThatRevision() async throws {
+    @Test(arguments: TestStore.all) func aReadAheadOfTheServerWaitsForThatRevision(store: TestStore) async throws {
         let clock = ManualClock()
-        let api = try APIServer(clock: clock)
+        let api = try await APIServer(on: store, clock: clock)
+        defer { api.stop() }
         let waiting = Task { try await api.request("GET", "/trips/7", headers: ["Trips-Revision": "1"]) }
         while clock.pendingCount == 0 { await Task.yield() }  // registered: its timeout is scheduled
         let created = try await api.json(
@@ -26,9 +28,10 @@ import TripsDomain
         #expect(try answer.member("city") == .string("Lisbon"))
     }
 
-    @Test func aServerThatDoesNotCatchUpIn2SecondsSays503() async throws {
+    @Test(arguments: TestStore.all) func aServerThatDoesNotCatchUpIn2SecondsSays503(store: TestStore) async throws {
         let clock = ManualClock()
-        let api = try APIServer(clock: clock)
+        let api = try await APIServer(on: store, clock: clock)
+        defer { api.stop() }
         let waiting = Task { try await api.request("GET", "/trips", headers: ["Trips-Revision": "5"]) }
         while clock.pendingCount == 0 { await Task.yield() }
         clock.advance(by: .milliseconds(1_999))

@@ -23,10 +23,16 @@ final class APIServer: Sendable {
     private let isCleanedUp = Atomic(false)
 
     /// The API over a store of `kind`, for tests that hold for every store: in memory, or in
-    /// a new PostgreSQL database of its own that `stop()` drops.
-    convenience init(on kind: TestStore, samples: Bool = true, mode: Mode = .router) throws {
-        let (store, cleanUp) = try kind.make(samples: samples)
-        try self.init(store: store, mode: mode, cleanUp: cleanUp)
+    /// a PostgreSQL database of its own until `stop()`. `configuration` is the store's.
+    convenience init(
+        on kind: TestStore, samples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(), mode: Mode = .router,
+        clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000, access: AccessPolicy? = nil,
+        cors: CORSPolicy = CORSPolicy(origins: []), configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+    ) async throws {
+        let (store, cleanUp) = try await kind.make(samples: samples, configuration: configuration)
+        try self.init(
+            store: store, mode: mode, clock: clock, maxSubscribers: maxSubscribers, access: access, cors: cors, configure: configure,
+            cleanUp: cleanUp)
     }
 
     convenience init(
@@ -142,20 +148,40 @@ enum TestStore: String, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// A new store, and what to do once the test is done with it.
-    func make(samples: Bool) throws -> (any TripStoring, (@Sendable () -> Void)?) {
+    func make(samples: Bool, configuration: StorageConfiguration = StorageConfiguration()) async throws -> (
+        any TripStoring, (@Sendable () -> Void)?
+    ) {
         switch self {
         case .memory:
-            return (try TripStore(directory: nil, seedSamples: samples), nil)
+            return (try TripStore(directory: nil, seedSamples: samples, configuration: configuration), nil)
         case .postgres:
-            let database = try LiveDatabase.createDatabase(named: "trips_api")
-            let store = try PostgresTripStore(connection: database.configuration, seedSamples: samples)
-            return (
-                store,
-                {
-                    store.close()
-                    database.drop()
+            let database = try await APITestDatabases.shared.take()
+            do {
+                let store = try await onOwnThread {
+                    try PostgresTripStore(connection: database.configuration, seedSamples: samples, configuration: configuration)
                 }
-            )
+                return (store, { APITestDatabases.shared.giveBack(database, after: store.close) })
+            } catch {
+                APITestDatabases.shared.giveBack(database) {}
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with what opens a store of this kind on the same trips, again after each
+    /// close, as a restart does: for `.memory` the journal store on a data folder of its own,
+    /// for `.postgres` a database of its own. Once `body` returns, the folder is removed and
+    /// the database emptied for another test; `body` closes the stores it opened.
+    func withReopenableStore<T>(samples: Bool, _ body: (_ open: () throws -> any TripStoring) async throws -> T) async throws -> T {
+        switch self {
+        case .memory:
+            return try await withStorageFolder { folder in
+                try await body { try TripStore.open(folder, samples: samples) }
+            }
+        case .postgres:
+            let database = try await APITestDatabases.shared.take()
+            defer { APITestDatabases.shared.giveBack(database) {} }
+            return try await body { try PostgresTripStore(connection: database.configuration, seedSamples: samples) }
         }
     }
 }

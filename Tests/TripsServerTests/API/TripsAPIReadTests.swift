@@ -5,7 +5,7 @@ import TripsDomain
 
 @Suite struct APIReadTests {
     @Test(arguments: TestStore.all) func theListComesAsJSONInStoredOrder(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request("GET", "/trips")
         #expect(response.status == 200)
@@ -16,7 +16,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func theListComesAsSentencesForTextClients(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request("GET", "/trips", headers: ["Accept": "text/plain"])
         #expect(response.field("Content-Type") == "text/plain; charset=utf-8")
@@ -25,7 +25,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aTripComesAsJSONOrAsASentence(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let json = try await api.request("GET", "/trips/2")
         #expect(json.status == 200)
@@ -39,7 +39,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aTieInAcceptGoesToJSONAndNothingAcceptableIs406(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let tie = try await api.request("GET", "/trips/2", headers: ["Accept": "text/plain, application/json"])
         #expect(tie.field("Content-Type") == "application/json")
@@ -54,7 +54,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func anErrorFollowsAStatedJSONPreference(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         for accept in ["application/json, text/plain;q=0.5", "application/*, text/plain;q=0.5", "application/problem+json, text/*;q=0.1"] {
             let missing = try await api.request("GET", "/trips/42", headers: ["Accept": accept])
@@ -66,7 +66,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aMalformedAcceptElementDoesNotHideTheValidOnes(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let refused = try await api.request("GET", "/trips/2", headers: ["Accept": "text/plain;q=0.0001, application/json;q=0"])
         #expect(refused.status == 406)
@@ -115,7 +115,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func unknownTripsAndPathsAre404AndSpeakTextWhenAsked(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         #expect(try await api.request("GET", "/trips/99").status == 404)
         #expect(try await api.request("GET", "/trips/abc").status == 404)
@@ -126,7 +126,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aWrongMethodIs405WithAllowAndOptionsSaysWhatIsAllowed(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let wrong = try await api.request("PUT", "/trips", body: "")
         #expect(wrong.status == 405)
@@ -141,7 +141,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func headOnListsSendsTheirHeadersWithoutContent(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         for path in ["/trips", "/favorites", "/trips?filter=favorites"] {
             let get = try await api.request("GET", path)
@@ -153,7 +153,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func healthAndTheSpecAreServed(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let health = try await api.request("GET", "/health")
         #expect(health.status == 200)
@@ -167,7 +167,7 @@ import TripsDomain
 
 @Suite struct APIConditionalRequestTests {
     @Test(arguments: TestStore.all) func ifNoneMatchGives304UntilTheTripChanges(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let first = try await api.request("GET", "/trips/2")
         let etag = try #require(first.field("ETag"))
@@ -182,7 +182,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func theListTagChangesWithOrderAndWithAnyTrip(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let before = try #require(try await api.request("GET", "/trips").field("ETag"))
         #expect(try await api.request("GET", "/trips", headers: ["If-None-Match": before]).status == 304)
@@ -194,7 +194,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aStaleIfMatchIs412AndChangesNothing(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let etag = try #require(try await api.request("GET", "/trips/2").field("ETag"))
         #expect(try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#).status == 200)
@@ -207,7 +207,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func ifMatchTakesTheTagOfAnyCurrentRepresentation(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let textTag = try #require(try await api.request("GET", "/trips/2", headers: ["Accept": "text/plain"]).field("ETag"))
         let patched = try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#, headers: ["If-Match": textTag])
@@ -216,7 +216,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aDragOnAStaleListIsRefused(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let listTag = try #require(try await api.request("GET", "/trips").field("ETag"))
         _ = try await api.request("DELETE", "/trips/6")
@@ -234,7 +234,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aMalformedIfMatchMatchesNothingAndIfNoneMatchLetsTheRequestThrough(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         #expect(try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#, headers: ["If-Match": "nope"]).status == 412)
         #expect(try await api.request("GET", "/trips/2", headers: ["If-None-Match": "0"]).status == 200)

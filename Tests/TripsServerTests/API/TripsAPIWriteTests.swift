@@ -6,7 +6,7 @@ import TripsDomain
 
 @Suite struct APICreateTests {
     @Test(arguments: TestStore.all) func aJSONDraftBecomesATripWithALocation(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.json(
             "POST", "/trips", #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 0.1, "start": "2027-05-01"}"#)
@@ -20,7 +20,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aSentenceBecomesATripToo(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request(
             "POST", "/trips", headers: ["Content-Type": "text/plain; charset=utf-8", "Accept": "text/plain"],
@@ -31,7 +31,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func idsAreNeverReused(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         #expect(try await api.request("DELETE", "/trips/6").status == 204)
         let response = try await api.request(
@@ -65,7 +65,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func anUnacceptableAnswerRefusesTheChangeUpFront(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request(
             "POST", "/trips", headers: ["Content-Type": "text/plain", "Accept": "image/png"],
@@ -77,7 +77,7 @@ import TripsDomain
 
 @Suite struct APIChangeTests {
     @Test(arguments: TestStore.all) func reorderMovesTripsByPostOrPatch(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let post = try await api.json("POST", "/trips/reorder", #"{"sources": [2], "destination": {"before": 1}}"#)
         #expect(post.status == 200)
@@ -107,7 +107,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func sortOrdersTheStoredList(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.json("POST", "/trips/sort", #"{"by": "price"}"#)
         #expect(response.status == 200)
@@ -117,7 +117,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func deleteSeveralIsAllOrNothing(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let unknown = try await api.request("DELETE", "/trips?ids=1,42")
         #expect(unknown.status == 422)
@@ -130,7 +130,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func putReplacesATrip(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let body = #"{"id": 2, "city": "Victoria", "country": "Canada", "nights": 2, "price": 500, "start": "2027-03-05"}"#
         let response = try await api.json("PUT", "/trips/2", body)
@@ -143,7 +143,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func patchMergesFields(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.json(
             "PATCH", "/trips/2", #"{"nights": 5, "notes": null}"#, headers: ["Content-Type": "application/merge-patch+json"])
@@ -162,7 +162,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func deleteOneTrip(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         #expect(try await api.request("DELETE", "/trips/2").status == 204)
         #expect(try await api.request("DELETE", "/trips/2").status == 404)
@@ -172,7 +172,7 @@ import TripsDomain
 
 @Suite struct APIFavoriteTests {
     @Test(arguments: TestStore.all) func aDropSaysWhatChangedSoTheClientKnowsWhenToPlayItsHaptic(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let first = try await api.json("POST", "/favorites", #"[2, {"id": 3, "city": "Atacama"}, 1]"#)
         #expect(first.status == 200)
@@ -184,7 +184,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aTextDropNamesTripsByCityOrSentence(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let response = try await api.request(
             "PATCH", "/favorites", headers: ["Content-Type": "text/plain", "Accept": "text/plain"],
@@ -195,7 +195,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func aDropWithAnUnknownTripChangesNothing(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let unknown = try await api.json("POST", "/favorites", "[2, 42]")
         #expect(unknown.status == 422)
@@ -207,7 +207,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func oneTripCanBeMadeAFavoriteOrNot(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         defer { api.stop() }
         let put = try await api.request("PUT", "/favorites/2")
         #expect(put.status == 200)
@@ -239,7 +239,7 @@ import TripsDomain
     }
 
     @Test(arguments: TestStore.all) func withoutThePreferenceTheListComesBackAndConditionsStillHold(store: TestStore) async throws {
-        let api = try APIServer(on: store)
+        let api = try await APIServer(on: store)
         let full = try await api.request(
             "POST", "/trips/sort", headers: ["Content-Type": "application/json", "Prefer": "return=representation"],
             body: #"{"by":"price"}"#)
