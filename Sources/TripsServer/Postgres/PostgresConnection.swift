@@ -94,14 +94,27 @@ final class PostgresConnection {
     /// The server infers each parameter's type from the statement; cast where it cannot
     /// (`$1::int`). Returns the rows in text format and the command tag.
     func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresConnectionError) -> PostgresRows {
+        try pipeline([PostgresStatement(sql, parameters)])[0]
+    }
+
+    /// Runs `statements` in order with one round trip: all are sent at once, with one Sync
+    /// after the last, and their results read back. The first statement the server refuses
+    /// throws `.server`, and those after it are skipped (the server discards them up to the
+    /// Sync); inside a transaction, the transaction is then failed, to be rolled back.
+    /// https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-PIPELINING
+    func pipeline(_ statements: [PostgresStatement]) throws(PostgresConnectionError) -> [PostgresRows] {
         try perform { () throws(PostgresConnectionError) in
             let deadline = ContinuousClock.now + configuration.queryTimeout
-            try send(
-                [
-                    .parse(statement: "", query: sql), .bind(portal: "", statement: "", parameters: parameters),
-                    .describe(.portal("")), .execute(portal: "", maxRows: 0), .sync,
-                ], deadline: deadline)
-            return try readExtendedQueryResult(deadline: deadline)
+            var messages: [FrontendMessage] = []
+            messages.reserveCapacity(statements.count * 4 + 1)
+            for statement in statements {
+                messages += [
+                    .parse(statement: "", query: statement.sql), .bind(portal: "", statement: "", parameters: statement.parameters),
+                    .describe(.portal("")), .execute(portal: "", maxRows: 0),
+                ]
+            }
+            try send(messages + [.sync], deadline: deadline)
+            return try readExtendedQueryResults(count: statements.count, deadline: deadline)
         }
     }
 
@@ -318,15 +331,17 @@ final class PostgresConnection {
         }
     }
 
-    /// The extended query's answers: ParseComplete, BindComplete, RowDescription or NoData,
-    /// DataRows, CommandComplete (or EmptyQueryResponse), ReadyForQuery. After an
-    /// ErrorResponse the server skips to ReadyForQuery.
-    private func readExtendedQueryResult(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> PostgresRows {
+    /// The extended query's answers, for each of `count` statements: ParseComplete,
+    /// BindComplete, RowDescription or NoData, DataRows, CommandComplete (or
+    /// EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse the server skips to
+    /// ReadyForQuery.
+    private func readExtendedQueryResults(count: Int, deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> [PostgresRows] {
         enum Stage { case parse, bind, describe, rows, done }
-        var stage = Stage.parse
+        var results: [PostgresRows] = []
+        results.reserveCapacity(count)
+        var stage = count == 0 ? Stage.done : .parse
         var columns: [String] = []
         var rows: [[String?]] = []
-        var tag = ""
         var failure: PostgresServerError?
         while true {
             let message = try nextMessage(deadline: deadline)
@@ -352,13 +367,14 @@ final class PostgresConnection {
                 stage = .rows
             case (.describe, .noData): stage = .rows
             case (.rows, .dataRow(let values)): rows.append(try Self.text(values, columnCount: columns.count))
-            case (.rows, .commandComplete(let commandTag)):
-                tag = commandTag
-                stage = .done
-            case (.rows, .emptyQueryResponse): stage = .done
+            case (.rows, .commandComplete), (.rows, .emptyQueryResponse):
+                let tag = if case .commandComplete(let tag) = message { tag } else { "" }
+                results.append(PostgresRows(columns: columns, rows: rows, commandTag: tag))
+                (columns, rows) = ([], [])
+                stage = results.count == count ? .done : .parse
             case (.done, .readyForQuery(let status)):
                 transactionStatus = status
-                return PostgresRows(columns: columns, rows: rows, commandTag: tag)
+                return results
             default: throw .unexpectedMessage(message.kind)
             }
         }

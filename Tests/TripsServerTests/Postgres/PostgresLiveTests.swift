@@ -68,6 +68,44 @@ struct PostgresLiveTests {
         #expect(stillThere.rows == [["1"]])
     }
 
+    @Test func aPipelineRunsItsStatementsInOrderInOneRoundTrip() async throws {
+        let (results, status, empty) = try await withLiveConnection { connection in
+            let results = try connection.pipeline([
+                PostgresStatement("BEGIN"),
+                PostgresStatement("CREATE TEMP TABLE trips_pipeline (id int PRIMARY KEY, city text)"),
+                PostgresStatement("INSERT INTO trips_pipeline SELECT * FROM unnest($1::int[], $2::text[])", ["{1,2}", "{Lisbon,Porto}"]),
+                PostgresStatement("SELECT city FROM trips_pipeline ORDER BY id"),
+                PostgresStatement(""),
+            ])
+            let status = connection.transactionStatus
+            _ = try connection.pipeline([PostgresStatement("COMMIT")])
+            return (results, status, try connection.pipeline([]))
+        }
+        #expect(results.map(\.commandTag) == ["BEGIN", "CREATE TABLE", "INSERT 0 2", "SELECT 2", ""])
+        #expect(results[3].rows == [["Lisbon"], ["Porto"]])
+        #expect(status == .inTransaction)
+        #expect(empty.isEmpty)
+    }
+
+    @Test func aPipelineStopsAtTheFirstRefusalAndTheConnectionGoesOn() async throws {
+        let (error, status, count) = try await withLiveConnection { connection in
+            try connection.simpleQuery("CREATE TEMP TABLE trips_refused (id int PRIMARY KEY)")
+            let error = connectionError { () throws(PostgresConnectionError) in
+                try connection.pipeline([
+                    PostgresStatement("INSERT INTO trips_refused VALUES (1)"),
+                    PostgresStatement("INSERT INTO trips_refused VALUES (1)"),
+                    PostgresStatement("INSERT INTO trips_refused VALUES (2)"),
+                ])
+            }
+            let status = connection.transactionStatus
+            // One implicit transaction up to the Sync: the refusal undid the first insert too.
+            return (error, status, try connection.query("SELECT count(*) FROM trips_refused").rows)
+        }
+        #expect(error?.serverError?.sqlState == .uniqueViolation)
+        #expect(status == .idle)
+        #expect(count == [["0"]])
+    }
+
     @Test func aUniqueViolationIsTypedAndTheConnectionGoesOn() async throws {
         let (first, second, afterwards, statuses) = try await withLiveConnection { connection in
             try connection.simpleQuery("CREATE TEMP TABLE trips_unique (id int PRIMARY KEY)")

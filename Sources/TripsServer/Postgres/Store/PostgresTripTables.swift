@@ -10,6 +10,10 @@ import TripsDomain
 /// precondition such as `If-Match` is checked inside the transaction), applies it, and writes
 /// only what it changed: k rows for k trips touched (`TripPositions`), the change's journal
 /// record and event, the new revision, and a notification on `channel` that commits with it.
+///
+/// Statements whose answer nothing waits for (`execute`: the writes, `BEGIN`) are queued and
+/// sent with the next query, or with `COMMIT`, in one pipeline: a transaction of creates is
+/// three round trips (lock and catch up, find the end, write and commit), whatever it holds.
 final class PostgresTripTables {
     /// What `NOTIFY` announces a new revision on.
     static let channel = "trips_changes"
@@ -67,6 +71,8 @@ final class PostgresTripTables {
     /// During a `commit`: trips added at the end whose rows are not written yet, so that a
     /// run of creates is one `INSERT`; written before any other statement.
     private var unwritten: (trips: [Trip], keys: [Int64], versions: [UInt64]) = ([], [], [])
+    /// Statements queued by `execute`, sent before the next query's.
+    private var queued: [PostgresStatement] = []
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -127,8 +133,8 @@ final class PostgresTripTables {
             guard revision == 0, lastIssuedID == 0, list.lastIssuedID > 0 else { return }
             let trips = Array(list.trips)
             guard let keys = TripPositions.spread(trips.count, from: nil, to: nil) else { return }
-            try insertRows(trips, at: keys, versions: trips.map { list.version(of: $0.id) ?? list.revision })
-            try execute(
+            insertRows(trips, at: keys, versions: trips.map { list.version(of: $0.id) ?? list.revision })
+            execute(
                 "UPDATE trips_state SET revision = $1, last_issued_id = $2", [String(list.revision), String(list.lastIssuedID)])
         }
     }
@@ -137,17 +143,19 @@ final class PostgresTripTables {
     /// journal's replay does, or, when some of them were pruned, by loading everything again.
     @discardableResult
     func catchUp(_ state: inout State) throws(PostgresStoreError) -> CatchUp {
-        if let replayed = try replayChanges(onto: &state) { return .replayed(replayed) }
+        if let replayed = try replay(query(Self.changes(after: state)).rows, onto: &state) { return .replayed(replayed) }
         state = try load(historyCapacity: state.history.capacity)
         return .reloaded
     }
 
-    /// Replays the changes after `state`'s revision; nil, with `state` as it was, when the
-    /// first of them was pruned.
-    private func replayChanges(onto state: inout State) throws(PostgresStoreError) -> Int? {
-        let rows = try query(
-            "SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision", [String(state.list.revision)]
-        ).rows
+    /// The changes after `state`'s revision, in order.
+    private static func changes(after state: State) -> PostgresStatement {
+        PostgresStatement("SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision", [String(state.list.revision)])
+    }
+
+    /// Replays `rows` of `changes(after: state)`; nil, with `state` as it was, when the first
+    /// change after it was pruned.
+    private func replay(_ rows: [[String?]], onto state: inout State) throws(PostgresStoreError) -> Int? {
         guard let first = rows.first else { return 0 }
         guard first[0].flatMap({ UInt64($0) }) == state.list.revision + 1 else { return nil }
         for row in rows { try Self.replay(row, onto: &state) }
@@ -159,14 +167,15 @@ final class PostgresTripTables {
     /// idempotency keys `IdempotencyLedger` would forget: used more than `retention.keySeconds`
     /// before `now`, and not among the newest `retention.keys`.
     func prune(_ retention: PostgresRetention, now: Int64) throws(PostgresStoreError) {
-        try execute(
+        execute(
             "DELETE FROM trip_changes WHERE revision <= (SELECT revision FROM trips_state) - $1", [String(retention.changes)])
-        try execute(
+        execute(
             """
             DELETE FROM trip_idempotency_keys WHERE used_at < $1 AND used_at < (
                 SELECT used_at FROM trip_idempotency_keys ORDER BY used_at DESC OFFSET $2 LIMIT 1)
             """,
             [String(now - retention.keySeconds), String(max(retention.keys - 1, 0))])
+        try flush()
     }
 
     // MARK: Writing
@@ -178,11 +187,13 @@ final class PostgresTripTables {
     /// unless the connection broke during `COMMIT`, when the next catching up finds out.
     func commit(_ writes: [Write], to state: inout State) throws(PostgresStoreError) -> [WriteResult] {
         let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
-            let (revision, _) = try readState(locking: true)
+            // The changes after ours are asked for with the lock: one round trip.
+            let opening = try queries([Self.stateRow(locking: true), Self.changes(after: state)])
+            let (revision, _) = try Self.revisionAndLastID(opening[0])
             guard revision >= state.list.revision else {
                 throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
             }
-            if revision > state.list.revision, try replayChanges(onto: &state) == nil {
+            if revision > state.list.revision, try replay(opening[1].rows, onto: &state) == nil {
                 // The state row is locked: no one else writes while everything is read again.
                 state = try readAll(historyCapacity: state.history.capacity)
             }
@@ -235,9 +246,9 @@ final class PostgresTripTables {
                 results.append(.written(written, keyUse: keyUse))
             }
             if !changes.isEmpty {
-                try writeUnwrittenRows()
-                try append(changes)
-                try execute(
+                writeUnwrittenRows()
+                append(changes)
+                execute(
                     """
                     WITH updated AS (UPDATE trips_state SET revision = $1, last_issued_id = $2 RETURNING revision)
                     SELECT pg_notify($3, revision::text) FROM updated
@@ -253,8 +264,8 @@ final class PostgresTripTables {
     /// The changes' records and events in `trip_changes` (what other instances replay, and
     /// the history of the change feed), and their idempotency keys: one statement each for
     /// the whole transaction.
-    private func append(_ changes: [(record: JournalRecord, event: ChangeEvent)]) throws(PostgresStoreError) {
-        try execute(
+    private func append(_ changes: [(record: JournalRecord, event: ChangeEvent)]) {
+        execute(
             "INSERT INTO trip_changes (revision, record, event, data) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])",
             [
                 PostgresArrayLiteral.encode(changes.map(\.record.revision)),
@@ -265,7 +276,7 @@ final class PostgresTripTables {
         // A key is used once per transaction: a second use of it is a replay, never written.
         let uses = changes.compactMap(\.record.idempotency)
         guard !uses.isEmpty else { return }
-        try execute(
+        execute(
             """
             INSERT INTO trip_idempotency_keys (key, use, used_at)
             SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
@@ -297,17 +308,17 @@ final class PostgresTripTables {
             unwritten.versions += trips.map { _ in after.revision }
             return
         }
-        try writeUnwrittenRows()
+        writeUnwrittenRows()
         switch (change, outcome) {
         case (.add(_, let anchor), .added(let trips)):
             let keys = try place(trips.map(\.id), before: anchor, inTable: false)
-            try insertRows(trips, at: keys, versions: trips.map { _ in after.revision })
+            insertRows(trips, at: keys, versions: trips.map { _ in after.revision })
         case (.delete(let ids), _):
-            try execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)])
+            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)])
         case (.replace, .trip(let trip)), (.setFavorite, .trip(let trip)):
-            try updateRows([trip.id], of: after)
+            updateRows([trip.id], of: after)
         case (.makeFavorites, .addedFavorites(let ids)):
-            try updateRows(ids, of: after)
+            updateRows(ids, of: after)
         case (.move(let difference), _):
             // The moving trips keep their order, and land in front of the first trip after them.
             let block = after.inListOrder(difference.sources)
@@ -317,7 +328,7 @@ final class PostgresTripTables {
         case (.sort, _):
             let ids = after.trips.map(\.id)
             guard let keys = TripPositions.spread(ids.count, from: nil, to: nil) else { throw .damaged("no keys for \(ids.count) trips") }
-            try setPositions(ids, keys)
+            setPositions(ids, keys)
         default:
             throw .damaged("change \(change) had the outcome \(outcome)")
         }
@@ -329,7 +340,7 @@ final class PostgresTripTables {
     /// of rows already in the table (`inTable`: the block's too), and answers the block's.
     private func place(_ block: [Trip.ID], before anchor: Trip.ID?, inTable: Bool) throws(PostgresStoreError) -> [Int64] {
         if anchor == nil, let endKey, let keys = TripPositions.keys(block.count, between: endKey, and: nil) {
-            if inTable { try setPositions(block, keys) }
+            if inTable { setPositions(block, keys) }
             self.endKey = keys.last
             return keys
         }
@@ -347,7 +358,7 @@ final class PostgresTripTables {
             """
         let low = try int64(query(neighboursBefore, [high.map { String($0) }, excluded, "1"]).rows.first?[1] ?? nil)
         if let keys = TripPositions.keys(block.count, between: low, and: high) {
-            if inTable { try setPositions(block, keys) }
+            if inTable { setPositions(block, keys) }
             if anchor == nil { endKey = keys.last }  // above every other row: the table's highest
             return keys
         }
@@ -369,9 +380,9 @@ final class PostgresTripTables {
                 let blockKeys = Array(keys[before.count..<before.count + block.count])
                 if anchor == nil { endKey = blockKeys.last }
                 if inTable {
-                    try setPositions(window, keys)
+                    setPositions(window, keys)
                 } else {
-                    try setPositions(
+                    setPositions(
                         window[..<before.count] + window[(before.count + block.count)...],
                         keys[..<before.count] + keys[(before.count + block.count)...])
                 }
@@ -381,23 +392,23 @@ final class PostgresTripTables {
         }
     }
 
-    private func setPositions(_ ids: some Collection<Trip.ID>, _ keys: some Collection<Int64>) throws(PostgresStoreError) {
+    private func setPositions(_ ids: some Collection<Trip.ID>, _ keys: some Collection<Int64>) {
         guard !ids.isEmpty else { return }
         if let endKey, let highest = keys.max() { self.endKey = max(endKey, highest) }
-        try execute(
+        execute(
             "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
             [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)])
     }
 
-    private func writeUnwrittenRows() throws(PostgresStoreError) {
+    private func writeUnwrittenRows() {
         guard !unwritten.trips.isEmpty else { return }
         let rows = unwritten
         unwritten = ([], [], [])
-        try insertRows(rows.trips, at: rows.keys, versions: rows.versions)
+        insertRows(rows.trips, at: rows.keys, versions: rows.versions)
     }
 
-    private func insertRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) throws(PostgresStoreError) {
-        try execute(
+    private func insertRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) {
+        execute(
             """
             INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::integer[],
@@ -408,10 +419,10 @@ final class PostgresTripTables {
     }
 
     /// Writes every field of the trips `ids` names as `list` holds them.
-    private func updateRows(_ ids: [Trip.ID], of list: TripList) throws(PostgresStoreError) {
+    private func updateRows(_ ids: [Trip.ID], of list: TripList) {
         let trips = ids.compactMap { list[$0] }
         guard !trips.isEmpty else { return }
-        try execute(
+        execute(
             """
             UPDATE trips SET version = t.version, city = t.city, country = t.country, nights = t.nights,
                 is_favorite = t.is_favorite, image_name = t.image_name, price = t.price, start = t.start, notes = t.notes
@@ -444,11 +455,16 @@ final class PostgresTripTables {
     /// The list's revision and the highest id issued; `locking` holds the row until the
     /// transaction ends, so writers take turns.
     private func readState(locking: Bool) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
-        let rows = try query(
-            locking
-                ? "SELECT revision, last_issued_id FROM trips_state FOR UPDATE"
-                : "SELECT revision, last_issued_id FROM trips_state"
-        ).rows
+        try Self.revisionAndLastID(query(Self.stateRow(locking: locking)))
+    }
+
+    private static func stateRow(locking: Bool) -> PostgresStatement {
+        PostgresStatement(
+            locking ? "SELECT revision, last_issued_id FROM trips_state FOR UPDATE" : "SELECT revision, last_issued_id FROM trips_state")
+    }
+
+    private static func revisionAndLastID(_ result: PostgresRows) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
+        let rows = result.rows
         guard rows.count == 1, let revision = rows[0][0].flatMap({ UInt64($0) }), let last = rows[0][1].flatMap({ UInt64($0) }) else {
             throw .damaged("trips_state does not hold one row")
         }
@@ -456,36 +472,49 @@ final class PostgresTripTables {
     }
 
     private func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresStoreError) -> PostgresRows {
+        try query(PostgresStatement(sql, parameters))
+    }
+
+    private func query(_ statement: PostgresStatement) throws(PostgresStoreError) -> PostgresRows {
+        try queries([statement])[0]
+    }
+
+    /// Runs the queued statements and then `statements` in one round trip; answers the
+    /// latter's results.
+    private func queries(_ statements: [PostgresStatement]) throws(PostgresStoreError) -> [PostgresRows] {
+        let sending = queued + statements
+        queued = []
         do {
-            return try connection.query(sql, parameters)
+            return Array(try connection.pipeline(sending).suffix(statements.count))
         } catch {
             throw .database(error)
         }
     }
 
-    private func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresStoreError) {
-        _ = try query(sql, parameters)
+    /// Queues a statement whose answer nothing needs: it runs before the next query, or with
+    /// `COMMIT` (`flush` sends it now).
+    private func execute(_ sql: String, _ parameters: [String?] = []) {
+        queued.append(PostgresStatement(sql, parameters))
     }
 
-    /// Runs `body` between `begin` and `COMMIT`; rolls back when it throws.
-    private func transaction<Value>(_ begin: StaticString, _ body: () throws(PostgresStoreError) -> Value) throws(PostgresStoreError)
-        -> Value
-    {
-        do {
-            try connection.simpleQuery(begin)
-        } catch {
-            throw .database(error)
-        }
+    /// Runs the statements queued.
+    private func flush() throws(PostgresStoreError) {
+        _ = try queries([])
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, both sent with other statements (`execute`);
+    /// rolls back when it throws.
+    private func transaction<Value>(_ begin: String, _ body: () throws(PostgresStoreError) -> Value) throws(PostgresStoreError) -> Value {
+        queued = [PostgresStatement(begin)]
         do throws(PostgresStoreError) {
             let value = try body()
-            do {
-                try connection.simpleQuery("COMMIT")
-            } catch {
-                throw .database(error)
-            }
+            execute("COMMIT")
+            try flush()
             return value
         } catch {
-            if connection.isOpen { _ = try? connection.simpleQuery("ROLLBACK") }  // already failing; the error says why
+            queued = []
+            // Already failing; the error says why.
+            if connection.isOpen, connection.transactionStatus != .idle { _ = try? connection.simpleQuery("ROLLBACK") }
             throw error
         }
     }
