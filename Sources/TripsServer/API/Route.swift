@@ -17,6 +17,16 @@ enum Route: Sendable, Hashable {
     case metrics
     case openAPI
 
+    /// Whether a GET shows the list or part of it, and so waits for a `Trips-Revision` its
+    /// client asks for (read your writes). Probes, metrics, the spec, assets and the redirect
+    /// answer at once; the change feed resumes by its own revision.
+    var showsTheList: Bool {
+        switch self {
+        case .trips, .trip, .favorites: true
+        case .root, .asset, .tripChanges, .tripsReorder, .tripsSort, .favorite, .health, .livez, .readyz, .metrics, .openAPI: false
+        }
+    }
+
     /// What one path template answers: its methods and, per method that takes a body, the
     /// media types it reads.
     struct Endpoint: Sendable {

@@ -68,12 +68,12 @@ struct TripsAPI: HTTPHandler {
     /// How long a read waits for this server to catch up to the revision it asks for.
     static let catchUpTimeout: Duration = .seconds(2)
 
-    /// The revision a read says its client has seen (`Trips-Revision: N`, what its last write
-    /// answered, perhaps through another instance), when this server has not reached it yet.
-    /// Streams and writes do not wait: a stream resumes by its own id, a write is planned
-    /// against the newest list wherever it is.
+    /// The revision a read of the list says its client has seen (`Trips-Revision: N`, what its
+    /// last write answered, perhaps through another instance), when this server has not
+    /// reached it yet. Writes do not wait: they are planned against the newest list wherever
+    /// it is; nor do reads that do not show the list (`Route.showsTheList`).
     private func revisionToWaitFor(_ request: HTTPRequest, route: Route?) throws(APIError) -> UInt64? {
-        guard request.method == .get || request.method == .head, route != .tripChanges else { return nil }
+        guard request.method == .get || request.method == .head, route?.showsTheList == true else { return nil }
         let values = request.headerFields.values(for: .tripsRevision)
         guard !values.isEmpty else { return nil }
         guard values.count == 1, let wanted = UInt64(values[0]) else {

@@ -41,6 +41,13 @@ import TripsDomain
         #expect(answer.field("Retry-After") == "1")
     }
 
+    @Test(arguments: ["/livez", "/readyz", "/health", "/metrics", "/openapi.yaml", "/assets/trips.css", "/"])
+    func probesAndFilesThatDoNotShowTheListNeverWait(target: String) async throws {
+        let response = try await APIServer().request("GET", target, headers: ["Trips-Revision": "99"])
+        #expect(response.status != 503)
+        #expect(response.status < 400)
+    }
+
     @Test(arguments: ["x", "-1", "1, 2", ""])
     func aMalformedRevisionIs400(value: String) async throws {
         let response = try await APIServer().request("GET", "/trips", headers: ["Trips-Revision": value])
