@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+
+@testable import TripsServer
+
+/// The statuses the server answers, operation by operation, against what openapi.yaml lists
+/// for them: every exchange below gets the status it names, and the spec must list that status
+/// for the operation (a generated client treats an unlisted one as an error of the spec).
+/// Statuses only the connection answers (408, 413, 414, 431, and 400 for bytes that are no
+/// request) are checked by the HTTP tests; the spec lists them on every operation.
+@Suite struct OpenAPIStatusDriftTests {
+    /// One request and the status it must get.
+    struct Exchange: Sendable, CustomTestStringConvertible {
+        var method: String
+        var target: String
+        var headers: [String: String] = [:]
+        var body: String?
+        var status: Int
+        /// Run against a server whose reads need a token (for 401).
+        var isPrivate = false
+
+        var testDescription: String { "\(method) \(target) → \(status)" }
+    }
+
+    /// `If-None-Match` with this value asks with the ETag a GET of the same target answers.
+    private static let current = "(current)"
+    private static let json = ["Content-Type": "application/json"]
+    private static let draft = #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 1, "start": "2027-05-01"}"#
+    private static let stale = ["If-Match": #""stale""#]
+
+    static let exchanges: [Exchange] =
+        [
+            Exchange(method: "GET", target: "/trips", status: 200),
+            Exchange(method: "GET", target: "/trips", headers: ["If-None-Match": current], status: 304),
+            Exchange(method: "GET", target: "/trips?sort=name", status: 400),
+            Exchange(method: "GET", target: "/trips", headers: ["Accept": "image/png"], status: 406),
+            Exchange(method: "GET", target: "/trips?after=99", status: 422),
+            Exchange(method: "GET", target: "/trips", status: 401, isPrivate: true),
+            Exchange(method: "HEAD", target: "/trips", status: 200),
+            Exchange(method: "HEAD", target: "/trips", headers: ["If-None-Match": current], status: 304),
+            Exchange(method: "HEAD", target: "/trips?sort=name", status: 400),
+            Exchange(method: "HEAD", target: "/trips", headers: ["Accept": "image/png"], status: 406),
+            Exchange(method: "HEAD", target: "/trips", status: 401, isPrivate: true),
+            Exchange(method: "POST", target: "/trips", headers: json, body: draft, status: 201),
+            Exchange(method: "POST", target: "/trips", headers: json, body: "{", status: 400),
+            Exchange(method: "POST", target: "/trips", headers: ["Content-Type": "text/csv"], body: "a,b", status: 415),
+            Exchange(method: "POST", target: "/trips", headers: json, body: draft.replacingOccurrences(of: "4,", with: "0,"), status: 422),
+            Exchange(method: "POST", target: "/trips", headers: json, body: draft, status: 401, isPrivate: true),
+            Exchange(method: "PATCH", target: "/trips", headers: json, body: #"{"sources":[2],"destination":"end"}"#, status: 200),
+            Exchange(method: "PATCH", target: "/trips", headers: json, body: #"{"sources":"#, status: 400),
+            Exchange(method: "PATCH", target: "/trips", headers: json, body: #"{"sources":[99],"destination":"end"}"#, status: 422),
+            Exchange(
+                method: "PATCH", target: "/trips", headers: json.merging(stale) { $1 }, body: #"{"sources":[2],"destination":"end"}"#,
+                status: 412),
+            Exchange(method: "PATCH", target: "/trips", headers: ["Content-Type": "text/csv"], body: "2", status: 415),
+            Exchange(method: "DELETE", target: "/trips?ids=1,3", status: 204),
+            Exchange(method: "DELETE", target: "/trips?ids=x", status: 400),
+            Exchange(method: "DELETE", target: "/trips?ids=1,99", status: 422),
+            Exchange(method: "DELETE", target: "/trips?ids=1", headers: stale, status: 412),
+            Exchange(method: "GET", target: "/trips/changes", status: 200),
+            Exchange(method: "GET", target: "/trips/changes?since=x", status: 400),
+            Exchange(method: "GET", target: "/trips/changes?since=99", status: 410),
+            Exchange(method: "GET", target: "/trips/changes", headers: ["Accept": "image/png"], status: 406),
+            Exchange(method: "HEAD", target: "/trips/changes", status: 200),
+            Exchange(method: "HEAD", target: "/trips/changes?since=99", status: 410),
+            Exchange(
+                method: "POST", target: "/trips/reorder", headers: json, body: #"{"sources":[2],"destination":{"before":1}}"#, status: 200),
+            Exchange(method: "POST", target: "/trips/reorder", headers: json, body: "[", status: 400),
+            Exchange(
+                method: "POST", target: "/trips/reorder", headers: json.merging(stale) { $1 },
+                body: #"{"sources":[2],"destination":"end"}"#,
+                status: 412),
+            Exchange(method: "POST", target: "/trips/sort", headers: json, body: #"{"by":"price"}"#, status: 200),
+            Exchange(method: "POST", target: "/trips/sort", headers: json, body: #"{"by":"name"}"#, status: 422),
+            Exchange(method: "GET", target: "/trips/2", status: 200),
+            Exchange(method: "GET", target: "/trips/2", headers: ["If-None-Match": current], status: 304),
+            Exchange(method: "GET", target: "/trips/99", status: 404),
+            Exchange(method: "GET", target: "/trips/2", headers: ["Accept": "image/png"], status: 406),
+            Exchange(method: "HEAD", target: "/trips/2", status: 200),
+            Exchange(method: "HEAD", target: "/trips/99", status: 404),
+            Exchange(method: "PUT", target: "/trips/2", headers: json, body: draft, status: 200),
+            Exchange(method: "PUT", target: "/trips/99", headers: json, body: draft, status: 404),
+            Exchange(method: "PUT", target: "/trips/2", headers: json, body: "{", status: 400),
+            Exchange(method: "PUT", target: "/trips/2", headers: json.merging(stale) { $1 }, body: draft, status: 412),
+            Exchange(method: "PUT", target: "/trips/2", headers: json, body: draft.replacingOccurrences(of: "4,", with: "0,"), status: 422),
+            Exchange(method: "PUT", target: "/trips/2", headers: ["Content-Type": "text/csv"], body: "a", status: 415),
+            Exchange(
+                method: "PATCH", target: "/trips/2", headers: ["Content-Type": "application/merge-patch+json"], body: #"{"nights":5}"#,
+                status: 200),
+            Exchange(
+                method: "PATCH", target: "/trips/99", headers: ["Content-Type": "application/merge-patch+json"], body: "{}", status: 404),
+            Exchange(method: "PATCH", target: "/trips/2", headers: ["Content-Type": "text/csv"], body: "a", status: 415),
+            Exchange(
+                method: "PATCH", target: "/trips/2", headers: ["Content-Type": "application/merge-patch+json"], body: #"{"nights":0}"#,
+                status: 422),
+            Exchange(method: "DELETE", target: "/trips/2", status: 204),
+            Exchange(method: "DELETE", target: "/trips/99", status: 404),
+            Exchange(method: "DELETE", target: "/trips/2", headers: stale, status: 412),
+            Exchange(method: "GET", target: "/favorites", status: 200),
+            Exchange(method: "GET", target: "/favorites", headers: ["If-None-Match": current], status: 304),
+            Exchange(method: "GET", target: "/favorites", headers: ["Accept": "image/png"], status: 406),
+            Exchange(method: "HEAD", target: "/favorites", status: 200),
+            Exchange(method: "POST", target: "/favorites", headers: ["Content-Type": "text/plain"], body: "Vancouver", status: 200),
+            Exchange(method: "POST", target: "/favorites", headers: ["Content-Type": "text/plain"], body: "Atlantis", status: 422),
+            Exchange(method: "POST", target: "/favorites", headers: ["Content-Type": "text/csv"], body: "a", status: 415),
+            Exchange(method: "PATCH", target: "/favorites", headers: json, body: "[2]", status: 200),
+            Exchange(method: "PATCH", target: "/favorites", headers: json, body: "[", status: 400),
+            Exchange(method: "PUT", target: "/favorites/2", status: 200),
+            Exchange(method: "PUT", target: "/favorites/99", status: 404),
+            Exchange(method: "DELETE", target: "/favorites/2", status: 200),
+            Exchange(method: "DELETE", target: "/favorites/99", status: 404),
+            Exchange(method: "GET", target: "/health", status: 200),
+            Exchange(method: "GET", target: "/health", headers: ["Accept": "image/png"], status: 406),
+            Exchange(method: "HEAD", target: "/health", status: 200),
+            Exchange(method: "GET", target: "/livez", status: 200),
+            Exchange(method: "HEAD", target: "/livez", status: 200),
+            Exchange(method: "GET", target: "/readyz", status: 200),
+            Exchange(method: "HEAD", target: "/readyz", status: 200),
+            Exchange(method: "GET", target: "/metrics", status: 200),
+            Exchange(method: "HEAD", target: "/metrics", status: 200),
+            Exchange(method: "GET", target: "/openapi.yaml", status: 200),
+            Exchange(method: "HEAD", target: "/openapi.yaml", status: 200),
+            Exchange(method: "GET", target: "/", status: 303),
+            Exchange(method: "HEAD", target: "/", status: 303),
+            Exchange(method: "GET", target: "/assets/trips.css", status: 200),
+            Exchange(method: "GET", target: "/assets/trips.css", headers: ["If-None-Match": current], status: 304),
+            Exchange(method: "HEAD", target: "/assets/trips.css", status: 200),
+            Exchange(method: "GET", target: "/assets/trips.js", status: 200),
+            Exchange(method: "HEAD", target: "/assets/trips.js", status: 200),
+            Exchange(method: "GET", target: "/assets/trips.svg", status: 200),
+            Exchange(method: "HEAD", target: "/assets/trips.svg", status: 200),
+        ] + unauthorized
+
+    /// With tokens and private reads, every operation but the probes asks for one: 401.
+    static let unauthorized: [Exchange] = Route.table.flatMap { endpoint -> [Exchange] in
+        guard !["/health", "/livez", "/readyz"].contains(endpoint.template) else { return [] }
+        let target = endpoint.template.replacingOccurrences(of: "{id}", with: "2")
+        return endpoint.methods.map { Exchange(method: $0.rawValue, target: target, status: 401, isPrivate: true) }
+    }
+
+    @Test(arguments: exchanges)
+    func theServerAnswersAStatusTheSpecListsForTheOperation(exchange: Exchange) async throws {
+        let access =
+            exchange.isPrivate ? AccessPolicy(tokens: AccessTokens([(name: "a", token: "a-0123456789abcdef")]), isPrivate: true) : nil
+        let api = try APIServer(access: access)
+        var headers = exchange.headers
+        if headers["If-None-Match"] == Self.current {
+            headers["If-None-Match"] = try await api.request("GET", exchange.target).field("ETag")
+        }
+        let response = try await api.request(exchange.method, exchange.target, headers: headers, body: exchange.body)
+        #expect(response.status == exchange.status, "\(response.text)")
+
+        let path = String(exchange.target.prefix { $0 != "?" })
+        let operation = "\(exchange.method) \(Self.template(of: path))"
+        let listed = try #require(Self.specStatuses[operation], "\(operation) is not in the spec")
+        #expect(listed.contains(exchange.status), "the spec lists \(listed.sorted()) for \(operation)")
+    }
+
+    @Test func everyOperationOfTheSpecHasAnExchange() {
+        let exercised = Set(Self.exchanges.map { "\($0.method) \(Self.template(of: String($0.target.prefix { $0 != "?" })))" })
+        #expect(Set(Self.specStatuses.keys) == exercised)
+    }
+
+    /// The route table's template for a path: `/trips/{id}` for `/trips/2`.
+    private static func template(of path: String) -> String {
+        switch Route(path: path) {
+        case .trip: "/trips/{id}"
+        case .favorite: "/favorites/{id}"
+        default: path
+        }
+    }
+
+    /// Each operation's listed statuses (`GET /trips` → 200, 304, …), read from the
+    /// compiled-in openapi.yaml by its indentation, with `responses: *anchor` resolved.
+    static let specStatuses: [String: Set<Int>] = {
+        let yaml = String(decoding: PackageResources.openapi_yaml, as: UTF8.self)
+        var anchors: [String: Set<Int>] = [:]
+        var anchor: String?
+        var operations: [String: Set<Int>] = [:]
+        var section = ""
+        var path = ""
+        var operation: String?
+        var inResponses = false
+        let methods: Set<String> = ["get", "head", "post", "put", "patch", "delete"]
+        func status(_ line: Substring, indent: Int) -> Int? {
+            guard line.prefix(indent).allSatisfy({ $0 == " " }), line.dropFirst(indent).first != " " else { return nil }
+            let key = line.dropFirst(indent).prefix { $0 != ":" }.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+            return key.count == 3 ? Int(key) : nil
+        }
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let first = line.first, first != " ", first != "#" { section = String(line.prefix { $0 != ":" }) }
+            if section == "x-response-sets" {
+                if line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: "&").last, line.contains("&") {
+                    anchor = String(name)
+                } else if let anchor, let code = status(line, indent: 4) {
+                    anchors[anchor, default: []].insert(code)
+                }
+            }
+            guard section == "paths" else { continue }
+            if line.hasPrefix("  /"), !line.hasPrefix("   ") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if line.hasPrefix("    "), !line.hasPrefix("     ") {
+                let name = line.trimmingCharacters(in: .whitespaces).prefix { $0 != ":" }
+                operation = methods.contains(String(name)) ? "\(name.uppercased()) \(path)" : nil
+                inResponses = false
+            } else if let operation, line.hasPrefix("      "), !line.hasPrefix("       ") {
+                inResponses = line.hasPrefix("      responses:")
+                if inResponses, let alias = line.split(separator: "*").last, line.contains("*") {
+                    operations[operation, default: []].formUnion(anchors[String(alias)] ?? [])
+                }
+            } else if let operation, inResponses, let code = status(line, indent: 8) {
+                operations[operation, default: []].insert(code)
+            }
+        }
+        return operations
+    }()
+}
