@@ -251,7 +251,7 @@ check(bergen.notes == "", f"notes absent from a PUT are cleared: {bergen.notes!r
 # --- views ----------------------------------------------------------------------------------
 
 step("the favorites, most expensive first (filter=favorites&sort=-price), prices exact")
-response = list_trips.sync_detailed(client=client, filter_=ListTripsFilter.FAVORITES, sort=ListTripsSort("-price"))
+response = list_trips.sync_detailed(client=client, filter_=ListTripsFilter.FAVORITES, sort=ListTripsSort.PRICE_DESCENDING)
 expect(response, HTTPStatus.OK)
 view = exact_trips(response)
 check(ids(view) == [7, 5, 3, 1, 2], f"favorites by price: {ids(view)}")
