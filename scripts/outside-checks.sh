@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the server with tools nobody on the team wrote: openapi-spec-validator on the spec,
 # schemathesis (every check) and REDbot against a live release build, hadolint on the
-# Dockerfile. Stops all it starts.
+# Dockerfile, then the README's tour through a client openapi-python-client generates from
+# the spec (scripts/generated-client-tour.sh, on a server of its own). Stops all it starts.
 #
 # Usage: scripts/outside-checks.sh [--max-examples N]   (default 100 per operation)
 #
@@ -61,3 +62,7 @@ kill -TERM "$server_pid"
 wait "$server_pid"
 server_pid=""
 echo "== graceful shutdown: exit 0"
+
+# A fresh server (the tour expects the sample trips), the same venv and release build.
+echo "== the generated-client tour"
+TRIPS_CHECKS_VENV="$venv" TRIPS_NO_BUILD=1 scripts/generated-client-tour.sh
