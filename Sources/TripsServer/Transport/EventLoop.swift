@@ -367,8 +367,14 @@ final class EventLoop {
 
     // MARK: - Mailbox, deadlines, shutdown
 
+    /// Handles the mail in an order that holds whatever order it was posted in: streams hear
+    /// their messages before a shutdown ends them, and a shutdown takes hold before deferred
+    /// answers are written, so that an answer that arrives with it (or after) says
+    /// `Connection: close`, and its connection closes once it is sent.
     private func readMailbox() {
         let mail = mailbox.take()
+        if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
+        if mail.shutdownRequested { beginShutdown() }
         for descriptor in mail.adoptions {
             if shuttingDown { close(descriptor) } else { adopt(descriptor) }
         }
@@ -378,13 +384,11 @@ final class EventLoop {
             channel.connection.complete(response, now: now, output: &output)
             if flush(channel) { readAvailable(channel) }
         }
-        if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
         if !mail.metricRequests.isEmpty {
             let metrics = environment.counters.snapshot(openConnections: liveCount)
             for reply in mail.metricRequests { reply(metrics) }
         }
         if mail.clockAdvanced { nextSweep = now }
-        if mail.shutdownRequested { beginShutdown() }
     }
 
     /// Writes published messages to every stream on this loop, each message once per stream.
