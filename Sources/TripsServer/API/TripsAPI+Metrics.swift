@@ -16,7 +16,7 @@ extension TripsAPI {
                 let (statistics, trips, revision) = store.statistics
                 var text = MetricsText()
                 Self.writeHTTP(loops ?? LoopMetrics(routeCount: labels.count), labels: labels, streams: feed.hub.streamCount, to: &text)
-                Self.writeStore(statistics, trips: trips, revision: revision, to: &text)
+                Self.writeStore(statistics, journal: store.keepsAJournal, trips: trips, revision: revision, to: &text)
                 responder.respond(
                     HTTPResponse(
                         status: .ok, headerFields: [.contentType: Self.metricsContentType, .cacheControl: "no-store"],
@@ -47,7 +47,14 @@ extension TripsAPI {
         text.sample("trips_change_streams", [:], Double(streams))
     }
 
-    private static func writeStore(_ statistics: StoreStatistics, trips: Int, revision: UInt64, to text: inout MetricsText) {
+    /// The list's size and revision; with a journal, its syncs, bytes, compactions and
+    /// failed writes too (a store in memory or in PostgreSQL has none to count).
+    private static func writeStore(_ statistics: StoreStatistics, journal: Bool, trips: Int, revision: UInt64, to text: inout MetricsText) {
+        text.family("trips_trips", "gauge", "Trips in the list.")
+        text.sample("trips_trips", [:], Double(trips))
+        text.family("trips_revision", "gauge", "The list's revision.")
+        text.sample("trips_revision", [:], Double(revision))
+        guard journal else { return }
         text.family("trips_journal_sync_duration_seconds", "histogram", "Journal writes and their fdatasync, one per group commit.")
         var running: UInt64 = 0
         let cumulative = statistics.syncBuckets.map { count -> UInt64 in
@@ -66,10 +73,6 @@ extension TripsAPI {
         text.family("trips_write_failures_total", "counter", "Journal writes that failed, by kind (no_space: 507; io: 503).")
         text.sample("trips_write_failures_total", ["kind": "no_space"], Double(statistics.failedWritesNoSpace))
         text.sample("trips_write_failures_total", ["kind": "io"], Double(statistics.failedWritesOther))
-        text.family("trips_trips", "gauge", "Trips in the list.")
-        text.sample("trips_trips", [:], Double(trips))
-        text.family("trips_revision", "gauge", "The list's revision.")
-        text.sample("trips_revision", [:], Double(revision))
     }
 }
 

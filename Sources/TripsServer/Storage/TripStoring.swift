@@ -11,6 +11,9 @@ protocol TripStoring: AnyObject, Sendable {
     var list: TripList { get }
     /// What the store did so far, with the list's size and revision now.
     var statistics: (store: StoreStatistics, trips: Int, revision: UInt64) { get }
+    /// Whether changes go to a journal on disk, whose syncs, bytes and compactions
+    /// `statistics` counts (`/metrics` shows those families only then).
+    var keepsAJournal: Bool { get }
     /// Why the store cannot write now, or nil when it can.
     var writeFailure: StorageError? { get }
     /// Runs `body` on the history, under the lock that tells the listener each new change.
@@ -26,5 +29,10 @@ protocol TripStoring: AnyObject, Sendable {
     func close()
 }
 
-extension TripStore: TripStoring {}
-extension PostgresTripStore: TripStoring {}
+extension TripStore: TripStoring {
+    var keepsAJournal: Bool { directory != nil }
+}
+
+extension PostgresTripStore: TripStoring {
+    var keepsAJournal: Bool { false }
+}
