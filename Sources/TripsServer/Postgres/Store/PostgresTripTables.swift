@@ -182,9 +182,9 @@ final class PostgresTripTables {
 
     /// Makes `writes` in one transaction, in order, after catching `state` up; answers each
     /// one's result. A write its plan or the list refuses changes nothing, and the others go
-    /// on. When the transaction fails, `state` keeps only
-    /// the catching up, and the error is thrown: nothing of the writes is in the tables,
-    /// unless the connection broke during `COMMIT`, when the next catching up finds out.
+    /// on. When the transaction fails, `state` keeps only the catching up, and the error is
+    /// thrown: nothing of the writes is in the tables, unless the connection broke during
+    /// `COMMIT`, when the next catching up finds out.
     func commit(_ writes: [Write], to state: inout State) throws(PostgresStoreError) -> [WriteResult] {
         let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
             // The changes after ours are asked for with the lock: one round trip.
