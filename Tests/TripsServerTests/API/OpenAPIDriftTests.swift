@@ -3,12 +3,13 @@ import Testing
 
 @testable import TripsServer
 
-/// The statuses the server answers, operation by operation, against what openapi.yaml lists
-/// for them: every exchange below gets the status it names, and the spec must list that status
-/// for the operation (a generated client treats an unlisted one as an error of the spec).
+/// The statuses and header fields the server answers, operation by operation, against what
+/// openapi.yaml lists for them: every exchange below gets the status it names, and the spec
+/// must list that status for the operation (a generated client treats an unlisted one as an
+/// error of the spec), with every header field the answer carries.
 /// Statuses only the connection answers (408, 413, 414, 431, and 400 for bytes that are no
 /// request) are checked by the HTTP tests; the spec lists them on every operation.
-@Suite struct OpenAPIStatusDriftTests {
+@Suite struct OpenAPIDriftTests {
     /// One request and the status it must get.
     struct Exchange: Sendable, CustomTestStringConvertible {
         var method: String
@@ -138,11 +139,16 @@ import Testing
         return endpoint.methods.map { Exchange(method: $0.rawValue, target: target, status: 401, isPrivate: true) }
     }
 
+    /// Fields every answer may carry that the spec does not list answer by answer: the
+    /// message's framing, and `Date` and `Server`, which every answer has.
+    private static let framing: Set<String> = ["content-length", "content-type", "connection", "transfer-encoding", "date", "server"]
+
     @Test(arguments: exchanges)
-    func theServerAnswersAStatusTheSpecListsForTheOperation(exchange: Exchange) async throws {
+    func theServerAnswersAStatusAndHeadersTheSpecListsForTheOperation(exchange: Exchange) async throws {
         let access =
             exchange.isPrivate ? AccessPolicy(tokens: AccessTokens([(name: "a", token: "a-0123456789abcdef")]), isPrivate: true) : nil
-        let api = try APIServer(access: access)
+        let api = try APIServer(mode: .live, access: access)
+        defer { api.stop() }
         var headers = exchange.headers
         if headers["If-None-Match"] == Self.current {
             headers["If-None-Match"] = try await api.request("GET", exchange.target).field("ETag")
@@ -152,13 +158,20 @@ import Testing
 
         let path = String(exchange.target.prefix { $0 != "?" })
         let operation = "\(exchange.method) \(Self.template(of: path))"
-        let listed = try #require(Self.specStatuses[operation], "\(operation) is not in the spec")
-        #expect(listed.contains(exchange.status), "the spec lists \(listed.sorted()) for \(operation)")
+        let responses = try #require(Self.spec[operation], "\(operation) is not in the spec")
+        guard let documented = responses[response.status] else {
+            Issue.record("the spec lists \(responses.keys.sorted()) for \(operation), not \(response.status)")
+            return
+        }
+        let sent = Set(response.fields.map { $0.name.lowercased() }).subtracting(Self.framing)
+        #expect(
+            sent.subtracting(documented).isEmpty,
+            "\(operation) \(response.status) sends \(sent.subtracting(documented).sorted()), not in the spec")
     }
 
     @Test func everyOperationOfTheSpecHasAnExchange() {
         let exercised = Set(Self.exchanges.map { "\($0.method) \(Self.template(of: String($0.target.prefix { $0 != "?" })))" })
-        #expect(Set(Self.specStatuses.keys) == exercised)
+        #expect(Set(Self.spec.keys) == exercised)
     }
 
     /// The route table's template for a path: `/trips/{id}` for `/trips/2`.
@@ -170,46 +183,70 @@ import Testing
         }
     }
 
-    /// Each operation's listed statuses (`GET /trips` → 200, 304, …), read from the
-    /// compiled-in openapi.yaml by its indentation, with `responses: *anchor` resolved.
-    static let specStatuses: [String: Set<Int>] = {
-        let yaml = String(decoding: PackageResources.openapi_yaml, as: UTF8.self)
-        var anchors: [String: Set<Int>] = [:]
-        var anchor: String?
-        var operations: [String: Set<Int>] = [:]
+    /// Each operation's answers (`GET /trips` → 200, 304, …), each with the header fields it
+    /// lists (lowercased), read from the compiled-in openapi.yaml by its indentation:
+    /// `$ref`s to `components/responses` and `responses: *anchor` resolved.
+    static let spec: [String: [Int: Set<String>]] = {
+        let lines = String(decoding: PackageResources.openapi_yaml, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
+        func key(_ line: Substring) -> String {
+            String(line.drop { $0 == " " }.prefix { $0 != ":" }).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+        }
+        /// The header fields a response lists inline: the keys under its `headers:`.
+        func inlineHeaders(at index: Int) -> Set<String> {
+            let level = indent(lines[index])
+            var names = Set<String>()
+            var inHeaders = false
+            for line in lines[(index + 1)...] where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                let depth = indent(line)
+                if depth <= level { break }
+                if depth == level + 2 { inHeaders = key(line) == "headers" }
+                if inHeaders, depth == level + 4 { names.insert(key(line).lowercased()) }
+            }
+            return names
+        }
+        var components: [String: Set<String>] = [:]
         var section = ""
+        var subsection = ""
+        for (index, line) in lines.enumerated() {
+            if let first = line.first, first != " ", first != "#" { section = key(line) }
+            if section == "components", indent(line) == 2 { subsection = key(line) }
+            if section == "components", subsection == "responses", indent(line) == 4 { components[key(line)] = inlineHeaders(at: index) }
+        }
+        /// A response at `index`: a `$ref` to a component, or inline.
+        func headers(at index: Int) -> Set<String> {
+            if let reference = lines[index].split(separator: "#/components/responses/").dropFirst().first {
+                return components[String(reference.prefix { $0 != "'" })] ?? []
+            }
+            return inlineHeaders(at: index)
+        }
+        var anchors: [String: [Int: Set<String>]] = [:]
+        var anchor: String?
+        var operations: [String: [Int: Set<String>]] = [:]
         var path = ""
         var operation: String?
         var inResponses = false
         let methods: Set<String> = ["get", "head", "post", "put", "patch", "delete"]
-        func status(_ line: Substring, indent: Int) -> Int? {
-            guard line.prefix(indent).allSatisfy({ $0 == " " }), line.dropFirst(indent).first != " " else { return nil }
-            let key = line.dropFirst(indent).prefix { $0 != ":" }.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
-            return key.count == 3 ? Int(key) : nil
-        }
-        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let first = line.first, first != " ", first != "#" { section = String(line.prefix { $0 != ":" }) }
+        for (index, line) in lines.enumerated() {
+            if let first = line.first, first != " ", first != "#" { section = key(line) }
+            let depth = indent(line)
             if section == "x-response-sets" {
-                if line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: "&").last, line.contains("&") {
-                    anchor = String(name)
-                } else if let anchor, let code = status(line, indent: 4) {
-                    anchors[anchor, default: []].insert(code)
-                }
+                if depth == 2, line.contains("&") { anchor = line.split(separator: "&").last.map(String.init) }
+                if let anchor, depth == 4, let code = Int(key(line)) { anchors[anchor, default: [:]][code] = headers(at: index) }
             }
             guard section == "paths" else { continue }
-            if line.hasPrefix("  /"), !line.hasPrefix("   ") {
-                path = String(line.dropFirst(2).dropLast())
-            } else if line.hasPrefix("    "), !line.hasPrefix("     ") {
-                let name = line.trimmingCharacters(in: .whitespaces).prefix { $0 != ":" }
-                operation = methods.contains(String(name)) ? "\(name.uppercased()) \(path)" : nil
+            if depth == 2, line.hasPrefix("  /") {
+                path = key(line)
+            } else if depth == 4 {
+                operation = methods.contains(key(line)) ? "\(key(line).uppercased()) \(path)" : nil
                 inResponses = false
-            } else if let operation, line.hasPrefix("      "), !line.hasPrefix("       ") {
-                inResponses = line.hasPrefix("      responses:")
-                if inResponses, let alias = line.split(separator: "*").last, line.contains("*") {
-                    operations[operation, default: []].formUnion(anchors[String(alias)] ?? [])
+            } else if let operation, depth == 6 {
+                inResponses = key(line) == "responses"
+                if inResponses, let alias = line.split(separator: "*").dropFirst().first {
+                    operations[operation, default: [:]].merge(anchors[String(alias)] ?? [:]) { $1 }
                 }
-            } else if let operation, inResponses, let code = status(line, indent: 8) {
-                operations[operation, default: []].insert(code)
+            } else if let operation, inResponses, depth == 8, let code = Int(key(line)) {
+                operations[operation, default: [:]][code] = headers(at: index)
             }
         }
         return operations
