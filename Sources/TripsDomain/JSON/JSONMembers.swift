@@ -105,21 +105,43 @@ extension Int: JSONReadable {
 extension Decimal: JSONReadable {
     /// The most significant digits a `Decimal` keeps; a number with more would be rounded.
     static let exactDigits = 38
+    /// The exponents a `Decimal` holds: it is a whole number of up to 38 digits times ten to
+    /// one of these.
+    static let exponents = -128...127
 
     /// A number, exactly as written: `1299.99` stays `1299.99`. A number `Decimal` cannot
-    /// hold exactly is refused rather than rounded.
+    /// hold exactly is refused rather than rounded, whichever way it is written: `1e128` and
+    /// `10e127` are the same number, and both are kept.
     init(json: JSONValue) throws(JSONTypeMismatch) {
         guard case .number(let literal) = json else { throw Self.mismatch("a number", json) }
-        let mantissa = literal.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
-        let significant = mantissa.drop { $0 == "0" }.reversed().drop { $0 == "0" }
-        guard significant.count <= Self.exactDigits else {
+        // The parser checked the grammar: an optional minus, digits with an optional point,
+        // an optional exponent.
+        let (mantissa, exponentPart) =
+            literal.firstIndex { $0 == "e" || $0 == "E" }
+            .map { (literal[..<$0], literal[literal.index(after: $0)...]) } ?? (literal[...], "0")
+        let fraction = mantissa.firstIndex(of: ".").map { mantissa[mantissa.index(after: $0)...] } ?? ""
+        let allDigits = mantissa.filter(\.isNumber).drop { $0 == "0" }
+        let digits = allDigits.reversed().drop { $0 == "0" }.reversed()
+        guard !digits.isEmpty else {
+            self = 0
+            return
+        }
+        guard digits.count <= Self.exactDigits else {
             throw JSONTypeMismatch(reason: "\(literal) has more than \(Self.exactDigits) significant digits, which cannot be kept exactly")
         }
-        // The parser checked the grammar, so `Decimal(string:)` cannot stop early on junk.
-        guard let decimal = Decimal(string: literal, locale: nil), !decimal.isNaN else {
+        // The number is `digits` × 10^exponent: the point and the trailing zeros moved into it.
+        guard let written = Int(exponentPart) else { throw JSONTypeMismatch(reason: "\(literal) is out of range") }
+        var exponent = written - fraction.count + (allDigits.count - digits.count)
+        var significand = String(digits)
+        // Above the highest exponent, the significand takes zeros while it has room.
+        while exponent > Self.exponents.upperBound, significand.count < Self.exactDigits {
+            significand += "0"
+            exponent -= 1
+        }
+        guard Self.exponents.contains(exponent), let decimal = Decimal(string: "\(significand)e\(exponent)", locale: nil) else {
             throw JSONTypeMismatch(reason: "\(literal) is out of range")
         }
-        self = decimal
+        self = mantissa.hasPrefix("-") ? -decimal : decimal
     }
 }
 

@@ -97,6 +97,21 @@ private func exportJSON(_ trip: Trip) -> String {
         #expect(error?.description.hasPrefix("price: \(price) \(reason)") == true)
     }
 
+    /// A number is kept or refused by its value, not by how it is written.
+    @Test(arguments: [
+        // (the same number written two ways, kept?)
+        ("1e128", "10e127", true), ("1e-128", "10e-129", true), ("0.1e-127", "1e-128", true),
+        ("12345678901234567890123456789012345678e127", "1.2345678901234567890123456789012345678e164", true),
+        ("1e165", "10e164", false), ("1e-129", "0.1e-128", false), ("-0.0", "0e99999999999999999999", true),
+    ])
+    func aPriceIsKeptOrRefusedByItsValue(one: String, other: String, kept: Bool) throws {
+        func price(_ literal: String) -> Decimal? {
+            try? TripDraft(json: json(#"{"city":"A","country":"B","nights":1,"price":\#(literal),"start":"2027-01-01"}"#)).price
+        }
+        #expect((price(one) != nil) == kept)
+        #expect(price(one) == price(other))
+    }
+
     @Test func thirtyEightDigitsAndTrailingZerosAreKept() throws {
         for price in [
             "12345678901234567890123456789012345678", "1000000000000000000000000000000000000000000",
