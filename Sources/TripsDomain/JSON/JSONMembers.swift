@@ -130,7 +130,10 @@ extension Decimal: JSONReadable {
             throw JSONTypeMismatch(reason: "\(literal) has more than \(Self.exactDigits) significant digits, which cannot be kept exactly")
         }
         // The number is `digits` × 10^exponent: the point and the trailing zeros moved into it.
-        guard let written = Int(exponentPart) else { throw JSONTypeMismatch(reason: "\(literal) is out of range") }
+        // An exponent this far out is out of range whatever the digits (and safe to add to).
+        guard let written = Int(exponentPart), written.magnitude < 1 << 32 else {
+            throw JSONTypeMismatch(reason: "\(literal) is out of range")
+        }
         var exponent = written - fraction.count + (allDigits.count - digits.count)
         var significand = String(digits)
         // Above the highest exponent, the significand takes zeros while it has room.

@@ -89,6 +89,8 @@ private func exportJSON(_ trip: Trip) -> String {
         ("1.23456789012345678901234567890123456789", "has more than 38 significant digits"),
         ("1e200", "is out of range"),
         ("1e-200", "is out of range"),
+        ("10e9223372036854775807", "is out of range"), ("1e-9223372036854775808", "is out of range"),
+        ("1e99999999999999999999", "is out of range"),
     ])
     func pricesThatCannotBeKeptExactlyAreRefused(price: String, reason: String) throws {
         let error = #expect(throws: TripsError.self) {
