@@ -19,6 +19,8 @@ import Testing
         var status: Int
         /// Run against a server whose reads need a token (for 401).
         var isPrivate = false
+        /// Run against a server that allows these origins (CORS).
+        var corsOrigins: [String] = []
 
         var testDescription: String { "\(method) \(target) → \(status)" }
     }
@@ -130,7 +132,18 @@ import Testing
             Exchange(method: "HEAD", target: "/assets/trips.js", status: 200),
             Exchange(method: "GET", target: "/assets/trips.svg", status: 200),
             Exchange(method: "HEAD", target: "/assets/trips.svg", status: 200),
-        ] + unauthorized
+            Exchange(
+                method: "OPTIONS", target: "/trips", headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "POST"],
+                status: 204, corsOrigins: ["https://app.example"]),
+            Exchange(
+                method: "GET", target: "/trips", headers: ["Origin": "https://app.example"], status: 200,
+                corsOrigins: ["https://app.example"]),
+        ] + unauthorized + options
+
+    /// Every path answers OPTIONS, with or without a token.
+    static let options: [Exchange] = Route.table.map { endpoint in
+        Exchange(method: "OPTIONS", target: endpoint.template.replacingOccurrences(of: "{id}", with: "2"), status: 204, isPrivate: true)
+    }
 
     /// With tokens and private reads, every operation but the probes asks for one: 401.
     static let unauthorized: [Exchange] = Route.table.flatMap { endpoint -> [Exchange] in
@@ -142,12 +155,15 @@ import Testing
     /// Fields every answer may carry that the spec does not list answer by answer: the
     /// message's framing, and `Date` and `Server`, which every answer has.
     private static let framing: Set<String> = ["content-length", "content-type", "connection", "transfer-encoding", "date", "server"]
+    /// The CORS fields every answer to an allowed origin carries, which the spec's description
+    /// says once (a preflight's answer lists them).
+    private static let cors: Set<String> = ["access-control-allow-origin", "access-control-expose-headers"]
 
     @Test(arguments: exchanges)
     func theServerAnswersAStatusAndHeadersTheSpecListsForTheOperation(exchange: Exchange) async throws {
         let access =
             exchange.isPrivate ? AccessPolicy(tokens: AccessTokens([(name: "a", token: "a-0123456789abcdef")]), isPrivate: true) : nil
-        let api = try APIServer(mode: .live, access: access)
+        let api = try APIServer(mode: .live, access: access, cors: CORSPolicy(origins: exchange.corsOrigins))
         defer { api.stop() }
         var headers = exchange.headers
         if headers["If-None-Match"] == Self.current {
@@ -164,6 +180,7 @@ import Testing
             return
         }
         let sent = Set(response.fields.map { $0.name.lowercased() }).subtracting(Self.framing)
+            .subtracting(exchange.method == "OPTIONS" ? [] : Self.cors)
         #expect(
             sent.subtracting(documented).isEmpty,
             "\(operation) \(response.status) sends \(sent.subtracting(documented).sorted()), not in the spec")
@@ -226,7 +243,7 @@ import Testing
         var path = ""
         var operation: String?
         var inResponses = false
-        let methods: Set<String> = ["get", "head", "post", "put", "patch", "delete"]
+        let methods: Set<String> = ["get", "head", "post", "put", "patch", "delete", "options"]
         for (index, line) in lines.enumerated() {
             if let first = line.first, first != " ", first != "#" { section = key(line) }
             let depth = indent(line)
