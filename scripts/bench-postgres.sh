@@ -55,18 +55,19 @@ if [[ "$(id -u)" != 0 ]]; then psql_admin() { psql -X -q -h "$POSTGRES_DIR/socke
 psql_admin -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
   -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
 
-# start ARGS...: a release server on a free port; echoes the port once it listens.
+# start ARGS...: a release server on a free port; sets PORT once it listens. Not to be run
+# in a subshell ($(start …)): its process id must reach PIDS here, for the cleanup.
 start() {
-  local log="$WORK/server-$RANDOM.log" port=""
+  local log="$WORK/server-$RANDOM.log"
+  PORT=""
   "$BINARY" --port 0 --log-level warning --no-samples "$@" >"$log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 600); do
-    port="$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")"
-    [[ -z "$port" ]] || break
+    PORT="$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")"
+    [[ -z "$PORT" ]] || break
     sleep 0.1
   done
-  [[ -n "$port" ]] || { cat "$log" >&2; echo "bench-postgres.sh: a server did not start" >&2; exit 1; }
-  echo "$port"
+  [[ -n "$PORT" ]] || { cat "$log" >&2; echo "bench-postgres.sh: a server did not start" >&2; exit 1; }
 }
 
 # creates PORT CONNECTIONS OUT: wrk creates for DURATION seconds, its summary in OUT.
@@ -78,15 +79,18 @@ latency() { grep '^latency' "$1"; }
 reads() { wrk -t1 -c64 -d"${DURATION}s" "http://127.0.0.1:$1/trips/2" | awk '/^Requests\/sec:/ { printf "%.0f", $2 }'; }
 
 echo "== journal: one instance, 64 connections" >&2
-journal_port="$(start --data "$WORK/journal")"
+start --data "$WORK/journal"
+journal_port="$PORT"
 curl -fsS -X POST "http://127.0.0.1:$journal_port/trips" -H 'Content-Type: text/plain' -d 'Lisbon, Portugal: 2 nights from May 1, 2027' >/dev/null
 curl -fsS -X POST "http://127.0.0.1:$journal_port/trips" -H 'Content-Type: text/plain' -d 'Porto, Portugal: 2 nights from May 2, 2027' >/dev/null
 creates "$journal_port" 64 "$WORK/journal.out"
 journal_reads="$(reads "$journal_port")"
 
 echo "== PostgreSQL: two instances, 32 connections each" >&2
-first="$(start --database "$TRIPS_TEST_DATABASE_URL")"
-second="$(start --database "$TRIPS_TEST_DATABASE_URL")"
+start --database "$TRIPS_TEST_DATABASE_URL"
+first="$PORT"
+start --database "$TRIPS_TEST_DATABASE_URL"
+second="$PORT"
 curl -fsS -X POST "http://127.0.0.1:$first/trips" -H 'Content-Type: text/plain' -d 'Lisbon, Portugal: 2 nights from May 1, 2027' >/dev/null
 curl -fsS -X POST "http://127.0.0.1:$first/trips" -H 'Content-Type: text/plain' -d 'Porto, Portugal: 2 nights from May 2, 2027' >/dev/null
 python3 - "$first" "$second" "$DURATION" >"$WORK/delay.out" <<'PYTHON' &
@@ -140,7 +144,7 @@ PIDS=()
 psql_admin -c "CREATE DATABASE trips_large OWNER trips" >/dev/null
 large_url="${TRIPS_TEST_DATABASE_URL/\/trips\?/\/trips_large?}"
 # The first start makes the tables; then a million rows go in as the server would write them.
-start --database "$large_url" >/dev/null
+start --database "$large_url"
 kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
 psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
   SELECT g, g::bigint * 65536, 1, 'City ' || g, 'Country ' || (g % 200), 1 + g % 30, g % 7 = 0, 'image-' || (g % 12),
@@ -150,7 +154,7 @@ psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, co
 startups=()
 for _ in 1 2 3; do
   began="$(date +%s%N)"
-  start --database "$large_url" >/dev/null
+  start --database "$large_url"
   startups+=("$(( ($(date +%s%N) - began) / 1000000 ))")
   resident="$(awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/${PIDS[-1]}/status")"
   kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
