@@ -108,12 +108,13 @@ final class PostgresConnection {
             var messages: [FrontendMessage] = []
             messages.reserveCapacity(statements.count * 4 + 1)
             for statement in statements {
-                messages += [
-                    .parse(statement: "", query: statement.sql), .bind(portal: "", statement: "", parameters: statement.parameters),
-                    .describe(.portal("")), .execute(portal: "", maxRows: 0),
-                ]
+                messages.append(.parse(statement: "", query: statement.sql))
+                messages.append(.bind(portal: "", statement: "", parameters: statement.parameters))
+                messages.append(.describe(.portal("")))
+                messages.append(.execute(portal: "", maxRows: 0))
             }
-            try send(messages + [.sync], deadline: deadline)
+            messages.append(.sync)
+            try send(messages, deadline: deadline)
             return try readExtendedQueryResults(count: statements.count, deadline: deadline)
         }
     }

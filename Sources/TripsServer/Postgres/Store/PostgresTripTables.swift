@@ -482,8 +482,9 @@ final class PostgresTripTables {
     /// Runs the queued statements and then `statements` in one round trip; answers the
     /// latter's results.
     private func queries(_ statements: [PostgresStatement]) throws(PostgresStoreError) -> [PostgresRows] {
-        let sending = queued + statements
-        queued = []
+        var sending: [PostgresStatement] = []
+        swap(&sending, &queued)
+        sending += statements
         do {
             return Array(try connection.pipeline(sending).suffix(statements.count))
         } catch {
