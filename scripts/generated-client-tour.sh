@@ -29,17 +29,7 @@ declare -A allowed_warnings=(
 venv="${TRIPS_CHECKS_VENV:-.build/checks-venv}"
 require_pip "$venv" 'openapi-python-client>=0.29,<0.30'
 
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+make_scratch
 
 echo "== $("$venv/bin/openapi-python-client" --version) generate --path openapi.yaml"
 mkdir -p "$work/client"
@@ -112,9 +102,7 @@ PYTHON
 
 echo "== building the release server"
 binary="$(build_release_server)"
-"$binary" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
-server_pid=$!
-url=$(wait_until_listening "$server_pid" "$work/stdout" "$work/stderr") || exit 1
+serve_scratch "$binary" || exit 1
 echo "== server at $url (a fresh data folder: the sample trips)"
 
 echo "== the README's tour through the generated client"

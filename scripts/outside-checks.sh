@@ -31,21 +31,8 @@ echo "== openapi-spec-validator openapi.yaml"
 echo "== building the release server"
 binary="$(build_release_server)"
 
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-"$binary" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
-server_pid=$!
-url=$(wait_until_listening "$server_pid" "$work/stdout" "$work/stderr") || exit 1
+make_scratch
+serve_scratch "$binary" || exit 1
 echo "== server at $url"
 
 echo "== REDbot"

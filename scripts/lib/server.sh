@@ -17,3 +17,28 @@ wait_until_listening() {
     echo "the server did not start: $(cat "$err" 2>/dev/null)" >&2
     return 1
 }
+
+# make_scratch: a temporary folder in $work for a script's files and server, removed on exit
+# after the server started by serve_scratch (if it still runs) is stopped.
+make_scratch() {
+    work="$(mktemp -d)"
+    server_pid=""
+    trap stop_scratch EXIT
+    trap 'exit 130' INT TERM
+}
+
+stop_scratch() {
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+
+# serve_scratch BINARY: BINARY on a free port over a new data folder in $work (the sample
+# trips); sets server_pid and url once it listens.
+serve_scratch() {
+    "$1" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
+    server_pid=$!
+    url=$(wait_until_listening "$server_pid" "$work/stdout" "$work/stderr") || return 1
+}
