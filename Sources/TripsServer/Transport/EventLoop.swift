@@ -19,8 +19,9 @@ struct EventLoopSetup: Sendable {
 /// Connection sockets are edge-triggered for EPOLLIN | EPOLLOUT | EPOLLRDHUP, registered once.
 /// All connections of a loop share one 64 KiB read buffer and one output buffer, so an idle
 /// connection costs two small objects and its socket; only an incomplete request keeps bytes of
-/// its own. The output buffer is replaced after a large answer rather than kept at its largest. Deadlines are checked by a sweep at most a second apart (sooner when one is due, and
-/// at once when the manual clock moves).
+/// its own; the output buffer is freed after a large answer rather than kept at its largest.
+/// Deadlines are checked by a sweep at most a second apart (sooner when one is due, and at once
+/// when the manual clock moves).
 final class EventLoop {
     /// A connection's socket and its HTTP state.
     private final class Channel {
