@@ -201,6 +201,10 @@ struct ServerOptions: Sendable, Equatable {
             (options, value, source) throws(UsageError) in
             options.maxSubscribers = try number(value, source, 0...1_000_000)
         },
+        Flag(name: "--max-connections", value: "N", help: "most connections open at once; past it, closed at once (default 10000)") {
+            (options, value, source) throws(UsageError) in
+            options.http.limits.maxConnections = try number(value, source, 1...10_000_000)
+        },
         Flag(name: "--log-level", value: "LEVEL", help: "debug, info, warning or error (default info)") {
             (options, value, _) throws(UsageError) in
             guard let level = LogLevel(rawValue: value) else {

@@ -43,6 +43,9 @@ extension TripsAPI {
         }
         text.family("trips_http_open_connections", "gauge", "Connections open now.")
         text.sample("trips_http_open_connections", [:], Double(loops.openConnections))
+        text.family(
+            "trips_http_refused_connections_total", "counter", "Connections closed as soon as accepted: the server held --max-connections.")
+        text.sample("trips_http_refused_connections_total", [:], Double(loops.refusedConnections))
         text.family("trips_change_streams", "gauge", "Change-feed streams open now (/trips/changes as server-sent events).")
         text.sample("trips_change_streams", [:], Double(streams))
     }

@@ -37,7 +37,7 @@ struct TripsAPI: HTTPHandler {
         var finish = AnswerDecoration(routeLabel: route?.tableIndex, origin: origin)
         let reply: HTTPReply
         do throws(APIError) {
-            finish.user = try access?.authorize(request, route: route)
+            finish.user = try admit(request, route: route)
             if let wanted = try revisionToWaitFor(request, route: route) {
                 reply = waitingForRevision(wanted, request, to: route)
             } else {
@@ -63,6 +63,27 @@ struct TripsAPI: HTTPHandler {
             finish.apply(to: &head)
             return .stream(head, start)
         }
+    }
+
+    /// Refuses, before its content is sent, a request with `Expect: 100-continue` that `admit`
+    /// refuses, with the answer `handle` would give once the content arrived.
+    func refusal(beforeContent head: HTTPRequest) -> HTTPResponse? {
+        let route = Route(path: head.path)
+        do throws(APIError) {
+            _ = try admit(head, route: route)
+            return nil
+        } catch {
+            var response = error.response(accept: head.headerFields.values(for: .accept))
+            AnswerDecoration(routeLabel: route?.tableIndex, origin: cors.allowedOrigin(for: head)).apply(to: &response)
+            return response
+        }
+    }
+
+    /// What is decided from a request's head alone, before any route sees it: whether its
+    /// token lets it in, and whose it is. `handle` asks it of every request, and
+    /// `refusal(beforeContent:)` before `100 Continue`, so the two cannot disagree.
+    private func admit(_ request: HTTPRequest, route: Route?) throws(APIError) -> String? {
+        try access?.authorize(request, route: route)
     }
 
     /// How long a read waits for this server to catch up to the revision it asks for.

@@ -3,7 +3,12 @@
 ///
 /// The event loop owns the socket: it reads into its shared buffer, calls `receive`, writes the
 /// output in one `send`, keeps any unsent rest in `pendingOutput`, and stops reading while
-/// `isReadable` is false (a deferred response is pending, output is backed up, or it is closing).
+/// `isReadable` is false (a deferred response is pending, output is backed up, requests are held
+/// back, or it is closing).
+///
+/// Pipelined requests are answered only while the client keeps up: once more than
+/// `maxAnswerBacklog` bytes of answers are unsent, the rest wait unparsed in `leftover` (and
+/// the socket is not read), until the loop sees the client take enough and calls `resume`.
 ///
 /// Confined to its loop.
 final class HTTPConnection {
@@ -28,8 +33,11 @@ final class HTTPConnection {
     private let environment: ConnectionEnvironment
     private var parser: RequestParser
     private(set) var state: State = .open
-    /// Unconsumed bytes of an incomplete request (or requests pipelined behind a deferred one).
+    /// Unconsumed bytes of an incomplete request (or requests pipelined behind a deferred one,
+    /// or behind answers the client has not read).
     private var leftover: [UInt8] = []
+    /// `leftover` holds requests held back because the client left too many answers unread.
+    private var isHoldingRequests = false
     /// Bytes the socket did not take yet; the loop owns writing them.
     var pendingOutput: [UInt8] = []
     /// What the deferred response needs to be written like the immediate ones.
@@ -62,6 +70,8 @@ final class HTTPConnection {
 
     private let openedAt: MonotonicInstant
     private var requestStartedAt: MonotonicInstant?
+    /// When the current request's header section ended and its content began.
+    private var contentStartedAt: MonotonicInstant?
     private var idleSince: MonotonicInstant?
     private var lastReadAt: MonotonicInstant
     private var lastWriteAt: MonotonicInstant
@@ -78,7 +88,7 @@ final class HTTPConnection {
     /// Whether the loop should read from the socket now.
     var isReadable: Bool {
         switch state {
-        case .open, .streaming: pendingOutput.isEmpty
+        case .open, .streaming: pendingOutput.isEmpty && !isHoldingRequests
         case .lingering: true
         case .awaitingResponse, .closing, .closed: false
         }
@@ -130,23 +140,41 @@ final class HTTPConnection {
 
     private func processLeftover(now: MonotonicInstant, output: inout [UInt8]) {
         let consumed = leftover.withUnsafeBytes { process($0, now: now, output: &output) }
-        if state == .closing {
-            leftover = []
+        if state == .closing || consumed == leftover.count {
+            leftover = []  // not emptied in place: a burst of pipelined requests gives its memory back
         } else {
             leftover.removeFirst(consumed)
         }
     }
 
-    /// Parses and answers as many requests as `buffer` holds; returns the bytes consumed.
+    /// Whether answers the client has not taken (sent earlier, or in `output` now) exceed the
+    /// backlog, so that no further pipelined request is parsed for now.
+    private func isBackedUp(_ output: [UInt8]) -> Bool {
+        pendingOutput.count + output.count > environment.configuration.limits.maxAnswerBacklog
+    }
+
+    /// Parses and answers as many requests as `buffer` holds and the backlog allows; returns
+    /// the bytes consumed.
     private func process(_ buffer: UnsafeRawBufferPointer, now: MonotonicInstant, output: inout [UInt8]) -> Int {
         var offset = 0
+        isHoldingRequests = false
         while state == .open {
+            if isBackedUp(output) {
+                isHoldingRequests = offset < buffer.count
+                return offset
+            }
             let step = parser.parse(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
             offset += step.consumed
             switch step.event {
             case .needMoreBytes:
                 return offset
             case .sendContinue:
+                let head = parser.headOfCurrentRequest
+                if let refusal = environment.handler.refusal(beforeContent: head) {
+                    begin(head)
+                    write(refusal, omitContent: head.method == .head, connection: .close, now: now, output: &output)
+                    return offset
+                }
                 output.append(contentsOf: HTTPResponse.continueBytes)
             case .request(let request):
                 dispatch(request, now: now, output: &output)
@@ -160,14 +188,31 @@ final class HTTPConnection {
         return offset
     }
 
-    private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
+    /// The client took some of its answers: parses the requests held back, as far as the
+    /// backlog allows again. The loop calls it whenever `canResume` is true.
+    func resume(now: MonotonicInstant, output: inout [UInt8]) {
+        guard canResume else { return }
+        processLeftover(now: now, output: &output)
+        noteRequestProgress(now)
+    }
+
+    /// Requests are held back and the client has read enough of its answers to parse them.
+    var canResume: Bool { isHoldingRequests && state == .open && !isBackedUp([]) }
+
+    /// Starts answering `request`: its timers stop, and it becomes the one the next answer logs.
+    private func begin(_ request: HTTPRequest) {
         requestStartedAt = nil
+        contentStartedAt = nil
         if let requestIDs = environment.requestIDs {
             // The clock is read for the access log's duration only; without a log, `now` will do.
             current = InFlight(
                 id: requestIDs.id(for: request), method: request.method, target: request.target,
                 startedAt: environment.clock.now())
         }
+    }
+
+    private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
+        begin(request)
         let omitContent = request.method == .head
         let connection: HTTPResponse.ConnectionField =
             !request.keepAlive || environment.isShuttingDown
@@ -289,6 +334,11 @@ final class HTTPConnection {
         } else if requestStartedAt == nil {
             requestStartedAt = now
         }
+        if !parser.isReadingBody {
+            contentStartedAt = nil
+        } else if contentStartedAt == nil {
+            contentStartedAt = now
+        }
     }
 
     // MARK: - Output
@@ -327,11 +377,23 @@ final class HTTPConnection {
             return (stream?.lastSentAt ?? lastWriteAt) + max(timeouts.heartbeat, .seconds(1))  // never a busy loop
         case .open:
             if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
-            if parser.isReadingBody { return lastReadAt + timeouts.bodyStall }
+            if parser.isReadingBody {
+                let stall = lastReadAt + timeouts.bodyStall
+                return contentPaceDeadline.map { min($0, stall) } ?? stall
+            }
             if let requestStartedAt { return requestStartedAt + timeouts.header }
             if let idleSince { return idleSince + timeouts.idle }
             return openedAt + timeouts.header
         }
+    }
+
+    /// When the content read so far falls under the minimum average rate: the end of the grace
+    /// period, or later by a second for every `minimumBodyRate` bytes received.
+    private var contentPaceDeadline: MonotonicInstant? {
+        let timeouts = environment.configuration.timeouts
+        guard let contentStartedAt, timeouts.minimumBodyRate > 0 else { return nil }
+        let earned = Duration.seconds(Double(parser.contentReceived) / Double(timeouts.minimumBodyRate))
+        return contentStartedAt + max(timeouts.bodyGrace, earned)
     }
 
     /// Acts on a passed deadline: 408 for a request begun but not complete, otherwise a silent close.
@@ -344,8 +406,11 @@ final class HTTPConnection {
         }
         if state == .open && pendingOutput.isEmpty && (parser.isReadingBody || requestStartedAt != nil) {
             let detail =
-                parser.isReadingBody
-                ? "The request content stalled." : "The request header section did not arrive in time."
+                !parser.isReadingBody
+                ? "The request header section did not arrive in time."
+                : lastReadAt + environment.configuration.timeouts.bodyStall <= now
+                    ? "The request content stalled."
+                    : "The request content arrived too slowly: under \(environment.configuration.timeouts.minimumBodyRate) bytes a second on average."
             let response = ProblemDetails(.requestTimeout, detail).response(accept: parser.acceptOfCurrentRequest)
             write(response, omitContent: false, connection: .close, now: now, output: &output)
             leftover = []

@@ -23,10 +23,16 @@ protocol HTTPHandler: Sendable {
     /// The routes the server's metrics count requests by (route templates, say): a response's
     /// `routeLabel` indexes into them, and one without counts under the last.
     var routeLabels: [String] { get }
+    /// The final answer to a request that asked for `Expect: 100-continue`, when its head alone
+    /// already refuses it (a missing token, say); nil lets the client send its content. Asked
+    /// before `100 Continue` is written, so a refused client is told so instead of being told
+    /// to send a body that would be thrown away (RFC 9110 §10.1.1).
+    func refusal(beforeContent head: HTTPRequest) -> HTTPResponse?
 }
 
 extension HTTPHandler {
     var routeLabels: [String] { ["all"] }
+    func refusal(beforeContent head: HTTPRequest) -> HTTPResponse? { nil }
 }
 
 /// A handler's answer: a response now, a promise of one, or a stream.

@@ -61,6 +61,7 @@ final class HTTPServer: Sendable {
             let loopCount = max(1, configuration.eventLoopCount)
             for _ in 0..<loopCount { mailboxes.append(try LoopMailbox()) }
             let spreader = ConnectionSpreader(mailboxes)
+            let quota = ConnectionQuota(limit: configuration.limits.maxConnections)
             for index in 0..<loopCount {
                 let epoll = try blockingSystemCall("epoll_create1") { Linux.calls.epollCreate1(Linux.closeOnExec) }
                 opened.append(epoll)
@@ -70,8 +71,8 @@ final class HTTPServer: Sendable {
                 try Linux.epollAdd(epoll, mailbox.eventDescriptor, events: Linux.epollIn, data: EventLoop.mailboxTag)
                 setups.append(
                     EventLoopSetup(
-                        index: index, listener: listener, epoll: epoll, mailbox: mailbox, spreader: spreader, handler: handler,
-                        clock: clock, configuration: configuration))
+                        index: index, listener: listener, epoll: epoll, mailbox: mailbox, spreader: spreader, quota: quota,
+                        handler: handler, clock: clock, configuration: configuration))
             }
             try state.withLock { state throws(SystemError) in
                 guard !state.started else { throw SystemError(call: "HTTPServer.start", errno: EALREADY) }

@@ -34,6 +34,13 @@ struct HTTPServerConfiguration: Sendable, Hashable {
         /// Most bytes a stream's client may leave unread before the server closes it (it
         /// resumes from where it was). Default: 1,048,576 (1 MiB).
         var maxStreamBacklog: Int = 1024 * 1024
+        /// Most bytes of answers a client may leave unread before the server stops parsing its
+        /// further pipelined requests (and reading its socket); it goes on as the client reads,
+        /// so a connection holds at most this plus one answer. Default: 65,536 (64 KiB).
+        var maxAnswerBacklog: Int = 64 * 1024
+        /// Most connections open at once, over all event loops. Past it a new connection is
+        /// accepted and closed at once, and counted in `/metrics`. Default: 10,000.
+        var maxConnections: Int = 10_000
     }
 
     /// How long the server waits for a client.
@@ -43,6 +50,13 @@ struct HTTPServerConfiguration: Sendable, Hashable {
         var header: Duration = .seconds(10)
         /// Longest wait for the next bytes of a request's content. Then 408 and close. Default: 30 s.
         var bodyStall: Duration = .seconds(30)
+        /// How long content may arrive at any pace; past it, it must have averaged at least
+        /// `minimumBodyRate` since the header section ended, or 408 and close. Default: 10 s.
+        var bodyGrace: Duration = .seconds(10)
+        /// The slowest average pace of content after `bodyGrace`, in bytes per second, so that a
+        /// byte now and then cannot hold a connection and its buffer for hours (0: no minimum).
+        /// Default: 1,024.
+        var minimumBodyRate: Int = 1024
         /// Longest wait for the next request on a kept-alive connection. Then a silent close.
         /// Default: 60 s.
         var idle: Duration = .seconds(60)

@@ -1,5 +1,5 @@
 /// What the event loops counted of the requests they answered: by route, method and status,
-/// and how long each took. Each loop counts into its own `LoopCounters`; a scrape asks every
+/// and how long each took; and the connections they refused. Each loop counts into its own `LoopCounters`; a scrape asks every
 /// loop for a copy of them as this value (through its mailbox) and adds the copies up.
 struct LoopMetrics: Sendable, Equatable {
     /// The statuses counted one by one; any other is counted as the last slot, "other".
@@ -18,6 +18,8 @@ struct LoopMetrics: Sendable, Equatable {
     fileprivate(set) var latencyNanoseconds: [UInt64]
     /// Connections open on the loop when the copy was taken.
     var openConnections = 0
+    /// Connections accepted and closed at once because the server held its most.
+    fileprivate(set) var refusedConnections: UInt64 = 0
 
     fileprivate static let methodCount = HTTPMethod.known.count
     fileprivate static let statusSlots = statuses.count + 1
@@ -37,6 +39,7 @@ struct LoopMetrics: Sendable, Equatable {
         for index in latencyBuckets.indices { sum.latencyBuckets[index] &+= other.latencyBuckets[index] }
         for index in latencyNanoseconds.indices { sum.latencyNanoseconds[index] &+= other.latencyNanoseconds[index] }
         sum.openConnections += other.openConnections
+        sum.refusedConnections &+= other.refusedConnections
         return sum
     }
 
@@ -71,6 +74,7 @@ final class LoopCounters {
     private let requests: UnsafeMutableBufferPointer<UInt64>
     private let latencyBuckets: UnsafeMutableBufferPointer<UInt64>
     private let latencyNanoseconds: UnsafeMutableBufferPointer<UInt64>
+    private var refusedConnections: UInt64 = 0
     /// The bucket bounds in nanoseconds, so counting needs no floating point.
     private static let bucketNanoseconds: [UInt64] = LoopMetrics.bucketBounds.map { UInt64($0 * 1e9) }
     /// Each status code's slot (codes 0 to 599), so counting is one read, not a search.
@@ -108,6 +112,11 @@ final class LoopCounters {
         latencyNanoseconds[route] &+= nanoseconds
     }
 
+    /// Counts a connection closed as soon as it was accepted, for want of room.
+    func recordRefusedConnection() {
+        refusedConnections &+= 1
+    }
+
     /// A copy of the counts, for a scrape.
     func snapshot(openConnections: Int) -> LoopMetrics {
         var metrics = LoopMetrics(routeCount: routeCount)
@@ -115,6 +124,7 @@ final class LoopCounters {
         metrics.latencyBuckets = Array(latencyBuckets)
         metrics.latencyNanoseconds = Array(latencyNanoseconds)
         metrics.openConnections = openConnections
+        metrics.refusedConnections = refusedConnections
         return metrics
     }
 }

@@ -70,6 +70,8 @@ struct RequestParser {
         var hasUnsupportedExpectation = false
         var connectionClose = false
         var connectionKeepAlive = false
+
+        var keepAlive: Bool { !connectionClose && (version == .http1_1 || connectionKeepAlive) }
     }
 
     let limits: HTTPServerConfiguration.Limits
@@ -90,6 +92,17 @@ struct RequestParser {
     var acceptOfCurrentRequest: [String] {
         head.fields.values(for: .accept)
     }
+
+    /// The request whose header section is complete and whose content is being read, without
+    /// its content: what a handler judges before `100 Continue` is sent.
+    var headOfCurrentRequest: HTTPRequest {
+        HTTPRequest(
+            method: head.method, target: head.target, path: head.path, query: head.query, version: head.version,
+            headerFields: head.fields, body: [], keepAlive: head.keepAlive)
+    }
+
+    /// Content bytes of the current request read so far.
+    var contentReceived: Int { body.count }
 
     /// True between requests: nothing of the next request has been consumed.
     var isBetweenRequests: Bool { state == .requestLine }
@@ -422,7 +435,9 @@ struct RequestParser {
             chunkedLength = 0
         } else if length > 0 {
             state = .fixedBody(remaining: length)
-            body.reserveCapacity(length)
+            // Room for the first read, not the declared length: the buffer grows with what
+            // arrives, so a client that declares 1 MiB and sends a byte now and then holds little.
+            body.reserveCapacity(min(length, Self.initialBodyCapacity))
         } else {
             return complete(offset)
         }
@@ -434,11 +449,13 @@ struct RequestParser {
         return nil
     }
 
+    /// What a fixed-length body reserves at first: one full read of the event loop.
+    private static let initialBodyCapacity = 64 * 1024
+
     private mutating func complete(_ offset: Int) -> Step {
-        let keepAlive = !head.connectionClose && (head.version == .http1_1 || head.connectionKeepAlive)
         let request = HTTPRequest(
             method: head.method, target: head.target, path: head.path, query: head.query,
-            version: head.version, headerFields: head.fields, body: body, keepAlive: keepAlive)
+            version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive)
         head = Head()
         body = []
         sectionLength = 0

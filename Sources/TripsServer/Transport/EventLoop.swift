@@ -7,6 +7,7 @@ struct EventLoopSetup: Sendable {
     var epoll: Int32
     var mailbox: LoopMailbox
     var spreader: ConnectionSpreader
+    var quota: ConnectionQuota
     var handler: any HTTPHandler
     var clock: any ServerClock
     var configuration: HTTPServerConfiguration
@@ -18,8 +19,9 @@ struct EventLoopSetup: Sendable {
 /// Connection sockets are edge-triggered for EPOLLIN | EPOLLOUT | EPOLLRDHUP, registered once.
 /// All connections of a loop share one 64 KiB read buffer and one output buffer, so an idle
 /// connection costs two small objects and its socket; only an incomplete request keeps bytes of
-/// its own. Deadlines are checked by a sweep at most a second apart (sooner when one is due, and
-/// at once when the manual clock moves).
+/// its own; the output buffer is freed after a large answer rather than kept at its largest.
+/// Deadlines are checked by a sweep at most a second apart (sooner when one is due, and at once
+/// when the manual clock moves).
 final class EventLoop {
     /// A connection's socket and its HTTP state.
     private final class Channel {
@@ -43,6 +45,8 @@ final class EventLoop {
     static let mailboxTag = UInt64.max - 1
     private static let maxEvents: Int32 = 256
     private static let readBufferSize = 64 * 1024
+    /// The most capacity the shared output buffer keeps between answers; past it, it is freed.
+    private static let keptOutputCapacity = 4 * readBufferSize
     /// Reads per connection per wake before others get a turn.
     private static let readRoundsPerTurn = 4
 
@@ -55,6 +59,7 @@ final class EventLoop {
     private var reserveDescriptor: Int32
     private let mailbox: LoopMailbox
     private let spreader: ConnectionSpreader
+    private let quota: ConnectionQuota
     private let clock: any ServerClock
     private let environment: ConnectionEnvironment
     private var channels: [Channel?] = []
@@ -79,6 +84,7 @@ final class EventLoop {
         reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         mailbox = setup.mailbox
         spreader = setup.spreader
+        quota = setup.quota
         clock = setup.clock
         now = setup.clock.now()
         nextSweep = now + .seconds(1)
@@ -153,11 +159,16 @@ final class EventLoop {
             do {
                 switch try systemCall("accept4", { Linux.calls.accept4(listening, nil, nil, Linux.nonBlocking | Linux.closeOnExec) }) {
                 case .done(let descriptor):
+                    guard quota.admit() else {
+                        close(descriptor)  // the peer sees its connection end at once
+                        environment.counters.recordRefusedConnection()
+                        continue
+                    }
                     let target = spreader.nextLoop()
                     if target == index {
                         adopt(descriptor)
                     } else if !spreader.give(descriptor, to: target) {
-                        close(descriptor)  // that loop has stopped
+                        drop(descriptor)  // that loop has stopped
                     }
                 case .wouldBlock: return
                 }
@@ -207,7 +218,7 @@ final class EventLoop {
                 events: Linux.epollIn | Linux.epollOut | Linux.epollRdHup | Linux.epollEdgeTriggered,
                 data: UInt64(descriptor))
         } catch {
-            close(descriptor)  // the peer sees a reset; the loop goes on
+            drop(descriptor)  // the peer sees a reset; the loop goes on
             return
         }
         let index = Int(descriptor)
@@ -221,6 +232,12 @@ final class EventLoop {
         liveCount += 1
     }
 
+    /// Closes an admitted connection that never became a channel, and gives back its place.
+    private func drop(_ descriptor: Int32) {
+        close(descriptor)
+        quota.release()
+    }
+
     // MARK: - Connections
 
     private func service(descriptor: Int32, events: UInt32) {
@@ -230,21 +247,30 @@ final class EventLoop {
             return
         }
         if events & Linux.epollRdHup != 0 { channel.peerHalfClosed = true }
-        var drained = false
+        var wrote = false
         if events & Linux.epollOut != 0 && !channel.connection.pendingOutput.isEmpty {
             guard writePending(channel), settle(channel) else { return }
-            drained = channel.connection.pendingOutput.isEmpty
+            wrote = true
         }
-        if events & (Linux.epollIn | Linux.epollRdHup) != 0 || drained {
+        if events & (Linux.epollIn | Linux.epollRdHup) != 0 || wrote {
             readAvailable(channel)
         }
     }
 
-    /// Reads while the connection takes bytes, answering as it goes.
+    /// Reads while the connection takes bytes, answering as it goes; first, answers the
+    /// requests it held back while its client did not read, once the client has.
     private func readAvailable(_ channel: Channel) {
         let connection = channel.connection
         var rounds = 0
-        while connection.isReadable {
+        var socketIsEmpty = false
+        while true {
+            if connection.canResume {
+                resetOutput()
+                connection.resume(now: now, output: &output)
+                guard flush(channel) else { return }
+                continue
+            }
+            guard connection.isReadable, !socketIsEmpty else { return }
             let result: IOResult<Int>
             do {
                 result = try systemCall("recv") {
@@ -259,21 +285,34 @@ final class EventLoop {
                 return
             case .done(0):
                 connection.peerDidClose()
-                output.removeAll(keepingCapacity: true)
+                resetOutput()
                 _ = flush(channel)
                 return
             case .done(let count):
-                output.removeAll(keepingCapacity: true)
+                resetOutput()
                 connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: now, output: &output)
                 guard flush(channel) else { return }
                 // Edge-triggered: a short read emptied the socket; new bytes bring a new edge.
-                if count < readBuffer.count && !channel.peerHalfClosed { return }
+                // (Requests it held back may still be answered first, if the socket took enough.)
+                socketIsEmpty = count < readBuffer.count && !channel.peerHalfClosed
+                if socketIsEmpty { continue }
                 rounds += 1
                 if rounds == Self.readRoundsPerTurn {
                     again.append(channel.descriptor)
                     return
                 }
             }
+        }
+    }
+
+    /// Empties the shared output buffer for the next connection's answers; after a large
+    /// answer, frees it instead, so that one large answer does not hold its size for good.
+    private func resetOutput() {
+        if output.capacity > Self.keptOutputCapacity {
+            output = []
+            output.reserveCapacity(Self.readBufferSize)
+        } else {
+            output.removeAll(keepingCapacity: true)
         }
     }
 
@@ -323,7 +362,11 @@ final class EventLoop {
                 return false
             }
             if sent == 0 { return true }
-            connection.pendingOutput.removeFirst(sent)
+            if sent == connection.pendingOutput.count {
+                connection.pendingOutput = []  // not emptied in place: a large backlog gives its memory back
+            } else {
+                connection.pendingOutput.removeFirst(sent)
+            }
             connection.noteWriteProgress(now: now)
         }
         return true
@@ -363,6 +406,7 @@ final class EventLoop {
         channel.socket = nil  // closing removes it from the epoll set
         channels[Int(channel.descriptor)] = nil
         liveCount -= 1
+        quota.release()
     }
 
     // MARK: - Mailbox, deadlines, shutdown
@@ -376,11 +420,11 @@ final class EventLoop {
         if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
         if mail.shutdownRequested { beginShutdown() }
         for descriptor in mail.adoptions {
-            if shuttingDown { close(descriptor) } else { adopt(descriptor) }
+            if shuttingDown { drop(descriptor) } else { adopt(descriptor) }
         }
         for (id, response) in mail.deliveries {
             guard let channel = channel(id.descriptor), channel.connection.id == id else { continue }
-            output.removeAll(keepingCapacity: true)
+            resetOutput()
             channel.connection.complete(response, now: now, output: &output)
             if flush(channel) { readAvailable(channel) }
         }
@@ -395,7 +439,7 @@ final class EventLoop {
     private func publish(_ messages: [HTTPStreamHub.Message]) {
         for descriptor in streams {
             guard let channel = channel(descriptor) else { continue }
-            output.removeAll(keepingCapacity: true)
+            resetOutput()
             for message in messages { channel.connection.deliver(message, now: now, output: &output) }
             _ = flush(channel)
         }
@@ -409,7 +453,7 @@ final class EventLoop {
         for case let channel? in channels {
             guard var deadline = channel.connection.deadline() else { continue }
             if deadline <= now {
-                output.removeAll(keepingCapacity: true)
+                resetOutput()
                 channel.connection.expire(now: now, output: &output)
                 guard flush(channel), let next = channel.connection.deadline() else { continue }
                 deadline = next
@@ -428,7 +472,7 @@ final class EventLoop {
         acceptPausedUntil = nil
         for case let channel? in channels {
             if channel.connection.isStreaming {
-                output.removeAll(keepingCapacity: true)
+                resetOutput()
                 channel.connection.endStream(output: &output)
                 _ = flush(channel)
                 continue

@@ -110,6 +110,24 @@ import TripsDomain
     }
 
     /// The journal's counters, which only the journal store (on disk) moves.
+    /// With `maxConnections` open, a new connection is closed at once and counted.
+    @Test func aConnectionPastTheMostIsCountedAsRefused() async throws {
+        let api = try APIServer(mode: .live) { $0.limits.maxConnections = 1 }
+        defer { api.stop() }
+        let port = api.port
+        let text = try await onOwnThread {
+            let held = try TestClient(port: port)
+            guard try held.exchange(TestRequest(method: "GET", target: "/livez")).status == 200 else { throw TestFailure("not served") }
+            let refused = try TestClient(port: port)
+            try? refused.send(TestRequest(method: "GET", target: "/livez").bytes)
+            guard try refused.readsEOF() else { throw TestFailure("the second connection was served") }
+            return try held.exchange(TestRequest(method: "GET", target: "/metrics")).text
+        }
+        let samples = try Self.parse(text)
+        #expect(Self.value(samples, "trips_http_refused_connections_total") == 1)
+        #expect(Self.value(samples, "trips_http_open_connections") == 1)
+    }
+
     @Test func metricsCountTheJournalsSyncsAndBytes() async throws {
         try await withStorageFolder { folder in
             let store = try TripStore.open(folder, samples: true)

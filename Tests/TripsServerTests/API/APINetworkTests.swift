@@ -56,6 +56,36 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         #expect(!text.contains(alice))
     }
 
+    /// A change that asks for `Expect: 100-continue` without a valid token is refused before
+    /// its content is sent: 401, never `100 Continue`, and the connection closes.
+    @Test func expectContinueComesOnlyAfterTheTokenIsChecked() async throws {
+        let api = try APIServer(mode: .live, access: AccessPolicy(tokens: tokens, isPrivate: false))
+        defer { api.stop() }
+        let port = api.port
+        let head = "POST /trips HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+        let body = #"{"city":"Oslo","country":"Norway","nights":2,"price":1,"start":"2027-05-01"}"#
+        for (authorization, error) in [("", nil), ("Authorization: Bearer wrong-wrong-wrong-wrong\r\n", "invalid_token")] {
+            let written = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send(head + authorization + "Content-Length: \(body.utf8.count)\r\n\r\n")
+                return try client.readToEnd()
+            }
+            #expect(written.hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
+            #expect(!written.contains("100 Continue"))
+            #expect(written.contains("WWW-Authenticate: Bearer realm=\"trips\"" + (error.map { ", error=\"\($0)\"" } ?? "")))
+            #expect(written.contains("Connection: close\r\n"))
+        }
+        let (interim, created) = try await onOwnThread {
+            let client = try TestClient(port: port)
+            try client.send(head + "Authorization: Bearer \(alice)\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+            let interim = try client.readResponse().status
+            try client.send(body)
+            return (interim, try client.readResponse().status)
+        }
+        #expect(interim == 100)
+        #expect(created == 201)
+    }
+
     @Test func tokensCompareWholeAndReadFromAFile() throws {
         #expect(tokens.name(for: Array(alice.utf8)) == "alice")
         #expect(tokens.name(for: Array(alice.dropLast().utf8)) == nil)

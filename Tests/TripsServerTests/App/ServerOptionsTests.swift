@@ -68,6 +68,13 @@ import Testing
         #expect(options.logLevel == .warning && options.logLevel > .info)
     }
 
+    @Test func theMostConnectionsComeFromAFlagOrTheEnvironment() throws {
+        #expect(try ServerOptions(arguments: [], environment: [:]).http.limits.maxConnections == 10_000)
+        #expect(try ServerOptions(arguments: ["--max-connections", "50"], environment: [:]).http.limits.maxConnections == 50)
+        #expect(try ServerOptions(arguments: [], environment: ["TRIPS_MAX_CONNECTIONS": "60"]).http.limits.maxConnections == 60)
+        #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: ["--max-connections", "0"], environment: [:]) }
+    }
+
     @Test(arguments: [
         (["--bogus"], "unknown option --bogus"),
         (["--port"], "--port needs a value"),

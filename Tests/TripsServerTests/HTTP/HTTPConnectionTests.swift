@@ -13,6 +13,7 @@ final class RecordingSink: HTTPResponseSink {
 }
 
 /// Answers `/later` with `.later`, keeping the responder; everything else with `ok <path>`.
+/// Refuses `/guarded` without `Authorization` from its head alone, with 401.
 final class InMemoryHandler: HTTPHandler {
     let responders = Mutex<[HTTPResponder]>([])
     func handle(_ request: HTTPRequest) -> HTTPReply {
@@ -22,6 +23,11 @@ final class InMemoryHandler: HTTPHandler {
         if request.path == "/empty" { return .now(HTTPResponse(status: .noContent)) }
         return .now(HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"], body: Array("ok \(request.path)".utf8)))
     }
+
+    func refusal(beforeContent head: HTTPRequest) -> HTTPResponse? {
+        guard head.path == "/guarded", head.headerFields[.authorization] == nil else { return nil }
+        return HTTPResponse(status: .unauthorized)
+    }
 }
 
 /// A connection with no socket, a fixed Date, and time as a plain value.
@@ -30,11 +36,14 @@ struct ConnectionHarness {
     let sink = RecordingSink()
     let connection: HTTPConnection
     let start = MonotonicInstant(nanoseconds: 1_000_000_000)
-    let timeouts = HTTPServerConfiguration.Timeouts()
+    let timeouts: HTTPServerConfiguration.Timeouts
 
-    init() {
+    init(configure: (inout HTTPServerConfiguration) -> Void = { _ in }) {
+        var configuration = HTTPServerConfiguration()
+        configure(&configuration)
+        timeouts = configuration.timeouts
         let environment = ConnectionEnvironment(
-            handler: handler, configuration: HTTPServerConfiguration(), sink: sink,
+            handler: handler, configuration: configuration, sink: sink,
             dates: DateCache(epochSeconds: 784_111_777))
         connection = HTTPConnection(id: ConnectionID(descriptor: 7, serial: 1), environment: environment, now: start)
     }
@@ -45,6 +54,14 @@ struct ConnectionHarness {
     func feed(_ text: String, at seconds: Double = 0) -> String {
         var output: [UInt8] = []
         Array(text.utf8).withUnsafeBytes { connection.receive($0, now: at(seconds), output: &output) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// What the connection writes for the requests it held back, as the loop asks it once the
+    /// client has read everything sent so far.
+    func resume(at seconds: Double = 0) -> String {
+        var output: [UInt8] = []
+        connection.resume(now: at(seconds), output: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -113,6 +130,51 @@ struct ConnectionHarness {
         #expect(harness.feed("hi").hasPrefix("HTTP/1.1 200 OK"))
     }
 
+    @Test func aRefusalFromTheHeadIsTheAnswerInsteadOf100Continue() {
+        let refused = ConnectionHarness()
+        let written = refused.feed("POST /guarded HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+        #expect(written.hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
+        #expect(!written.contains("100 Continue"))
+        #expect(written.contains("Connection: close\r\n"))
+        #expect(refused.connection.state == .closing)
+        let admitted = ConnectionHarness()
+        let interim = admitted.feed(
+            "POST /guarded HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+        #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+        #expect(admitted.feed("hi").hasPrefix("HTTP/1.1 200 OK"))
+    }
+
+    /// 1,000 pipelined requests in one read, answers never read: answering stops once more than
+    /// 64 KiB are unsent (the rest wait unparsed, and the socket is not read), and goes on as
+    /// the client takes them.
+    @Test func pipelinedRequestsWaitWhileTheClientLeavesMoreThan64KiBOfAnswersUnread() {
+        let harness = ConnectionHarness()
+        let request = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+        let answerLength = harness.feed(request).utf8.count
+        let backlog = HTTPServerConfiguration.Limits().maxAnswerBacklog
+        #expect(backlog == 64 * 1024)
+        let perTurn = backlog / answerLength + 1  // the first that passes the backlog is still written
+        let count = 1_000
+        var answered = 0
+        var written = harness.feed(String(repeating: request, count: count))
+        while !written.isEmpty {
+            let answers = written.components(separatedBy: "HTTP/1.1 200 OK").count - 1
+            answered += answers
+            #expect(answers == min(perTurn, count - answered + answers))
+            #expect(written.utf8.count <= backlog + answerLength)
+            // The socket took none of it: nothing more is parsed, nor read.
+            harness.connection.pendingOutput = Array(written.utf8)
+            #expect(!harness.connection.isReadable)
+            #expect(!harness.connection.canResume)
+            #expect(harness.resume().isEmpty)
+            // The client read it all.
+            harness.connection.pendingOutput = []
+            written = harness.resume()
+        }
+        #expect(answered == count)
+        #expect(harness.connection.isReadable && harness.connection.isIdle)
+    }
+
     @Test func aDeferredResponseHoldsBackPipelinedRequestsUntilItArrives() throws {
         let harness = ConnectionHarness()
         let first = harness.feed("GET /later HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -178,13 +240,40 @@ struct ConnectionHarness {
     }
 
     @Test func aStalledBodyTimesOutWith408AndProgressPostponesIt() {
-        let harness = ConnectionHarness()
+        let harness = ConnectionHarness { $0.timeouts.minimumBodyRate = 0 }  // the stall alone
         _ = harness.feed("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc", at: 1)
         #expect(harness.connection.deadline() == harness.at(1) + harness.timeouts.bodyStall)
         _ = harness.feed("de", at: 20)
         #expect(harness.connection.deadline() == harness.at(20) + harness.timeouts.bodyStall)
         #expect(harness.expire(at: 49).isEmpty)
         #expect(harness.expire(at: 50).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+    }
+
+    /// A byte every few seconds never stalls, but after the 10 s grace the content must have
+    /// averaged 1 KiB a second since the header section, or 408.
+    @Test func aBodyTricklingUnderTheMinimumRateGets408AfterTheGracePeriod() {
+        let harness = ConnectionHarness()
+        #expect(harness.timeouts.bodyGrace == .seconds(10) && harness.timeouts.minimumBodyRate == 1024)
+        _ = harness.feed("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\na", at: 1)
+        #expect(harness.connection.deadline() == harness.at(11))
+        _ = harness.feed("b", at: 9)
+        #expect(harness.expire(at: 10.9).isEmpty)
+        let written = harness.expire(at: 11)
+        #expect(written.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        #expect(written.contains("too slowly"))
+        #expect(harness.connection.state == .closing)
+    }
+
+    /// Content at the minimum rate or faster is never cut: each KiB buys a second past the grace.
+    @Test func aBodyAtTheMinimumRateIsRead() {
+        let harness = ConnectionHarness()
+        _ = harness.feed("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 30720\r\n\r\n", at: 0)
+        for second in 0..<29 {
+            _ = harness.feed(String(repeating: "a", count: 1024), at: Double(second))
+            #expect(harness.expire(at: Double(second) + 0.999).isEmpty)
+        }
+        #expect(harness.connection.deadline() == harness.at(29))
+        #expect(harness.feed(String(repeating: "a", count: 1024), at: 28.5).hasPrefix("HTTP/1.1 200 OK"))
     }
 
     @Test func aDeferredRequestHasNoDeadline() {

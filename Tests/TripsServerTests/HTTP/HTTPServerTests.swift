@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @testable import TripsServer
@@ -60,6 +61,77 @@ import Testing
                 return (try client.readResponse().status, try client.readsEOF())
             }
             #expect(status == 417)
+            #expect(closed)
+        }
+    }
+
+    /// 1,000 pipelined requests for 16 MiB of answers, sent at once by a client that reads
+    /// nothing: the server answers until its 64 KiB backlog and the sockets' buffers (up to
+    /// 4 MiB, `tcp_wmem`) are full, far from all of them, then answers the rest, in order, as
+    /// the client reads.
+    @Test func pipelinedRequestsOfAClientThatDoesNotReadWaitUntilItReads() async throws {
+        let handler = TestHandler()
+        try await withServer(handler: handler, configure: { $0.eventLoopCount = 1 }) { _, port in
+            let count = 1_000
+            let answeredBeforeReading = try await onOwnThread {
+                let greedy = try TestClient(port: port, receiveBuffer: 4096)
+                try greedy.send(String(repeating: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", count: count))
+                // Two exchanges on another connection of the same loop: by the second answer,
+                // the loop has handled what the greedy client sent before.
+                let other = try TestClient(port: port)
+                for _ in 0..<2 { _ = try other.exchange(TestRequest(method: "GET", target: "/other")) }
+                let answered = handler.bigAnswers.load(ordering: .relaxed)
+                for _ in 0..<count {
+                    let response = try greedy.readResponse()
+                    guard response.status == 200, response.body.count == 16 * 1024 else { throw TestFailure("\(response.status)") }
+                }
+                return answered
+            }
+            #expect(answeredBeforeReading < count / 2)
+            #expect(handler.bigAnswers.load(ordering: .relaxed) == count)
+        }
+    }
+
+    /// One connection past `maxConnections` is accepted and closed at once; a place that
+    /// frees up serves the next.
+    @Test func aConnectionPastTheMostIsClosedAtOnceAndAFreedPlaceIsTakenAgain() async throws {
+        try await withServer(configure: { $0.limits.maxConnections = 2 }) { _, port in
+            try await onOwnThread {
+                var served = [try TestClient(port: port), try TestClient(port: port)]
+                for client in served {
+                    guard try client.exchange(TestRequest(method: "GET", target: "/a")).status == 200 else {
+                        throw TestFailure("not served")
+                    }
+                }
+                let third = try TestClient(port: port)
+                try? third.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+                guard try third.readsEOF() else { throw TestFailure("the third connection was served") }
+                served.removeFirst()  // closes it
+                // The place frees once the server has seen the close: try until one is served.
+                for _ in 0..<1_000 {
+                    let next = try TestClient(port: port)
+                    try? next.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+                    if (try? next.readResponse().status) == 200 { return }
+                }
+                throw TestFailure("no connection was served after one closed")
+            }
+        }
+    }
+
+    @Test func aBodyTricklingUnderTheMinimumRateGets408BeforeTheStallTimeout() async throws {
+        let clock = ManualClock()
+        try await withServer(clock: clock) { _, port in
+            let client = try await onOwnThread {
+                let client = try TestClient(port: port)
+                try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 10000\r\n\r\n")
+                #expect(try client.readResponse().status == 100)
+                try client.send("a")
+                return UncheckedBox(client)
+            }
+            clock.advance(by: .seconds(11))  // under the 30 s stall, past the 10 s grace with 1 byte
+            let (response, closed) = try await onOwnThread { (try client.value.readResponse(), try client.value.readsEOF()) }
+            #expect(response.status == 408)
+            #expect(response.text.contains("too slowly"))
             #expect(closed)
         }
     }

@@ -192,9 +192,11 @@ final class TestClient {
 
 /// The handler the HTTP tests plug in:
 /// `/echo` returns the body, `/defer` answers from another thread, `/gate` waits for `release`,
-/// anything else answers `hello <path>`.
+/// `/big` answers 16 KiB and counts how often it was asked, anything else answers `hello <path>`.
 final class TestHandler: HTTPHandler {
     private let gate = Mutex<(waiting: [HTTPResponder], arrived: [CheckedContinuation<Void, Never>])>(([], []))
+    /// How many `/big` requests were answered.
+    let bigAnswers = Atomic(0)
 
     func handle(_ request: HTTPRequest) -> HTTPReply {
         switch request.path {
@@ -216,6 +218,9 @@ final class TestHandler: HTTPHandler {
             }
         case "/nocontent":
             return .now(HTTPResponse(status: .noContent))
+        case "/big":
+            bigAnswers.add(1, ordering: .relaxed)
+            return .now(HTTPResponse(status: .ok, body: Array(repeating: UInt8(ascii: "b"), count: 16 * 1024)))
         default:
             return .now(HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"], body: Array("hello \(request.path)".utf8)))
         }
