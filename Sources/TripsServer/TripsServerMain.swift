@@ -47,6 +47,11 @@ package enum TripsServerMain {
         let store: any TripStoring
         do {
             if let url = options.databaseURL {
+                if options.isPasswordOnCommandLine {
+                    Console.error(
+                        "trips-server: warning: --database puts the database password where ps shows it to every user; "
+                            + "pass the URL in TRIPS_DATABASE_URL instead")
+                }
                 guard let connection = PostgresConnectionConfiguration(url: try DatabaseURL(url)) else {
                     Console.error("trips-server: --database names no user, and this process's user has no name")
                     exit(2)

@@ -17,8 +17,8 @@ enum SCRAMError: Error, Hashable, Sendable {
     case invalidSalt
     /// The iteration count is not a decimal number without sign or leading zeros.
     case invalidIterationCount
-    /// The iteration count is 0 or above the client's maximum (a server could otherwise
-    /// keep the client hashing for hours).
+    /// The iteration count is below 4,096 (the proof would be cheap to crack) or above the
+    /// client's maximum (a server could otherwise keep the client hashing for hours).
     case iterationCountOutOfRange
     /// The `v=` value is not canonical base64 of 32 bytes.
     case invalidServerSignature
