@@ -66,7 +66,7 @@ package enum TripsServerMain {
             }
         } catch {
             Console.error("trips-server: \(error)")
-            exit(1)
+            exit((error as? StorageError)?.isUnsafeFolder == true ? 2 : 1)
         }
         let api = TripsAPI(
             store: store, access: access, cors: CORSPolicy(origins: options.corsOrigins), maxSubscribers: options.maxSubscribers)
