@@ -149,7 +149,7 @@ struct PostgresTripStoreLiveTests {
     /// cannot send (here an idempotency key holding U+0000) refuses its own change, never the
     /// others of its transaction, and the store stays ready.
     @Test func aValueTheEncoderRefusesFailsOnlyItsChange() async throws {
-        try await inFreshDatabase { configuration in
+        let (all, writeFailure, cities, reopenedCities) = try await inFreshDatabase { configuration in
             let store = try PostgresTripStore(connection: configuration, seedSamples: false)
             defer { store.close() }
             let results = Mutex<[Int: Result<Mutation, MutationError>]>([:])
@@ -182,19 +182,19 @@ struct PostgresTripStoreLiveTests {
             release.signal()
             done.wait()
 
-            let all = results.withLock { $0 }
-            guard case .failure(.rejected(.invalidBody)) = all[1] else {
-                Issue.record("the change with the unsendable key must be refused alone: \(String(describing: all[1]))")
-                return
-            }
-            #expect((try? all[0]?.get()) != nil)
-            #expect((try? all[2]?.get()) != nil)
-            #expect(store.writeFailure == nil)
-            #expect(store.list.trips.map(\.city) == ["Lisbon", "Oslo"])
             let reopened = try PostgresTripStore(connection: configuration, seedSamples: false)
             defer { reopened.close() }
-            #expect(reopened.list.trips.map(\.city) == ["Lisbon", "Oslo"])
+            return (results.withLock { $0 }, store.writeFailure, store.list.trips.map(\.city), reopened.list.trips.map(\.city))
         }
+        guard case .failure(.rejected(.invalidBody)) = all[1] else {
+            Issue.record("the change with the unsendable key must be refused alone: \(String(describing: all[1]))")
+            return
+        }
+        #expect((try? all[0]?.get()) != nil)
+        #expect((try? all[2]?.get()) != nil)
+        #expect(writeFailure == nil)
+        #expect(cities == ["Lisbon", "Oslo"])
+        #expect(reopenedCities == ["Lisbon", "Oslo"])
     }
 
     @Test func whileTheDatabaseRefusesConnectionsTheStoreSaysSoAndRecoversAfter() async throws {
