@@ -14,7 +14,7 @@ RUN swift build -c release --static-swift-stdlib --product trips-server \
 # Run: a slim image, a non-root user, data in a volume.
 FROM debian:bookworm-slim
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin trips \
-    && mkdir -p /data && chown trips /data
+    && mkdir -p /data && chown trips /data && chmod 700 /data
 COPY --from=build /trips-server /usr/local/bin/trips-server
 USER 10001
 # It listens on every interface, so it needs tokens: a file of NAME TOKEN lines given as a

@@ -11,8 +11,8 @@
 # taken). Roles, in pg_hba.conf order:
 #   postgres     trust over the Unix socket              TRIPS_TEST_DATABASE_SOCKET_URL
 #   trips        scram-sha-256 over TCP, owns "trips"    TRIPS_TEST_DATABASE_URL
-#   trips_md5    md5 over TCP (an MD5-stored password)   TRIPS_TEST_DATABASE_MD5_URL
-#   trips_plain  password (cleartext) over TCP           TRIPS_TEST_DATABASE_PLAIN_URL
+#   trips_md5    md5 over TCP (an MD5-stored password)   TRIPS_TEST_DATABASE_MD5_URL (require_auth=md5)
+#   trips_plain  password (cleartext) over TCP           TRIPS_TEST_DATABASE_PLAIN_URL (require_auth=password)
 # Passwords are random, new for each cluster, and printed only in the export lines. The
 # cluster trades durability for speed (fsync off): it is for tests only.
 # restart DIR: pg_ctl restart -m fast, on the same port (for drills of a database restart).
@@ -127,8 +127,9 @@ SQL
 
   echo "export TRIPS_TEST_DATABASE_URL='postgres://trips:$trips_password@127.0.0.1:$port/trips?sslmode=disable'"
   echo "export TRIPS_TEST_DATABASE_SOCKET_URL='postgres://postgres@/trips?host=$dir/socket&port=$port'"
-  echo "export TRIPS_TEST_DATABASE_MD5_URL='postgres://trips_md5:$md5_password@127.0.0.1:$port/trips'"
-  echo "export TRIPS_TEST_DATABASE_PLAIN_URL='postgres://trips_plain:$plain_password@127.0.0.1:$port/trips'"
+  # The client sends an MD5 digest or a cleartext password only when require_auth says so.
+  echo "export TRIPS_TEST_DATABASE_MD5_URL='postgres://trips_md5:$md5_password@127.0.0.1:$port/trips?require_auth=md5'"
+  echo "export TRIPS_TEST_DATABASE_PLAIN_URL='postgres://trips_plain:$plain_password@127.0.0.1:$port/trips?require_auth=password'"
 }
 
 restart() {

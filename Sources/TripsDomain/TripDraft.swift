@@ -57,6 +57,7 @@ public struct TripDraft: Sendable, Hashable {
             imageName.unicodeScalars.contains(where: \.isControlOrLineBreak) ? ["must not hold control characters or line breaks"] : [])
         check(.price, !price.isNaN && price >= 0 ? [] : ["must be zero or more"])
         check(.notes, notes.count <= Limits.notesLength ? [] : ["must be at most \(Limits.notesLength) characters"])
+        check(.notes, notes.unicodeScalars.contains("\u{0}") ? [Self.nulRule] : [])
         return errors
     }
 
@@ -77,6 +78,11 @@ public struct TripDraft: Sendable, Hashable {
     private static func containsCommaSpace(_ name: String) -> Bool {
         zip(name.unicodeScalars, name.unicodeScalars.dropFirst()).contains { $0 == "," && $1 == " " }
     }
+
+    /// Notes may hold line breaks and tabs, but not U+0000: PostgreSQL's text cannot hold it,
+    /// and a trip both stores take is one either store can keep. (The names' rule against
+    /// control characters already covers it.)
+    private static let nulRule = "must not hold U+0000 (NUL)"
 
     /// A sentence's country is what follows the last ", " before ": ", so a city may hold
     /// ", " (`Washington, D.C.`) and a country may not.

@@ -14,6 +14,9 @@ struct ServerOptions: Sendable, Equatable {
     /// The PostgreSQL database that keeps the trips instead (`--database`, `TRIPS_DATABASE_URL`,
     /// then `DATABASE_URL`): `postgres://user:password@host:port/dbname`.
     var databaseURL: String?
+    /// The database URL came with a password on the command line, where `ps` shows it to
+    /// every user of the machine: the server warns (`TRIPS_DATABASE_URL` keeps it out of sight).
+    var isPasswordOnCommandLine = false
     var seedSamples = true
     var logLevel: LogLevel = .info
     /// How many of the latest changes `/trips/changes` can replay to a client that resumes.
@@ -105,15 +108,18 @@ struct ServerOptions: Sendable, Equatable {
         Flag(
             name: "--database", value: "URL",
             help:
-                "keep trips in PostgreSQL instead, shared by several servers: postgres://user:password@host:port/dbname (TRIPS_DATABASE_URL, then DATABASE_URL)",
+                "keep trips in PostgreSQL instead, shared by several servers: postgres://user:password@host:port/dbname "
+                + "(better in TRIPS_DATABASE_URL, then DATABASE_URL, where ps does not show the password)",
             environment: "TRIPS_DATABASE_URL"
         ) { (options, value, source) throws(UsageError) in
+            let url: DatabaseURL
             do {
-                _ = try DatabaseURL(value)
+                url = try DatabaseURL(value)
             } catch {
                 throw UsageError(description: "\(source): \(error)")
             }
             options.databaseURL = value
+            options.isPasswordOnCommandLine = source.hasPrefix("--") && url.password != nil
         },
         Flag(name: "--no-samples", value: nil, help: "start a new data folder or database with no sample trips") {
             (options, _, _) throws(UsageError) in

@@ -47,6 +47,11 @@ package enum TripsServerMain {
         let store: any TripStoring
         do {
             if let url = options.databaseURL {
+                if options.isPasswordOnCommandLine {
+                    Console.error(
+                        "trips-server: warning: --database puts the database password where ps shows it to every user; "
+                            + "pass the URL in TRIPS_DATABASE_URL instead")
+                }
                 guard let connection = PostgresConnectionConfiguration(url: try DatabaseURL(url)) else {
                     Console.error("trips-server: --database names no user, and this process's user has no name")
                     exit(2)
@@ -61,7 +66,7 @@ package enum TripsServerMain {
             }
         } catch {
             Console.error("trips-server: \(error)")
-            exit(1)
+            exit((error as? StorageError)?.isUnsafeFolder == true ? 2 : 1)
         }
         let api = TripsAPI(
             store: store, access: access, cors: CORSPolicy(origins: options.corsOrigins), maxSubscribers: options.maxSubscribers)

@@ -5,12 +5,16 @@
 ///     postgres:///trips?host=/var/run/postgresql        (a Unix socket folder)
 ///     postgres://%2Ftmp%2Fpg/trips                      (the same, percent-encoded as the host)
 ///
-/// Every part is percent-decoded. The query may set `host`, `port`, `user`, `password`,
-/// `dbname`, `application_name`, `connect_timeout` (whole seconds) and `sslmode`, which wins
-/// over the same part before it; any other parameter is refused, as libpq does. A host that
-/// is an absolute path is a Unix socket folder; no host at all means Debian's socket folder,
-/// `/var/run/postgresql`. TLS is not built in, so an `sslmode` other than `disable` is refused
-/// rather than silently ignored.
+/// Every part is percent-decoded. The user information runs to the last `@` before the
+/// first `/` after it, and the password from its first `:`, so a password with `@`, `:`,
+/// `?` or `#` needs no encoding (one with `/` does). The query may set the `Parameter`s,
+/// which win over the same part before them; any other parameter is refused, as libpq does.
+/// A host that is an absolute path is a Unix socket folder; no host at all means Debian's
+/// socket folder, `/var/run/postgresql`. TLS is not built in, so an `sslmode` other than
+/// `disable` is refused rather than silently ignored.
+///
+/// A refusal names the part that is wrong, never its text: a mistyped URL may hold the
+/// password anywhere.
 /// https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS
 struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     var address: PostgresAddress
@@ -21,6 +25,17 @@ struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     var database: String?
     var applicationName: String?
     var connectTimeout: Duration?
+    /// `require_auth`; nil: the URL names none, and the configuration's default applies.
+    var requiredAuthentication: PostgresRequiredAuthentication?
+
+    /// The query parameters this client takes, by their libpq names.
+    enum Parameter: String, Sendable, Hashable, CaseIterable {
+        case host, port, user, password, dbname
+        case applicationName = "application_name"
+        case connectTimeout = "connect_timeout"
+        case sslmode
+        case requireAuth = "require_auth"
+    }
 
     /// Parses and checks `text`.
     init(_ text: String) throws(DatabaseURLError) {
@@ -33,22 +48,12 @@ struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
         } else {
             throw .unsupportedScheme
         }
-        guard !rest.contains("#") else { throw .fragment }
 
-        var query: Substring?
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
-        }
-        var path: Substring?
-        if let slash = rest.firstIndex(of: "/") {
-            path = rest[rest.index(after: slash)...]
-            rest = rest[..<slash]
-        }
-
+        // The user information first: its password may hold `?`, `#` and `@`.
         var user: String?
         var password: String?
-        if let at = rest.lastIndex(of: "@") {
+        let path = rest.firstIndex(of: "/") ?? rest.endIndex
+        if let at = rest[..<path].lastIndex(of: "@") {
             let userInfo = rest[..<at]
             rest = rest[rest.index(after: at)...]
             if let colon = userInfo.firstIndex(of: ":") {
@@ -58,38 +63,51 @@ struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
                 user = try Self.decoded(userInfo, .user)
             }
         }
+        guard !rest.contains("#") else { throw .fragment }
+
+        var query: Substring?
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        var databasePath: Substring?
+        if let slash = rest.firstIndex(of: "/") {
+            databasePath = rest[rest.index(after: slash)...]
+            rest = rest[..<slash]
+        }
 
         var (host, port) = try Self.hostAndPort(rest)
-        var database = try path.map { path throws(DatabaseURLError) in try Self.decoded(path, .database) }
+        var database = try databasePath.map { path throws(DatabaseURLError) in try Self.decoded(path, .database) }
         var applicationName: String?
         var connectTimeout: Duration?
         var sslMode: String?
+        var requiredAuthentication: PostgresRequiredAuthentication?
 
-        var seen: Set<String> = []
+        var seen: Set<Parameter> = []
         let items = query.map { $0.isEmpty ? [] : $0.split(separator: "&", omittingEmptySubsequences: false) } ?? []
         for item in items {
-            guard let equals = item.firstIndex(of: "=") else { throw .invalidParameter(name: String(item), value: "") }
-            let name = try Self.decoded(item[..<equals], .parameter(String(item[..<equals])))
+            guard let equals = item.firstIndex(of: "=") else { throw .malformedQuery }
+            guard let name = Parameter(rawValue: try Self.decoded(item[..<equals], .parameterName)) else { throw .unknownParameter }
             let value = try Self.decoded(item[item.index(after: equals)...], .parameter(name))
             guard seen.insert(name).inserted else { throw .duplicateParameter(name) }
             switch name {
-            case "host":
+            case .host:
                 guard !value.contains(",") else { throw .multipleHosts }
                 host = value
-            case "port": port = try Self.port(value)
-            case "user": user = value
-            case "password": password = value
-            case "dbname": database = value
-            case "application_name": applicationName = value
-            case "sslmode": sslMode = value
-            case "connect_timeout":
+            case .port: port = try Self.port(value)
+            case .user: user = value
+            case .password: password = value
+            case .dbname: database = value
+            case .applicationName: applicationName = value
+            case .sslmode: sslMode = value
+            case .connectTimeout:
                 guard value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int(value), (1...86_400).contains(seconds)
-                else { throw .invalidParameter(name: name, value: value) }
+                else { throw .invalidParameter(name) }
                 connectTimeout = .seconds(seconds)
-            default: throw .unknownParameter(name)
+            case .requireAuth: requiredAuthentication = try PostgresRequiredAuthentication(parsing: value)
             }
         }
-        if let sslMode, sslMode != "disable" { throw .tlsNotSupported(sslmode: sslMode) }
+        if let sslMode, sslMode != "disable" { throw .tlsNotSupported }
 
         let resolvedPort = port ?? PostgresAddress.defaultPort
         switch host {
@@ -98,18 +116,19 @@ struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
         case let host? where host.hasPrefix("/"):
             address = .unixSocket(directory: host, port: resolvedPort)
         case let host?:
-            guard !host.contains("/") else { throw .relativeSocketDirectory(host) }
-            guard Self.isHostName(host) else { throw .invalidHost(host) }
+            guard !host.contains("/") else { throw .relativeSocketDirectory }
+            guard Self.isHostName(host) else { throw .invalidHost }
             address = .tcp(host: host, port: resolvedPort)
         }
         if let socketPath = address.socketPath, socketPath.utf8.count > PostgresAddress.maxSocketPathLength {
-            throw .socketPathTooLong(socketPath)
+            throw .socketPathTooLong
         }
         self.user = user.flatMap { $0.isEmpty ? nil : $0 }
         self.password = password.flatMap { $0.isEmpty ? nil : $0 }
         self.database = database.flatMap { $0.isEmpty ? nil : $0 }
         self.applicationName = applicationName
         self.connectTimeout = connectTimeout
+        self.requiredAuthentication = requiredAuthentication
     }
 
     /// The URL with the password left out, for logs.
@@ -126,10 +145,10 @@ struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     private static func hostAndPort(_ text: Substring) throws(DatabaseURLError) -> (host: String?, port: Int?) {
         guard !text.contains(",") else { throw .multipleHosts }
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw .invalidHost(String(text)) }
+            guard let close = text.firstIndex(of: "]") else { throw .invalidHost }
             let host = String(text[text.index(after: text.startIndex)..<close])
             let after = text[text.index(after: close)...]
-            guard !host.isEmpty, after.isEmpty || after.hasPrefix(":") else { throw .invalidHost(String(text)) }
+            guard !host.isEmpty, after.isEmpty || after.hasPrefix(":") else { throw .invalidHost }
             return (host, after.isEmpty ? nil : try port(String(after.dropFirst())))
         }
         var host = text
@@ -145,7 +164,7 @@ struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     private static func port(_ text: String) throws(DatabaseURLError) -> Int {
         guard (1...5).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let port = Int(text),
             (1...65_535).contains(port)
-        else { throw .invalidPort(text) }
+        else { throw .invalidPort }
         return port
     }
 

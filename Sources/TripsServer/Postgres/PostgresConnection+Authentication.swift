@@ -4,10 +4,14 @@ extension PostgresConnection {
     /// Trust needs no answer; a cleartext password is answered here; MD5 and SASL go to the
     /// configuration's `PostgresAuthenticator`. A SASL exchange must end with the server's
     /// final message (its proof that it knows the password) before AuthenticationOk counts.
+    /// A request for a method the configuration does not allow (`allowedAuthentication`), and
+    /// AuthenticationOk with no exchange when that is not allowed, are refused before anything
+    /// of the password is sent: a server cannot talk the client down to a weaker method.
     enum AuthenticationState {
         case waiting
         case exchanging(any PostgresSASLExchange)
-        /// The exchange checked the server's final message; only AuthenticationOk may follow.
+        /// The client answered (a password, a digest, or a SASL exchange whose server proof
+        /// checked out); only AuthenticationOk may follow.
         case exchanged
         case done
 
@@ -46,14 +50,23 @@ extension PostgresConnection {
             _ request: BackendMessage.Authentication, _ configuration: PostgresConnectionConfiguration
         ) throws(PostgresAuthenticationError) -> Step {
             switch (self, request) {
-            case (.waiting, .ok), (.exchanged, .ok):
+            case (.waiting, .ok):
+                guard configuration.allowedAuthentication.methods.contains(.noAuthentication) else {
+                    throw .notAllowed(.noAuthentication)
+                }
+                self = .done
+                return .none
+            case (.exchanged, .ok):
                 self = .done
                 return .none
             case (.waiting, .cleartextPassword):
-                return .send(.password(try Self.password(configuration, for: .cleartextPassword)))
+                let password = try Self.password(configuration, for: .cleartextPassword)
+                self = .exchanged
+                return .send(.password(password))
             case (.waiting, .md5Password(let salt)):
                 let password = try Self.password(configuration, for: .md5Password)
                 let digest = try configuration.authenticator.md5Password(user: configuration.user, password: password, salt: salt)
+                self = .exchanged
                 return .send(.password(digest))
             case (.waiting, .sasl(let mechanisms)):
                 let password = try Self.password(configuration, for: .sasl(mechanisms: mechanisms))
@@ -76,9 +89,15 @@ extension PostgresConnection {
             }
         }
 
+        /// The password for `method`, once the configuration allows that method.
         private static func password(
             _ configuration: PostgresConnectionConfiguration, for method: PostgresAuthenticationMethod
         ) throws(PostgresAuthenticationError) -> String {
+            if let required = PostgresRequiredAuthentication.method(of: method),
+                !configuration.allowedAuthentication.methods.contains(required)
+            {
+                throw .notAllowed(required)
+            }
             guard let password = configuration.password else { throw .passwordRequired(method) }
             return password
         }

@@ -4,8 +4,8 @@ import Glibc
 struct PostgresConnectionConfiguration: Sendable {
     var address: PostgresAddress
     var user: String
-    /// Sent in the clear when the server asks for `password`, or handed to the authenticator
-    /// for MD5 and SCRAM. nil: the server must not ask (trust, peer).
+    /// Sent in the clear when the server asks for `password` (and `require_auth` allows it), or
+    /// handed to the authenticator for MD5 and SCRAM. nil: the server must not ask (trust, peer).
     var password: String?
     var database: String
     /// Shown in `pg_stat_activity`. Default: `trips`.
@@ -20,6 +20,9 @@ struct PostgresConnectionConfiguration: Sendable {
     /// The longest message accepted from the server (`BackendMessageDecoder.maxMessageLength`).
     /// Past it: `.wire(.messageTooLong)`. Default: 64 MiB.
     var maxMessageLength = BackendMessageDecoder.defaultMaxMessageLength
+    /// The ways of logging in the server may ask for (`require_auth`); nil: the default,
+    /// SCRAM-SHA-256, and no authentication only without a password (`allowedAuthentication`).
+    var requiredAuthentication: PostgresRequiredAuthentication?
     /// Answers MD5 and SASL requests. Default: `DigestAuthenticator` (MD5, SCRAM-SHA-256);
     /// tests swap it to script an exchange.
     var authenticator: any PostgresAuthenticator = DigestAuthenticator()
@@ -39,6 +42,12 @@ struct PostgresConnectionConfiguration: Sendable {
         self.init(address: url.address, user: user, password: url.password, database: url.database ?? user)
         if let applicationName = url.applicationName { self.applicationName = applicationName }
         if let connectTimeout = url.connectTimeout { self.connectTimeout = connectTimeout }
+        requiredAuthentication = url.requiredAuthentication
+    }
+
+    /// What the server may ask for: `requiredAuthentication`, or the default for the password.
+    var allowedAuthentication: PostgresRequiredAuthentication {
+        requiredAuthentication ?? .defaults(hasPassword: password != nil)
     }
 
     /// The name of the process's effective user, from the password database.

@@ -100,13 +100,16 @@ struct Compaction: Sendable {
         return LoadedSnapshot(state: (snapshot.list, history, ledger), journal: snapshot.journal, bytes: bytes.count, now: now)
     }
 
-    /// Makes `snapshot` the snapshot, atomically: write `snapshot.tmp`, `fsync` it, rename it
+    /// Makes `snapshot` the snapshot, atomically: write a new `snapshot.tmp`, `fsync` it, rename it
     /// over `snapshot`, `fsync` the folder. A crash before the rename leaves the old one in
     /// charge. Answers the file's size.
     static func installSnapshot(
         _ snapshot: Snapshot, folder: DataFolder, fileSystem: any FileSystem, pieceSize: Int = 1 << 20
     ) throws(StorageError) -> Int {
-        let temporary = try fileSystem.open(folder.snapshotTemporary, mode: .truncateAndAppend)
+        // A stale one (a crash mid-write, or a link planted there) goes first: the new one is
+        // created, never opened through a name someone else made.
+        try fileSystem.removeFile(folder.snapshotTemporary)
+        let temporary = try fileSystem.open(folder.snapshotTemporary, mode: .createNew)
         var size = 0
         do {
             // Each piece goes to the disk as the next one is made, and at most two are in

@@ -45,7 +45,8 @@ struct DiskStore: Sendable {
         generation = 0
     }
 
-    /// Creates the folder if missing, takes its lock and recovers the list.
+    /// Creates the folder if missing (0700), checks that no one but the server's user can
+    /// change it (`DataFolder.checkIsPrivate`), takes its lock and recovers the list.
     ///
     /// The first start of a folder with neither snapshot nor journal writes `TripList.samples`
     /// (or an empty list when `seedSamples` is false) as the first snapshot; after that, an
@@ -56,6 +57,12 @@ struct DiskStore: Sendable {
     ) throws(StorageError) -> (disk: DiskStore, list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) {
         let folder = DataFolder(path: path)
         try fileSystem.createDirectory(path)
+        let status = try fileSystem.status(path)
+        try folder.checkIsPrivate(status, user: geteuid())
+        if DataFolder.isOpenToOthers(status) {
+            log.warning(
+                "the data folder \(path) can be read by other users (mode \(String(status.permissions, radix: 8))): chmod 700 \(path)")
+        }
         let lockFile = try fileSystem.open(folder.lock, mode: .append)
         var disk = DiskStore(folder: folder, fileSystem: fileSystem, log: log, configuration: configuration, lockFile: lockFile)
         do throws(StorageError) {

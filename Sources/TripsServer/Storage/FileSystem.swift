@@ -8,15 +8,28 @@ struct OpenFile: Sendable, Hashable {
     let path: String
 }
 
-/// How `FileSystem.open` opens a file.
+/// How `FileSystem.open` opens a file for writing.
+///
+/// Every mode uses `O_APPEND`, so a write after `truncate(_:to:)` lands at the new end, never
+/// past a hole, and `O_NOFOLLOW`: a symbolic link planted in the data folder is refused
+/// (`ELOOP`), never written through. A file created is readable and writable by its owner
+/// only (0600).
 enum OpenMode: Sendable, Hashable {
     /// Appends to the file, creating it when missing (journals, the lock file).
     case append
-    /// Creates the file or empties it, then appends (snapshot temp files, new journals).
-    ///
-    /// Both modes use `O_APPEND`, so a write after `truncate(_:to:)` lands at the new end,
-    /// never past a hole.
+    /// Creates the file or empties it, then appends (new journals).
     case truncateAndAppend
+    /// Creates the file, which must not exist (`O_EXCL`), then appends (snapshot temp files):
+    /// nothing already there, not even a link to another file, is ever written to.
+    case createNew
+}
+
+/// Who owns a file and who may do what with it, as `stat` tells.
+struct FileStatus: Sendable, Hashable {
+    /// The owner's user id.
+    let owner: UInt32
+    /// The permission bits (`st_mode & 0o7777`).
+    let permissions: UInt32
 }
 
 /// The file operations storage needs, so tests can count them and make any one fail.
@@ -24,11 +37,14 @@ enum OpenMode: Sendable, Hashable {
 /// Every call either does its whole job or throws `StorageError.io` naming the call, the
 /// path and `errno`. Paths are absolute or relative to the working directory.
 protocol FileSystem: Sendable {
-    /// Creates the folder and any missing parents; an existing folder is fine.
+    /// Creates the folder and any missing parents, for their owner only (0700); an existing
+    /// folder is fine.
     func createDirectory(_ path: String) throws(StorageError)
+    /// The owner and permissions of `path` (`stat`: a symbolic link is followed).
+    func status(_ path: String) throws(StorageError) -> FileStatus
     /// The names in a folder, without `.` and `..`.
     func contentsOfDirectory(_ path: String) throws(StorageError) -> [String]
-    /// The whole file, or nil when it does not exist.
+    /// The whole file, or nil when it does not exist; a symbolic link is refused (`ELOOP`).
     func readFile(_ path: String) throws(StorageError) -> [UInt8]?
     func open(_ path: String, mode: OpenMode) throws(StorageError) -> OpenFile
     /// Takes an exclusive `flock` without waiting; false when someone else holds it.

@@ -8,7 +8,7 @@ struct PosixFileSystem: FileSystem {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if Glibc.mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            if Glibc.mkdir(prefix, 0o700) != 0 && errno != EEXIST {
                 throw .io(call: "mkdir", path: prefix, errno: errno)
             }
             prefix += "/"
@@ -16,6 +16,12 @@ struct PosixFileSystem: FileSystem {
         // mkdir's EEXIST also covers a file of that name; opening it as a folder tells them apart.
         guard let directory = opendir(path) else { throw .io(call: "opendir", path: path, errno: errno) }
         closedir(directory)
+    }
+
+    func status(_ path: String) throws(StorageError) -> FileStatus {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .io(call: "stat", path: path, errno: errno) }
+        return FileStatus(owner: info.st_uid, permissions: info.st_mode & 0o7777)
     }
 
     func contentsOfDirectory(_ path: String) throws(StorageError) -> [String] {
@@ -34,7 +40,7 @@ struct PosixFileSystem: FileSystem {
     func readFile(_ path: String) throws(StorageError) -> [UInt8]? {
         let descriptor: Int32
         do {
-            descriptor = try blockingSystemCall("open") { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+            descriptor = try blockingSystemCall("open") { Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
         } catch {
             if error.errno == ENOENT { return nil }
             throw .io(call: "open", path: path, errno: error.errno)
@@ -58,10 +64,11 @@ struct PosixFileSystem: FileSystem {
     func open(_ path: String, mode: OpenMode) throws(StorageError) -> OpenFile {
         let flags =
             switch mode {
-            case .append: O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC
-            case .truncateAndAppend: O_WRONLY | O_APPEND | O_TRUNC | O_CREAT | O_CLOEXEC
+            case .append: O_CREAT
+            case .truncateAndAppend: O_CREAT | O_TRUNC
+            case .createNew: O_CREAT | O_EXCL
             }
-        let descriptor = try Self.call("open", path) { Glibc.open(path, flags, 0o644) }
+        let descriptor = try Self.call("open", path) { Glibc.open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | flags, 0o600) }
         return OpenFile(descriptor: descriptor, path: path)
     }
 

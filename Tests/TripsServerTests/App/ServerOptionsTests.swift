@@ -36,6 +36,17 @@ import Testing
         #expect(try ServerOptions(arguments: [], environment: [:]).databaseURL == nil)
     }
 
+    /// `ps` shows every user the command line: a password there gets a warning at start.
+    @Test func aDatabasePasswordOnTheCommandLineIsNotedAndOneInTheEnvironmentIsNot() throws {
+        let url = "postgres://trips:secret@db.internal/trips"
+        #expect(try ServerOptions(arguments: ["--database", url], environment: [:]).isPasswordOnCommandLine)
+        #expect(try ServerOptions(arguments: ["--database=\(url)"], environment: [:]).isPasswordOnCommandLine)
+        #expect(try !ServerOptions(arguments: [], environment: ["TRIPS_DATABASE_URL": url]).isPasswordOnCommandLine)
+        #expect(try !ServerOptions(arguments: [], environment: ["DATABASE_URL": url]).isPasswordOnCommandLine)
+        #expect(
+            try !ServerOptions(arguments: ["--database", "postgres://trips@db.internal/trips"], environment: [:]).isPasswordOnCommandLine)
+    }
+
     @Test func aDatabaseAndADataFolderTogetherAreRefused() throws {
         let url = "postgres://trips@localhost/trips"
         #expect(throws: ServerOptions.UsageError.self) {

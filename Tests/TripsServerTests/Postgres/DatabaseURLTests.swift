@@ -75,48 +75,52 @@ import Testing
         ("postgres://u:p%@h/d", .invalidPercentEncoding(.password)),
         ("postgres://h/d%", .invalidPercentEncoding(.database)),
         ("postgres://%ZZ/d", .invalidPercentEncoding(.host)),
-        ("postgres://h/d?host=%", .invalidPercentEncoding(.parameter("host"))),
-        ("postgres://h/d?ho%st=x", .invalidPercentEncoding(.parameter("ho%st"))),
+        ("postgres://h/d?host=%", .invalidPercentEncoding(.parameter(.host))),
+        ("postgres://h/d?ho%st=x", .invalidPercentEncoding(.parameterName)),
         ("postgres://u%FF@h/d", .invalidUTF8(.user)),
         ("postgres://h/%C3", .invalidUTF8(.database)),
         ("postgres://u%00@h/d", .invalidCharacter(.user)),
         ("postgres://u:%00@h/d", .invalidCharacter(.password)),
         ("postgres://h/d%00", .invalidCharacter(.database)),
-        ("postgres://h/d?application_name=a%00", .invalidCharacter(.parameter("application_name"))),
-        ("postgres://h:/d", .invalidPort("")),
-        ("postgres://h:0/d", .invalidPort("0")),
-        ("postgres://h:65536/d", .invalidPort("65536")),
-        ("postgres://h:+80/d", .invalidPort("+80")),
-        ("postgres://h:80a/d", .invalidPort("80a")),
-        ("postgres://h:99999999999999999999/d", .invalidPort("99999999999999999999")),
-        ("postgres://h/d?port=-1", .invalidPort("-1")),
+        ("postgres://h/d?application_name=a%00", .invalidCharacter(.parameter(.applicationName))),
+        ("postgres://h:/d", .invalidPort),
+        ("postgres://h:0/d", .invalidPort),
+        ("postgres://h:65536/d", .invalidPort),
+        ("postgres://h:+80/d", .invalidPort),
+        ("postgres://h:80a/d", .invalidPort),
+        ("postgres://h:99999999999999999999/d", .invalidPort),
+        ("postgres://h/d?port=-1", .invalidPort),
         ("postgres://h1,h2/d", .multipleHosts),
         ("postgres://h1:5432,h2:5433/d", .multipleHosts),
         ("postgres:///d?host=a,b", .multipleHosts),
-        ("postgres://[::1/d", .invalidHost("[::1")),
-        ("postgres://[::1]x/d", .invalidHost("[::1]x")),
-        ("postgres://[]/d", .invalidHost("[]")),
-        ("postgres://::1/d", .invalidPort(":1")),
-        ("postgres://a%20b/d", .invalidHost("a b")),
-        ("postgres://h/d?host=a%5Cb", .invalidHost("a\\b")),
-        ("postgres://h/d?host=relative/dir", .relativeSocketDirectory("relative/dir")),
-        ("postgres://h/d?sslmode=require", .tlsNotSupported(sslmode: "require")),
-        ("postgres://h/d?sslmode=prefer", .tlsNotSupported(sslmode: "prefer")),
-        ("postgres://h/d?sslmode=verify-full", .tlsNotSupported(sslmode: "verify-full")),
-        ("postgres://h/d?sslmode=", .tlsNotSupported(sslmode: "")),
-        ("postgres://h/d?options=-c%20x", .unknownParameter("options")),
-        ("postgres://h/d?sslrootcert=x", .unknownParameter("sslrootcert")),
-        ("postgres://h/d?port=1&port=2", .duplicateParameter("port")),
-        ("postgres://h/d?port", .invalidParameter(name: "port", value: "")),
-        ("postgres://h/d?port=1&&dbname=2", .invalidParameter(name: "", value: "")),
-        ("postgres://h/d?connect_timeout=0", .invalidParameter(name: "connect_timeout", value: "0")),
-        ("postgres://h/d?connect_timeout=1.5", .invalidParameter(name: "connect_timeout", value: "1.5")),
-        ("postgres://h/d?connect_timeout=-3", .invalidParameter(name: "connect_timeout", value: "-3")),
-        ("postgres://h/d?connect_timeout=86401", .invalidParameter(name: "connect_timeout", value: "86401")),
-        (
-            "postgres:///d?host=/" + String(repeating: "x", count: 100),
-            .socketPathTooLong("/" + String(repeating: "x", count: 100) + "/.s.PGSQL.5432")
-        ),
+        ("postgres://[::1/d", .invalidHost),
+        ("postgres://[::1]x/d", .invalidHost),
+        ("postgres://[]/d", .invalidHost),
+        ("postgres://::1/d", .invalidPort),
+        ("postgres://a%20b/d", .invalidHost),
+        ("postgres://h/d?host=a%5Cb", .invalidHost),
+        ("postgres://h/d?host=relative/dir", .relativeSocketDirectory),
+        ("postgres://h/d?sslmode=require", .tlsNotSupported),
+        ("postgres://h/d?sslmode=prefer", .tlsNotSupported),
+        ("postgres://h/d?sslmode=verify-full", .tlsNotSupported),
+        ("postgres://h/d?sslmode=", .tlsNotSupported),
+        ("postgres://h/d?options=-c%20x", .unknownParameter),
+        ("postgres://h/d?sslrootcert=x", .unknownParameter),
+        ("postgres://h/d?port=1&port=2", .duplicateParameter(.port)),
+        ("postgres://h/d?port", .malformedQuery),
+        ("postgres://h/d?port=1&&dbname=2", .malformedQuery),
+        ("postgres://h/d?connect_timeout=0", .invalidParameter(.connectTimeout)),
+        ("postgres://h/d?connect_timeout=1.5", .invalidParameter(.connectTimeout)),
+        ("postgres://h/d?connect_timeout=-3", .invalidParameter(.connectTimeout)),
+        ("postgres://h/d?connect_timeout=86401", .invalidParameter(.connectTimeout)),
+        ("postgres://h/d?require_auth=", .invalidParameter(.requireAuth)),
+        ("postgres://h/d?require_auth=md5,", .invalidParameter(.requireAuth)),
+        ("postgres://h/d?require_auth=MD5", .invalidParameter(.requireAuth)),
+        ("postgres://h/d?require_auth=scram-sha-256-plus", .invalidParameter(.requireAuth)),
+        ("postgres://h/d?require_auth=gss", .unsupportedAuthenticationMethod(.gss)),
+        ("postgres://h/d?require_auth=md5,sspi", .unsupportedAuthenticationMethod(.sspi)),
+        ("postgres://h/d?require_auth=!password", .negatedAuthenticationMethod),
+        ("postgres:///d?host=/" + String(repeating: "x", count: 100), .socketPathTooLong),
     ])
     func aMalformedURLIsATypedError(text: String, expected: DatabaseURLError) {
         #expect(throws: expected) { try DatabaseURL(text) }
@@ -129,11 +133,51 @@ import Testing
         #expect(throws: DatabaseURLError.self) { try DatabaseURL("postgres:///d?host=\(directory)x") }
     }
 
-    @Test func errorSentencesNeverQuoteThePassword() {
-        #expect(throws: DatabaseURLError.tlsNotSupported(sslmode: "require")) {
-            try DatabaseURL("postgres://u:hunter2@h/d?sslmode=require")
-        }
-        #expect(DatabaseURLError.tlsNotSupported(sslmode: "require").description.contains("TLS is not built in"))
-        #expect(!DatabaseURLError.invalidPercentEncoding(.password).description.contains("hunter2"))
+    /// The URL of issue 26: the password's `?` used to start the query, and `p4ss` was
+    /// refused as a port, quoted.
+    @Test(arguments: ["p4ss?w0rd", "p#ss", "p@ss?x=1", "p:ss", "?", "a?b#c@d"])
+    func aPasswordWithQueryOrFragmentCharactersNeedsNoEncoding(password: String) throws {
+        let url = try DatabaseURL("postgres://trips:\(password)@db/trips?application_name=me@example")
+        #expect(url.user == "trips")
+        #expect(url.password == password)
+        #expect(url.address == .tcp(host: "db", port: 5432))
+        #expect(url.database == "trips")
+        #expect(url.applicationName == "me@example")
+    }
+
+    /// However a URL is mangled, the sentence names the part and quotes none of it: a
+    /// password may land in the port, the host, a parameter's name or value.
+    @Test(arguments: [
+        "postgres://trips:hunter2/x@db/trips", "postgres://db:hunter2/trips", "postgres://[hunter2/trips", "postgres://hun%20ter2/trips",
+        "postgres://db/trips?hunter2=1", "postgres://db/trips?hunter2", "postgres://db/trips?host=hunter2/x",
+        "postgres://db/trips?sslmode=hunter2", "postgres://db/trips?require_auth=hunter2", "postgres://db/trips?require_auth=!hunter2",
+        "postgres://db/trips?connect_timeout=hunter2", "postgres://db/trips?port=hunter2", "postgres://db/trips?hunter2=1&hunter2=2",
+        "postgres://db/trips#hunter2", "postgres:///d?host=/hunter2" + String(repeating: "x", count: 100),
+    ])
+    func errorSentencesNeverQuoteTheURL(text: String) throws {
+        let error = try #require(throws: DatabaseURLError.self) { try DatabaseURL(text) }
+        #expect(!"\(error)".contains("hunter"), "\(error)")
+    }
+
+    @Test func requireAuthListsTheMethodsAllowed() throws {
+        let listed = try DatabaseURL("postgres://u:p@h/d?require_auth=password,md5")
+        #expect(listed.requiredAuthentication == PostgresRequiredAuthentication([.password, .md5]))
+        let configuration = try #require(PostgresConnectionConfiguration(url: listed))
+        #expect(configuration.allowedAuthentication.methods == [.password, .md5])
+        #expect(try DatabaseURL("postgres://h/d?require_auth=none").requiredAuthentication?.methods == [.noAuthentication])
+        #expect(try DatabaseURL("postgres://h/d?require_auth=scram-sha-256").requiredAuthentication?.methods == [.scramSHA256])
+    }
+
+    @Test func withoutRequireAuthOnlySCRAMIsAllowedAndNoAuthenticationOnlyWithoutAPassword() throws {
+        let withPassword = try #require(PostgresConnectionConfiguration(url: try DatabaseURL("postgres://u:p@h/d")))
+        #expect(withPassword.allowedAuthentication.methods == [.scramSHA256])
+        let withoutPassword = try #require(PostgresConnectionConfiguration(url: try DatabaseURL("postgres://u@h/d")))
+        #expect(withoutPassword.allowedAuthentication.methods == [.scramSHA256, .noAuthentication])
+    }
+
+    @Test func theTLSRefusalSaysWhatToDoInstead() {
+        #expect(throws: DatabaseURLError.tlsNotSupported) { try DatabaseURL("postgres://u:hunter2@h/d?sslmode=require") }
+        #expect(DatabaseURLError.tlsNotSupported.description.contains("TLS is not built in"))
+        #expect(DatabaseURLError.tlsNotSupported.description.contains("sslmode=disable"))
     }
 }

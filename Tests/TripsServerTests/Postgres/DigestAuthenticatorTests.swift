@@ -45,7 +45,7 @@ import Testing
         let server = try ScriptedPostgresServer()
         try server.say(Wire.authentication(5, [1, 2, 3, 4]))
         try server.sayTrustStartup()
-        let connection = try server.connect(scriptedConfiguration(password: "s3cret"))
+        let connection = try server.connect(scriptedConfiguration(password: "s3cret", requiring: [.md5]))
         let sent = frontendMessages(server.heard(), startsWithStartup: true)
         #expect(connection.isOpen)
         #expect(sent.map(\.type) == [nil, "p"])

@@ -46,7 +46,7 @@ import Testing
         let server = try ScriptedPostgresServer()
         try server.say(Wire.authentication(3))
         try server.sayTrustStartup()
-        let connection = try server.connect(scriptedConfiguration(password: "s3cret"))
+        let connection = try server.connect(scriptedConfiguration(password: "s3cret", requiring: [.password]))
         let sent = frontendMessages(server.heard(), startsWithStartup: true)
         #expect(connection.isOpen)
         #expect(sent.count == 2)
@@ -57,8 +57,14 @@ import Testing
     @Test(
         arguments: [
             // (the server's request, the password, the error)
-            (Wire.authentication(3), nil, PostgresAuthenticationError.passwordRequired(.cleartextPassword)),
-            (Wire.authentication(5, [1, 2, 3, 4]), nil, .passwordRequired(.md5Password)),
+            // Without require_auth, a password in the clear or as MD5 is not given, whatever
+            // the configuration holds.
+            (Wire.authentication(3), nil, PostgresAuthenticationError.notAllowed(.password)),
+            (Wire.authentication(3), "pw", .notAllowed(.password)),
+            (Wire.authentication(5, [1, 2, 3, 4]), nil, .notAllowed(.md5)),
+            (Wire.authentication(5, [1, 2, 3, 4]), "pw", .notAllowed(.md5)),
+            // With a password, a server that lets the client in without asking for it.
+            (Wire.authentication(0), "pw", .notAllowed(.noAuthentication)),
             (
                 Wire.authentication(10, Wire.cString("SCRAM-SHA-256") + [0]), nil,
                 .passwordRequired(.sasl(mechanisms: ["SCRAM-SHA-256"]))
@@ -81,7 +87,9 @@ import Testing
         let server = try ScriptedPostgresServer()
         try server.say(Wire.authentication(3))
         try server.say(Wire.error("28P01", "password authentication failed for user \"trips\"", severity: "FATAL"))
-        let error = try #require(throws: PostgresConnectionError.self) { try server.connect(scriptedConfiguration(password: "wrong")) }
+        let error = try #require(throws: PostgresConnectionError.self) {
+            try server.connect(scriptedConfiguration(password: "wrong", requiring: [.password]))
+        }
         guard case .server(let serverError) = error else {
             Issue.record("\(error)")
             return
@@ -122,7 +130,7 @@ import Testing
         let server = try ScriptedPostgresServer()
         try server.say(Wire.authentication(5, [1, 2, 3, 4]))
         try server.sayTrustStartup()
-        var configuration = scriptedConfiguration(password: "pw")
+        var configuration = scriptedConfiguration(password: "pw", requiring: [.md5])
         configuration.authenticator = RecordingAuthenticator()
         let connection = try server.connect(configuration)
         let sent = frontendMessages(server.heard(), startsWithStartup: true)
@@ -165,7 +173,7 @@ import Testing
     func anAuthenticationStepOutOfTurnIsRefused(script: [UInt8]) throws {
         let server = try ScriptedPostgresServer()
         try server.say(script)
-        var configuration = scriptedConfiguration(password: "pw")
+        var configuration = scriptedConfiguration(password: "pw", requiring: [.scramSHA256, .noAuthentication])
         configuration.authenticator = RecordingAuthenticator()
         let error = try #require(throws: PostgresConnectionError.self) { try server.connect(configuration) }
         guard case .unexpectedMessage = error else {

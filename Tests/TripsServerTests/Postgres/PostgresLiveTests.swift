@@ -262,6 +262,26 @@ struct PostgresLiveTests {
         #expect(rows == [["trips_md5", "trips"]])
     }
 
+    /// The same users, without the `require_auth` their URLs carry: the client refuses the
+    /// server's request for an MD5 digest or a cleartext password and sends neither.
+    @Test(
+        .enabled(if: [LiveDatabase.plainURL, LiveDatabase.md5URL].allSatisfy(LiveDatabase.isConfigured)),
+        arguments: [
+            (LiveDatabase.plainURL, PostgresRequiredAuthentication.Method.password), (LiveDatabase.md5URL, .md5),
+        ])
+    func aCleartextOrMD5LoginIsRefusedWithoutRequireAuth(variable: String, method: PostgresRequiredAuthentication.Method) async throws {
+        let error = try await onOwnThread {
+            var configuration = try LiveDatabase.configuration(variable)
+            #expect(configuration.requiredAuthentication?.methods == [method], "scripts/postgres.sh's URL allows it")
+            configuration.requiredAuthentication = nil
+            return connectionError { () throws(PostgresConnectionError) in try PostgresConnection.connect(configuration) }
+        }
+        guard case .authentication(.notAllowed(method))? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+    }
+
     @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.scramURL)))
     func aSCRAMUserLogsIn() async throws {
         let rows = try await withLiveConnection(LiveDatabase.scramURL) { connection in

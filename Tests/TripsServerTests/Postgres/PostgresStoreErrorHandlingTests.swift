@@ -40,6 +40,10 @@ import Testing
         #expect(PostgresStoreError.damaged("change 4 follows 2").handling == .fault)
     }
 
+    @Test func aValueThatCannotBeSentRefusesItsChangeAlone() {
+        #expect(PostgresStoreError.database(.encoding(.nulCharacter(in: .parameter(3)))).handling == .refuseChange)
+    }
+
     @Test func aDatabaseFaultIsA500WithoutRetryAfterAndUnavailabilityA503WithIt() {
         let fault = APIError(.storage(.databaseFault(reason: "42P01")), pathID: nil)
         #expect(fault.status == .internalServerError)

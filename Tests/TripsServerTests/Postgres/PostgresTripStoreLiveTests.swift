@@ -145,6 +145,58 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
+    /// Defence in depth behind the API's own refusal of U+0000: a value the wire encoder
+    /// cannot send (here an idempotency key holding U+0000) refuses its own change, never the
+    /// others of its transaction, and the store stays ready.
+    @Test func aValueTheEncoderRefusesFailsOnlyItsChange() async throws {
+        let (all, writeFailure, cities, reopenedCities) = try await inFreshDatabase { configuration in
+            let store = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { store.close() }
+            let results = Mutex<[Int: Result<Mutation, MutationError>]>([:])
+            let done = DispatchGroup()
+            func submit(
+                _ index: Int, idempotency: IdempotencyRequest? = nil,
+                _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?
+            ) {
+                done.enter()
+                store.mutate(plan, idempotency: idempotency) { result in
+                    results.withLock { $0[index] = result }
+                    done.leave()
+                }
+            }
+            // The first write holds the writer in its plan while the next two queue: those two
+            // are made in one transaction.
+            let planning = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            submit(0) { _ in
+                planning.signal()
+                release.wait()
+                return .add(storageDraft("Lisbon"))
+            }
+            planning.wait()
+            let unsendable = IdempotencyRequest(key: "k\u{0}1", fingerprint: "POST /trips Porto", now: Int64(time(nil))) { _ in
+                StoredAnswer(status: 201, fields: [:], body: Array("created".utf8))
+            }
+            submit(1, idempotency: unsendable) { _ in .add(storageDraft("Porto")) }
+            submit(2) { _ in .add(storageDraft("Oslo")) }
+            release.signal()
+            done.wait()
+
+            let reopened = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { reopened.close() }
+            return (results.withLock { $0 }, store.writeFailure, store.list.trips.map(\.city), reopened.list.trips.map(\.city))
+        }
+        guard case .failure(.rejected(.invalidBody)) = all[1] else {
+            Issue.record("the change with the unsendable key must be refused alone: \(String(describing: all[1]))")
+            return
+        }
+        #expect((try? all[0]?.get()) != nil)
+        #expect((try? all[2]?.get()) != nil)
+        #expect(writeFailure == nil)
+        #expect(cities == ["Lisbon", "Oslo"])
+        #expect(reopenedCities == ["Lisbon", "Oslo"])
+    }
+
     @Test func whileTheDatabaseRefusesConnectionsTheStoreSaysSoAndRecoversAfter() async throws {
         try await inFreshDatabase { configuration in
             let log = SignallingLog()

@@ -90,9 +90,12 @@ func frontendMessages(_ bytes: [UInt8], startsWithStartup: Bool = false) -> [(ty
 
 /// A configuration for a scripted server: short timeouts, so a test that waits for a silent
 /// server fails fast.
-func scriptedConfiguration(password: String? = nil) -> PostgresConnectionConfiguration {
+func scriptedConfiguration(
+    password: String? = nil, requiring methods: Set<PostgresRequiredAuthentication.Method>? = nil
+) -> PostgresConnectionConfiguration {
     var configuration = PostgresConnectionConfiguration(
         address: .unixSocket(directory: "/nowhere", port: 5432), user: "trips", password: password, database: "trips")
+    configuration.requiredAuthentication = methods.map(PostgresRequiredAuthentication.init)
     configuration.connectTimeout = .seconds(5)
     configuration.queryTimeout = .seconds(5)
     return configuration

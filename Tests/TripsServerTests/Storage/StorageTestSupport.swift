@@ -95,7 +95,7 @@ let everyKindOfChange: [TripChange] = [
 /// The file layer tests use: the real one, counting every call, with faults on demand.
 final class FaultyFileSystem: FileSystem {
     enum Operation: String, Sendable {
-        case createDirectory, contentsOfDirectory, readFile, open, tryLock, write, synchronizeData, synchronize, writeBack
+        case createDirectory, status, contentsOfDirectory, readFile, open, tryLock, write, synchronizeData, synchronize, writeBack
         case size, truncate, close, rename, removeFile, synchronizeDirectory
     }
 
@@ -117,6 +117,8 @@ final class FaultyFileSystem: FileSystem {
         /// Holds the next `fsync` of a snapshot being written (a compaction's) until released.
         var snapshotGate: Gate?
         var writeBacks: [(range: Range<Int>, waiting: Bool)] = []
+        /// The owner `status` reports instead of the real one.
+        var reportedOwner: UInt32?
     }
 
     private let real = PosixFileSystem()
@@ -181,6 +183,18 @@ final class FaultyFileSystem: FileSystem {
     func createDirectory(_ path: String) throws(StorageError) {
         try injected(.createDirectory, path)
         try real.createDirectory(path)
+    }
+
+    /// `status` says every file belongs to `owner`, as if another user had made them.
+    func reportOwner(_ owner: UInt32) {
+        state.withLock { $0.reportedOwner = owner }
+    }
+
+    func status(_ path: String) throws(StorageError) -> FileStatus {
+        try injected(.status, path)
+        let status = try real.status(path)
+        guard let owner = state.withLock({ $0.reportedOwner }) else { return status }
+        return FileStatus(owner: owner, permissions: status.permissions)
     }
 
     func contentsOfDirectory(_ path: String) throws(StorageError) -> [String] {

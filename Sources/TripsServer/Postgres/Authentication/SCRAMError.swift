@@ -17,8 +17,8 @@ enum SCRAMError: Error, Hashable, Sendable {
     case invalidSalt
     /// The iteration count is not a decimal number without sign or leading zeros.
     case invalidIterationCount
-    /// The iteration count is 0 or above the client's maximum (a server could otherwise
-    /// keep the client hashing for hours).
+    /// The iteration count is below 4,096 (the proof would be cheap to crack) or above the
+    /// client's maximum (a server could otherwise keep the client hashing for hours).
     case iterationCountOutOfRange
     /// The `v=` value is not canonical base64 of 32 bytes.
     case invalidServerSignature
@@ -29,4 +29,23 @@ enum SCRAMError: Error, Hashable, Sendable {
     case serverError(String)
     /// A message was asked for or given at the wrong step of the exchange.
     case outOfOrder
+}
+
+extension SCRAMError: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .malformedMessage: "a server message is malformed"
+        case .missingAttribute(let name): "the server's message lacks its \(name)= attribute"
+        case .unsupportedMandatoryExtension: "the server requires an extension (m=) this client does not know"
+        case .nonceMismatch: "the server's nonce does not continue ours"
+        case .invalidSalt: "the server's salt is not base64"
+        case .invalidIterationCount: "the server's iteration count is not a number"
+        case .iterationCountOutOfRange:
+            "the server's iteration count is below \(SCRAMSHA256.minimumIterationCount) or above the client's maximum"
+        case .invalidServerSignature: "the server's signature is not base64 of 32 bytes"
+        case .serverSignatureMismatch: "the server's signature does not match"
+        case .serverError(let reason): "the server ended the exchange: \(reason)"
+        case .outOfOrder: "a message came at the wrong step"
+        }
+    }
 }

@@ -23,7 +23,7 @@ extension SCRAMSHA256 {
             self.iterationCount = try Self.iterationCount(try attributes.take("i"), maximum: maximumIterationCount)
         }
 
-        /// RFC 5802's posit-number, bounded by `maximum`.
+        /// RFC 5802's posit-number, from `minimumIterationCount` to `maximum`.
         private static func iterationCount(_ digits: [UInt8], maximum: Int) throws(SCRAMError) -> Int {
             guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1,
                 digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
@@ -34,7 +34,7 @@ extension SCRAMSHA256 {
                 guard !overflowed, tens <= maximum - Int(digit - UInt8(ascii: "0")) else { throw .iterationCountOutOfRange }
                 count = tens + Int(digit - UInt8(ascii: "0"))
             }
-            guard count >= 1 else { throw .iterationCountOutOfRange }
+            guard count >= SCRAMSHA256.minimumIterationCount else { throw .iterationCountOutOfRange }
             return count
         }
     }

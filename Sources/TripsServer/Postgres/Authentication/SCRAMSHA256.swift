@@ -20,6 +20,10 @@ struct SCRAMSHA256: Sendable {
     /// Most iterations a server may ask for by default. PostgreSQL's default is 4,096; ten
     /// million already cost seconds of hashing, and more would let a hostile server stall us.
     static let defaultMaximumIterationCount = 10_000_000
+    /// Fewest iterations a server may ask for: PostgreSQL's default, and RFC 7677's minimum.
+    /// A server that asks for fewer makes the proof we send cheap to crack offline (an
+    /// impostor asking for one iteration gets a password guessable at billions a second).
+    static let minimumIterationCount = 4096
     /// The GS2 header for a client without channel binding, and its base64 (`c=biws`).
     private static let gs2Header = Array("n,,".utf8)
 

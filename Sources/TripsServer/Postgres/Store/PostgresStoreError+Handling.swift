@@ -7,6 +7,11 @@ extension PostgresStoreError {
         /// The database cannot serve now (gone, restarting, read-only, too slow, out of
         /// connections): 503 with `Retry-After`; the pool reconnects.
         case unavailable
+        /// A value of one change could not be sent (`PostgresEncodingError`, such as U+0000 in
+        /// a string): nothing of it reached the server, and retrying cannot mend it. The
+        /// writes of the batch are made one transaction each, so that only that change is
+        /// refused (422) and the store stays ready.
+        case refuseChange
         /// Something the store did not expect (a missing table, a refused password, a
         /// constraint it should never break, damaged rows): 500 and a log line. Retrying the
         /// same request cannot help.
@@ -19,6 +24,7 @@ extension PostgresStoreError {
         case .connections: return .unavailable
         case .migration, .damaged: return .fault
         case .database(let error):
+            if case .encoding = error { return .refuseChange }
             guard case .server(let refusal) = error else { return .unavailable }  // socket, timeout, closed
             let state = refusal.sqlState
             switch state {

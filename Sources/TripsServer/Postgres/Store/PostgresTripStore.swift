@@ -259,6 +259,12 @@ final class PostgresTripStore: Sendable {
                 return
             } catch {
                 let handling = error.handling
+                if handling == .refuseChange {
+                    // The value was never sent: the database is fine, and so is the catching up.
+                    publish(working, after: seen, failure: nil)
+                    refuseAlone(batch, error)
+                    return
+                }
                 if handling == .retry, attempt < Self.attempts {
                     log.info("writing to PostgreSQL lost a race (\(error)); retrying, attempt \(attempt + 1) of \(Self.attempts)")
                     attempt += 1
@@ -273,6 +279,18 @@ final class PostgresTripStore: Sendable {
         publish(working, after: seen, failure: failure)
         log.warning("\(batch.count) change\(batch.count == 1 ? "" : "s") refused: \(failure)")
         for pending in batch { pending.completion(.failure(.storage(failure))) }
+    }
+
+    /// A value of a change in `batch` could not be sent: makes each write alone, so that
+    /// only the one holding the value is refused, and the others, and readiness, go on.
+    private func refuseAlone(_ batch: [PendingWrite], _ error: PostgresStoreError) {
+        guard batch.count == 1 else {
+            for pending in batch { write([pending]) }
+            return
+        }
+        log.warning("a change refused: \(error)")
+        let reason = "the change holds a value PostgreSQL cannot store (U+0000 in a string, or more than one message can carry)"
+        batch[0].completion(.failure(.rejected(.invalidBody(reason))))
     }
 
     private static func answer(_ result: PostgresTripTables.WriteResult, returningList: Bool) -> Result<Mutation, MutationError> {
