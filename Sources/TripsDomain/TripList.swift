@@ -237,8 +237,8 @@ public struct TripList: Sendable {
         return true
     }
 
-    /// The trips a drop's items name, in the drop's order: an id as it is, a line of text the
-    /// one trip whose sentence or city it is. Both compare the way a search does (case- and
+    /// The trips a drop's items name, each once, in the order first named: an id as it is, a
+    /// line of text the one trip whose sentence or city it is. Both compare the way a search does (case- and
     /// diacritic-insensitive, Unicode-normalised), and a line that matches several trips is
     /// refused with their ids rather than guessed; the first item refused is the error.
     ///
@@ -261,20 +261,23 @@ public struct TripList: Sendable {
                 }
             }
         }
+        // 100,000 lines naming one trip are one id in the change, its journal record and its answer.
         var ids: [Trip.ID] = []
-        ids.reserveCapacity(drop.items.count)
+        var seen = Set<Trip.ID>()
         for lookup in drop.lookups {
+            let id: Trip.ID
             switch lookup {
-            case .id(let id):
-                ids.append(id)
+            case .id(let named):
+                id = named
             case .name(let line, let name):
-                ids.append(try only(byName[name] ?? [], named: line))
+                id = try only(byName[name] ?? [], named: line)
             case .sentence(let line, let description, let name):
                 // The trip the sentence describes, in whichever language it was written; else a
                 // city that happens to hold a colon and a comma.
                 let described = byDescription[description] ?? []
-                ids.append(try only(described.isEmpty ? byName[name] ?? [] : described, named: line))
+                id = try only(described.isEmpty ? byName[name] ?? [] : described, named: line)
             }
+            if seen.insert(id).inserted { ids.append(id) }
         }
         return ids
     }

@@ -100,7 +100,7 @@ extension TripList.Trips {
             if query.filter == .favorites && !trip.isFavorite { return false }
             if let country, text.country != country { return false }
             if let search {
-                return text.city.contains(search) || text.country.contains(search) || text.notes.contains(search)
+                return text.city.contains(search) || text.country.contains(search) || text.notes(of: trip, contain: search)
             }
             return true
         }
