@@ -4,7 +4,8 @@
 ///
 /// Notes in ASCII (most notes) are not kept twice: a search compares them with its folded
 /// query case-insensitively, byte by byte, which is what folding ASCII does. Only notes with
-/// other characters are kept folded (a copy of every note cost 330 bytes a trip).
+/// other characters are kept folded (with every note folded, the text cost 330 bytes a trip
+/// at 200,000 trips of 60-character notes; without, about 90).
 struct TripSearchText: Sendable, Hashable {
     let city: String
     let country: String
