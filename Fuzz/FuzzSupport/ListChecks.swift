@@ -10,7 +10,8 @@ public func checkDrop(_ drop: FavoriteDrop, on samples: TripList) {
         precondition(list == samples, "a refused drop changed the list")
         return
     }
-    let dropped = Set(drop.items.compactMap { try? samples.resolve($0) })
+    guard let resolved = try? samples.resolve(drop) else { preconditionFailure("a drop that was made does not resolve") }
+    let dropped = Set(resolved)
     let expected = samples.trips.filter { dropped.contains($0.id) && !$0.isFavorite }.map(\.id)
     precondition(added == expected, "added \(added), expected \(expected)")
     precondition(list.trips.map(\.id) == samples.trips.map(\.id), "a drop moved or lost trips")

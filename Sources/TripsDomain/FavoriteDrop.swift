@@ -13,10 +13,74 @@ public struct FavoriteDrop: Sendable, Hashable {
         case sentence(TripDraft, line: String)
     }
 
-    public var items: [Item]
+    public let items: [Item]
+    /// What each item looks up, in the items' order, folded once as the drop is read: outside
+    /// the store's lock, where `TripList.resolve` runs.
+    let lookups: [Lookup]
+    /// Every folded name a line may match a city by.
+    let names: Set<String>
+    /// Every trip a sentence describes, and the cities they are in.
+    let descriptions: Set<Description>
+    let describedCities: Set<String>
 
     public init(items: [Item]) {
         self.items = items
+        lookups = items.map(Lookup.init)
+        var names = Set<String>()
+        var descriptions = Set<Description>()
+        for lookup in lookups {
+            switch lookup {
+            case .id: break
+            case .name(_, let name):
+                names.insert(name)
+            case .sentence(_, let description, let name):
+                names.insert(name)
+                descriptions.insert(description)
+            }
+        }
+        self.names = names
+        self.descriptions = descriptions
+        describedCities = Set(descriptions.map(\.city))
+    }
+
+    /// One item as `TripList.resolve` looks it up.
+    enum Lookup: Sendable, Hashable {
+        case id(Trip.ID)
+        /// The line, and its folded form.
+        case name(line: String, name: String)
+        /// The line, the trip its sentence describes, and the line folded (a city with a colon).
+        case sentence(line: String, Description, name: String)
+
+        init(_ item: Item) {
+            switch item {
+            case .id(let id): self = .id(id)
+            case .name(let line): self = .name(line: line, name: line.searchFolded)
+            case .sentence(let draft, let line): self = .sentence(line: line, Description(draft), name: line.searchFolded)
+            }
+        }
+    }
+
+    /// What a sentence says of a trip, as a search compares it: a trip matches when all four agree.
+    struct Description: Sendable, Hashable {
+        let city: String
+        let country: String
+        let nights: Int
+        let day: CivilDate
+
+        init(_ draft: TripDraft) {
+            city = draft.city.searchFolded
+            country = draft.country.searchFolded
+            nights = draft.nights
+            day = CivilDate(draft.start)
+        }
+
+        /// A trip's, from the words the list keeps folded.
+        init(_ trip: Trip, text: TripSearchText) {
+            city = text.city
+            country = text.country
+            nights = trip.nights
+            day = CivilDate(trip.start)
+        }
     }
 
     /// Reads a JSON array of trip objects (only their `id` counts) or of ids, or one trip
@@ -24,9 +88,9 @@ public struct FavoriteDrop: Sendable, Hashable {
     public init(json: JSONValue) throws(TripsError) {
         switch json {
         case .array(let elements):
-            items = try elements.map(Self.item)
+            self.init(items: try elements.map(Self.item))
         case .object:
-            items = [try Self.item(json)]
+            self.init(items: [try Self.item(json)])
         default:
             throw .invalidBody("a favorite drop must be a trip, or a JSON array of trips or of trip ids, not \(json.kindName)")
         }
@@ -49,9 +113,10 @@ public struct FavoriteDrop: Sendable, Hashable {
     /// Reads text with one trip per line, its sentence (in `language`, or any) or its city;
     /// blank lines are skipped.
     public init(text: String, language: Language? = nil) {
-        items = text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-            .map { line in (try? TripDraft(sentence: line, language: language)).map { .sentence($0, line: line) } ?? .name(line) }
+        self.init(
+            items: text.split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+                .map { line in (try? TripDraft(sentence: line, language: language)).map { .sentence($0, line: line) } ?? .name(line) })
     }
 }

@@ -32,3 +32,15 @@ extension TripList {
         }
     }
 }
+
+extension TripList.Trips {
+    /// The trips, in order, for which `isIncluded` holds, given each with its folded text.
+    func filteringWithText(_ isIncluded: (Trip, TripSearchText) -> Bool) -> [Trip] {
+        var shown: [Trip] = []
+        for id in ids {
+            guard let entry = entries[id] else { preconditionFailure("trip \(id) is in the order but not in the list") }
+            if isIncluded(entry.trip, entry.text) { shown.append(entry.trip) }
+        }
+        return shown
+    }
+}

@@ -20,8 +20,18 @@ public struct TripList: Sendable {
     private var favoriteIDs: Set<Trip.ID>
 
     struct Entry: Sendable, Hashable {
-        var trip: Trip
+        var trip: Trip {
+            didSet { text = text.updated(for: trip, from: oldValue) }
+        }
         var version: UInt64
+        /// The trip's words folded, kept with it so that no search or drop folds them again.
+        private(set) var text: TripSearchText
+
+        init(trip: Trip, version: UInt64) {
+            self.trip = trip
+            self.version = version
+            text = TripSearchText(trip)
+        }
     }
 
     /// A list holding `trips`, as restored from storage or seeded.
@@ -204,7 +214,7 @@ public struct TripList: Sendable {
     /// client can tell its user (the lesson's app plays its success haptic only otherwise).
     @discardableResult
     public mutating func makeFavorites(_ drop: FavoriteDrop) throws(TripsError) -> [Trip.ID] {
-        let dropped = try existing(try drop.items.map { (item) throws(TripsError) in try resolve(item) })
+        let dropped = try existing(try resolve(drop))
         let added = order.sorted(dropped.filter { entries[$0]?.trip.isFavorite == false })
         guard !added.isEmpty else { return [] }
         revision += 1
@@ -227,27 +237,49 @@ public struct TripList: Sendable {
         return true
     }
 
-    /// Finds the trip a dropped item names: an id it has, or a line of text that is a
-    /// trip's sentence or its city. Both compare the way a search does (case- and
-    /// diacritic-insensitive, Unicode-normalised), and a line that matches several trips
-    /// is refused with their ids rather than guessed.
-    public func resolve(_ item: FavoriteDrop.Item) throws(TripsError) -> Trip.ID {
-        switch item {
-        case .id(let id):
-            return id
-        case .name(let line):
-            return try only(trips.filter { $0.city.searchFolded == line.searchFolded }.map(\.id), named: line)
-        case .sentence(let draft, let line):
-            // The trip the sentence describes, in whichever language it was written; else a
-            // city that happens to hold a colon and a comma.
-            let (city, country, day) = (draft.city.searchFolded, draft.country.searchFolded, CivilDate(draft.start))
-            let described = trips.filter { trip in
-                trip.nights == draft.nights && CivilDate(trip.start) == day && trip.city.searchFolded == city
-                    && trip.country.searchFolded == country
+    /// The trips a drop's items name, each once, in the order first named: an id as it is, a
+    /// line of text the one trip whose sentence or city it is. Both compare the way a search does (case- and
+    /// diacritic-insensitive, Unicode-normalised), and a line that matches several trips is
+    /// refused with their ids rather than guessed; the first item refused is the error.
+    ///
+    /// The drop folded its lines when it was read, and the list keeps its trips' words folded
+    /// (`TripSearchText`): this is one pass over the list that looks each trip up among the
+    /// names dropped, then one lookup per item.
+    ///
+    /// - Complexity: O(n + m) for n trips and m items, however many lines repeat a name.
+    public func resolve(_ drop: FavoriteDrop) throws(TripsError) -> [Trip.ID] {
+        var byName: [String: [Trip.ID]] = [:]
+        var byDescription: [FavoriteDrop.Description: [Trip.ID]] = [:]
+        if !drop.names.isEmpty || !drop.descriptions.isEmpty {
+            for id in order {
+                guard let entry = entries[id] else { continue }
+                let city = entry.text.city
+                if drop.names.contains(city) { byName[city, default: []].append(id) }
+                if drop.describedCities.contains(city) {
+                    let description = FavoriteDrop.Description(entry.trip, text: entry.text)
+                    if drop.descriptions.contains(description) { byDescription[description, default: []].append(id) }
+                }
             }
-            if !described.isEmpty { return try only(described.map(\.id), named: line) }
-            return try only(trips.filter { $0.city.searchFolded == line.searchFolded }.map(\.id), named: line)
         }
+        // 100,000 lines naming one trip are one id in the change, its journal record and its answer.
+        var ids: [Trip.ID] = []
+        var seen = Set<Trip.ID>()
+        for lookup in drop.lookups {
+            let id: Trip.ID
+            switch lookup {
+            case .id(let named):
+                id = named
+            case .name(let line, let name):
+                id = try only(byName[name] ?? [], named: line)
+            case .sentence(let line, let description, let name):
+                // The trip the sentence describes, in whichever language it was written; else a
+                // city that happens to hold a colon and a comma.
+                let described = byDescription[description] ?? []
+                id = try only(described.isEmpty ? byName[name] ?? [] : described, named: line)
+            }
+            if seen.insert(id).inserted { ids.append(id) }
+        }
+        return ids
     }
 
     /// The one trip of `matches`; a line that names none, or several, is refused.

@@ -24,6 +24,8 @@ struct ServerOptions: Sendable, Equatable {
     /// Compact once the journals hold exactly this many records; nil: the default threshold
     /// (4 MiB or 10,000 records, and as much as the snapshot holds).
     var compactionRecords: Int?
+    /// The most bytes of idempotency keys and their answers kept (`--idempotency-bytes`).
+    var idempotencyBytes = IdempotencyLedger.defaultByteLimit
     /// Most change streams open at once; past it, 503.
     var maxSubscribers = 10_000
     /// The file of `NAME TOKEN` lines; nil: no tokens.
@@ -31,11 +33,14 @@ struct ServerOptions: Sendable, Equatable {
     /// Run without tokens on an address other than loopback, on purpose.
     var isOpen = false
 
-    /// When the store compacts, and how much history it keeps.
+    /// When the store compacts, and how much history and how many bytes of keys it keeps.
     var storageConfiguration: StorageConfiguration {
-        guard let compactionRecords else { return StorageConfiguration(historyCapacity: historyCapacity) }
+        guard let compactionRecords else {
+            return StorageConfiguration(historyCapacity: historyCapacity, idempotencyBytes: idempotencyBytes)
+        }
         return StorageConfiguration(
-            compactionBytes: .max, compactionRecords: compactionRecords, growsWithSnapshot: false, historyCapacity: historyCapacity)
+            compactionBytes: .max, compactionRecords: compactionRecords, growsWithSnapshot: false, historyCapacity: historyCapacity,
+            idempotencyBytes: idempotencyBytes)
     }
     /// Reads need a token too (all but `/livez`, `/readyz` and `/health`).
     var isPrivate = false
@@ -196,6 +201,12 @@ struct ServerOptions: Sendable, Equatable {
         Flag(name: "--history", value: "N", help: "changes kept for clients that resume the feed (default 10000)") {
             (options, value, source) throws(UsageError) in
             options.historyCapacity = try number(value, source, 1...10_000_000)
+        },
+        Flag(
+            name: "--idempotency-bytes", value: "N",
+            help: "bytes of idempotency keys and their answers kept, oldest forgotten first (default 67108864, 64 MiB)"
+        ) { (options, value, source) throws(UsageError) in
+            options.idempotencyBytes = try number(value, source, 0...(1 << 40))
         },
         Flag(
             name: "--compact-after", value: "N",

@@ -102,10 +102,8 @@ extension TripsAPI {
             request, returningList: true,
             plan: { list throws(MutationError) in
                 try MutationError.check(condition, against: EntityTag.allList(list))
-                let ids = try drop.items.map { (item) throws(MutationError) in
-                    try rejecting { () throws(TripsError) in try list.resolve(item) }
-                }
-                return .makeFavorites(ids)
+                // The drop's lines were read and folded above, outside the store's lock.
+                return .makeFavorites(try rejecting { () throws(TripsError) in try list.resolve(drop) })
             }
         ) { mutation throws(APIError) in
             guard case .addedFavorites(let added)? = mutation.outcome, let list = mutation.list else {

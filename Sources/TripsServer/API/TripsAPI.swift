@@ -283,37 +283,66 @@ extension TripsAPI {
     /// `plan` sees the newest list and returns the change to make (nil: nothing to do);
     /// `answer` builds the response from the list right after the change.
     ///
-    /// With an `Idempotency-Key`, the answer is made as the change is planned and kept with it,
-    /// so a retry of the same request gets it again instead of a second change.
+    /// With an `Idempotency-Key` (in the scope of the request's token), the answer is made as
+    /// the change is planned and kept with it (a large body as what the change did), so a
+    /// retry of the same request gets it again instead of a second change.
     func change(
         _ request: HTTPRequest, pathID: Int? = nil, returningList: Bool = false,
         plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?,
         answer: @escaping @Sendable (Mutation) throws(APIError) -> HTTPResponse
     ) throws(APIError) -> HTTPReply {
         let accept = request.headerFields.values(for: .accept)
-        let idempotency = try IdempotencyKey.request(request) { mutation in (try? answer(mutation)).map(StoredAnswer.init) }
+        // A change got past `authorize` in `handle`: this names the same token again.
+        let tokenName = try access?.authorize(request, route: nil)
+        let idempotency = try IdempotencyKey.request(request, tokenName: tokenName) { mutation in
+            (try? answer(mutation)).map(StoredAnswer.init)
+        }
         return .later { responder in
             store.mutate(plan, returningList: returningList, idempotency: idempotency) { result in
-                switch result {
-                case .success(let mutation):
-                    if let kept = mutation.answer {
-                        responder.respond(HTTPResponse(kept))
-                        return
+                do throws(APIError) {
+                    switch result {
+                    case .success(let mutation):
+                        responder.respond(try Self.response(to: mutation, answer: answer))
+                    case .failure(let error):
+                        throw APIError(error, pathID: pathID)
                     }
-                    do throws(APIError) {
-                        responder.respond(try answer(mutation))
-                    } catch {
-                        responder.respond(error.response(accept: accept))
-                    }
-                case .failure(let error):
-                    responder.respond(APIError(error, pathID: pathID).response(accept: accept))
+                } catch {
+                    responder.respond(error.response(accept: accept))
                 }
             }
+        }
+    }
+
+    /// The answer to a change that is durable: the kept one when there is one (a retry's,
+    /// or a keyed change's own), made again from the list as it is now when its body was too
+    /// large to keep (404 when the trips it named were deleted since), or made now.
+    private static func response(
+        to mutation: Mutation, answer: (Mutation) throws(APIError) -> HTTPResponse
+    ) throws(APIError) -> HTTPResponse {
+        guard let kept = mutation.answer else { return try answer(mutation) }
+        switch kept.content {
+        case .body(let body):
+            return HTTPResponse(kept, body: body)
+        case .remade(let outcome):
+            if mutation.outcome == nil, case .trip(let id) = outcome { throw .deletedSince([id]) }
+            if mutation.outcome == nil, case .added(let ids) = outcome { throw .deletedSince(ids) }
+            var response = try answer(mutation)
+            response.restamp(as: kept)
+            return response
         }
     }
 }
 
 extension APIError {
+    /// 404 for a retry whose first answer was too large to keep, and whose trips were deleted
+    /// since: there is nothing left to answer it with.
+    static func deletedSince(_ ids: [Trip.ID]) -> APIError {
+        var error = APIError(
+            .notFound, "The change this Idempotency-Key made was made, but the trips it answered with were deleted since.")
+        error.ids = ids
+        return error
+    }
+
     /// A refused or failed change.
     init(_ error: MutationError, pathID: Int?) {
         switch error {

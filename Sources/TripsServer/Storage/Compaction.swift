@@ -95,7 +95,7 @@ struct Compaction: Sendable {
             capacity: configuration.historyCapacity, revision: snapshot.list.revision - UInt64(snapshot.events.count))
         for event in snapshot.events { history.append(event) }
         let now = Int64(time(nil))
-        var ledger = IdempotencyLedger()
+        var ledger = configuration.emptyLedger
         for use in snapshot.keys { ledger.finish(use, now: now) }
         return LoadedSnapshot(state: (snapshot.list, history, ledger), journal: snapshot.journal, bytes: bytes.count, now: now)
     }

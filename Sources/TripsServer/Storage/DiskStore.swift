@@ -85,9 +85,9 @@ struct DiskStore: Sendable {
             }
             let list = seedSamples ? TripList.samples : TripList()
             let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
-            try installSnapshot(of: list, history: history, ledger: IdempotencyLedger())
+            try installSnapshot(of: list, history: history, ledger: configuration.emptyLedger)
             log.info("created the data folder \(folder.path) with \(list.trips.count) trip\(list.trips.count == 1 ? "" : "s")")
-            return (list, history, IdempotencyLedger())
+            return (list, history, configuration.emptyLedger)
         }
         var snapshot = try Compaction.loadSnapshot(folder: folder, fileSystem: fileSystem, configuration: configuration)
         let snapshotJournal = snapshot.journal

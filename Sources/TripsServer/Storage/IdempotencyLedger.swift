@@ -1,27 +1,124 @@
-/// A change's first answer, kept so that a retry with the same `Idempotency-Key` gets it again.
+import TripsDomain
+
+/// A change's first answer, as kept so that a retry with the same `Idempotency-Key` gets it
+/// again: the status, the fields a retry needs, and the body when it is small.
 struct StoredAnswer: Sendable, Equatable {
+    /// The largest body kept: 16 KiB. A sort, reorder or drop answers with the whole list (3 MB
+    /// at 20,000 trips), which a key would otherwise keep in memory and the journal for a day.
+    static let maximumBodyBytes = 16 << 10
+
     var status: Int
-    /// The fields worth repeating: `Content-Type`, `Location`, `ETag`, `Trips-Revision`.
+    /// The fields worth repeating: `Content-Type`, `Location`, `ETag`, `Trips-Revision`, `Vary`.
     var fields: [String: String]
-    var body: [UInt8]
+    var content: Content
+
+    /// What a retry is sent as the body.
+    enum Content: Sendable, Equatable {
+        /// The first answer's body, byte for byte.
+        case body([UInt8])
+        /// The first body was larger than `maximumBodyBytes`: what the change did, by id, so
+        /// a retry is answered from the list as it is then (with the first status and fields).
+        case remade(KeptOutcome)
+    }
+
+    /// The answer as it is kept: the body only when it is at most `maximumBodyBytes`,
+    /// otherwise `outcome`, what the change did.
+    func kept(for outcome: TripChangeOutcome?) -> StoredAnswer {
+        guard case .body(let body) = content, body.count > Self.maximumBodyBytes else { return self }
+        return StoredAnswer(status: status, fields: fields, content: .remade(KeptOutcome(outcome)))
+    }
+
+    /// About what the answer holds in memory, for the ledger's byte cap.
+    var byteCount: Int {
+        let fieldBytes = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 32 }
+        switch content {
+        case .body(let body): return fieldBytes + body.count
+        case .remade(let outcome): return fieldBytes + outcome.byteCount
+        }
+    }
 }
 
-/// One use of an idempotency key: what the request was (its fingerprint), when, and what it got.
+/// What a change did, by id (`TripChangeOutcome` without the trips): enough to answer a retry
+/// from the list as it is later.
+enum KeptOutcome: Sendable, Equatable {
+    /// One trip: created, replaced, made a favorite or not.
+    case trip(Trip.ID)
+    /// Several trips created, in order.
+    case added([Trip.ID])
+    /// The trips a drop made favorites.
+    case addedFavorites([Trip.ID])
+    /// A sort, reorder or delete: whether the list changed.
+    case listChanged(Bool)
+    /// The plan found nothing to do.
+    case nothing
+
+    init(_ outcome: TripChangeOutcome?) {
+        switch outcome {
+        case .trip(let trip)?: self = .trip(trip.id)
+        case .added(let trips)?: self = .added(trips.map(\.id))
+        case .addedFavorites(let ids)?: self = .addedFavorites(ids)
+        case .listChanged(let changed)?: self = .listChanged(changed)
+        case nil: self = .nothing
+        }
+    }
+
+    /// The outcome as `list` now shows it: the trips as they are now, those deleted since
+    /// left out; nil when every trip it names was deleted since (and for `nothing`).
+    func outcome(in list: TripList) -> TripChangeOutcome? {
+        switch self {
+        case .trip(let id): list[id].map { .trip($0) }
+        case .added(let ids):
+            ids.contains { list[$0] != nil } ? .added(ids.compactMap { list[$0] }) : nil
+        case .addedFavorites(let ids): .addedFavorites(ids)
+        case .listChanged(let changed): .listChanged(changed)
+        case .nothing: nil
+        }
+    }
+
+    var byteCount: Int {
+        switch self {
+        case .trip: 8
+        case .added(let ids), .addedFavorites(let ids): 8 * ids.count
+        case .listChanged, .nothing: 1
+        }
+    }
+}
+
+/// One use of an idempotency key: whose key (the token's name; empty without tokens), what the
+/// request was (its SHA-256 fingerprint), when, and what it got.
 struct IdempotencyKeyUse: Sendable, Equatable {
     var key: String
+    /// The name of the token the request carried: keys of different tokens never meet.
+    var scope: String = ""
     var fingerprint: String
     /// Seconds since 1970, when the change was made.
     var at: Int64
     var answer: StoredAnswer
+
+    var ledgerKey: IdempotencyLedger.Key { IdempotencyLedger.Key(scope: scope, key: key) }
+
+    /// About what the use holds in memory, for the ledger's byte cap.
+    var byteCount: Int {
+        key.utf8.count + scope.utf8.count + fingerprint.utf8.count + answer.byteCount + 64
+    }
 }
 
 /// The idempotency keys of recent changes (the IETF `Idempotency-Key` draft, as Stripe keeps
-/// them): every key used in the last 24 hours, and at least the last 100,000, with the first
-/// answer each got. Kept in the journal record of the change itself, and in the snapshot, so
-/// a client that retries after a crash still gets the original answer, not a second change.
+/// them): every key used in the last 24 hours, and at least the last 100,000, within a byte
+/// cap (oldest forgotten first), with the first answer each got. Kept in the journal record
+/// of the change itself, and in the snapshot, so a client that retries after a crash still
+/// gets the original answer, not a second change.
 struct IdempotencyLedger: Sendable, Equatable {
     static let minimumKept = 100_000
     static let keptSeconds: Int64 = 24 * 60 * 60
+    /// The default byte cap: 64 MiB (`--idempotency-bytes`).
+    static let defaultByteLimit = 64 << 20
+
+    /// A key as the ledger tells keys apart: within the scope of one token's name.
+    struct Key: Sendable, Hashable {
+        var scope: String
+        var key: String
+    }
 
     /// What a key says about a request that carries it.
     enum Lookup: Equatable {
@@ -35,36 +132,52 @@ struct IdempotencyLedger: Sendable, Equatable {
         case inFlight
     }
 
-    private var uses: [String: IdempotencyKeyUse] = [:]
+    /// Past this many bytes of kept uses, the oldest are forgotten, however recent.
+    let byteLimit: Int
+    private var uses: [Key: IdempotencyKeyUse] = [:]
     /// Keys in the order they were used, oldest first (from `first` on).
-    private var order: [String] = []
+    private var order: [Key] = []
     private var first = 0
-    private var pending: [String: String] = [:]
+    private var pending: [Key: String] = [:]
+    /// The bytes of every kept use (`IdempotencyKeyUse.byteCount`).
+    private(set) var byteCount = 0
 
-    init() {}
+    init(byteLimit: Int = Self.defaultByteLimit) {
+        self.byteLimit = byteLimit
+    }
 
-    func lookup(key: String, fingerprint: String) -> Lookup {
+    func lookup(_ key: Key, fingerprint: String) -> Lookup {
         if let use = uses[key] { return use.fingerprint == fingerprint ? .replay(use.answer) : .conflict }
         if let planned = pending[key] { return planned == fingerprint ? .inFlight : .conflict }
         return .new
     }
 
     /// The change with this key is planned and not yet durable.
-    mutating func begin(key: String, fingerprint: String) {
+    mutating func begin(_ key: Key, fingerprint: String) {
         pending[key] = fingerprint
     }
 
     /// The change failed: the key is free again.
-    mutating func abandon(key: String) {
+    mutating func abandon(_ key: Key) {
         pending[key] = nil
     }
 
     /// The change is durable (or replayed from the disk): its answer is kept.
     mutating func finish(_ use: IdempotencyKeyUse, now: Int64) {
-        pending[use.key] = nil
-        if uses.updateValue(use, forKey: use.key) == nil { order.append(use.key) }
-        // Forget keys past both limits: older than a day, beyond the last 100,000.
-        while order.count - first > Self.minimumKept, let oldest = uses[order[first]], now - oldest.at > Self.keptSeconds {
+        let key = use.ledgerKey
+        pending[key] = nil
+        if let replaced = uses.updateValue(use, forKey: key) {
+            byteCount -= replaced.byteCount
+        } else {
+            order.append(key)
+        }
+        byteCount += use.byteCount
+        // Forget the oldest keys past the byte cap, and those past both other limits: older
+        // than a day, beyond the last 100,000.
+        while first < order.count, let oldest = uses[order[first]],
+            byteCount > byteLimit || (order.count - first > Self.minimumKept && now - oldest.at > Self.keptSeconds)
+        {
+            byteCount -= oldest.byteCount
             uses[order[first]] = nil
             first += 1
         }
@@ -73,6 +186,9 @@ struct IdempotencyLedger: Sendable, Equatable {
             first = 0
         }
     }
+
+    /// How many keys are kept.
+    var count: Int { uses.count }
 
     /// Every kept use, oldest first (what a snapshot saves).
     var all: [IdempotencyKeyUse] {

@@ -2,9 +2,12 @@ import TripsDomain
 
 /// A change that is on disk (or needed none), as the API answers it.
 struct Mutation: Sendable {
-    /// A replayed one: the answer its idempotency key got the first time.
-    init(replaying answer: StoredAnswer, revision: UInt64) {
-        self.init(list: nil, revision: revision, outcome: nil, tripVersion: nil)
+    /// A replayed one: the answer its idempotency key got the first time, and `list`, the
+    /// list as it is now, from which an answer too large to keep is made again.
+    init(replaying answer: StoredAnswer, list: TripList) {
+        var outcome: TripChangeOutcome?
+        if case .remade(let kept) = answer.content { outcome = kept.outcome(in: list) }
+        self.init(outcome: outcome, list: list, returningList: true)
         self.answer = answer
     }
 
@@ -40,13 +43,19 @@ struct Mutation: Sendable {
     var answer: StoredAnswer?
 }
 
-/// A change made with an `Idempotency-Key`: the key, what the request was, when, and how
-/// to write the answer that is kept with the change (nil: the answer is an error, not kept).
+/// A change made with an `Idempotency-Key`: the key and whose it is, what the request was,
+/// when, and how to write its answer (nil: the answer is an error, not kept). The store keeps
+/// that answer with the change as `StoredAnswer.kept(for:)` trims it.
 struct IdempotencyRequest: Sendable {
-    let key: String
+    let key: IdempotencyLedger.Key
     let fingerprint: String
     let now: Int64
     let answer: @Sendable (Mutation) -> StoredAnswer?
+
+    /// The use to keep for this request, whose change got `answer` and did `outcome`.
+    func use(answered answer: StoredAnswer, outcome: TripChangeOutcome?) -> IdempotencyKeyUse {
+        IdempotencyKeyUse(key: key.key, scope: key.scope, fingerprint: fingerprint, at: now, answer: answer.kept(for: outcome))
+    }
 }
 
 /// Why a mutation did not happen.

@@ -14,17 +14,20 @@ import TripsDomain
 ///     {"version":42,"id":9,…}
 ///     {"revision":42,"event":"created","data":"{\"revision\":42,\"trips\":[…],\"before\":null}"}
 ///
-/// Then one record per idempotency key kept (format 3), oldest first:
+/// Then one record per idempotency key kept (format 3 on), oldest first:
 ///
-///     {"key":"k-1","fingerprint":"…","at":1796000000,"status":201,"fields":{…},"body":"…"}
+///     {"key":"k-1","scope":"alice","fingerprint":"…","at":1796000000,"status":201,"fields":{…},"body":"…"}
+///     {"key":"k-2","fingerprint":"…","at":1796000001,"status":200,"fields":{…},"outcome":{"listChanged":true}}
 ///
-/// Format 1, written before the change feed, has no events; format 2 has no keys.
+/// Format 1, written before the change feed, has no events; format 2 has no keys; format 3
+/// keys have no scope and always a body (format 4 leaves out a body over 16 KiB, and keeps
+/// what the change did instead, `StoredAnswer.Content.remade`).
 ///
 /// `journal` is what makes compaction safe to interrupt: the snapshot covers every change
 /// in journals before that generation, so an older journal left behind by a crash is
 /// never replayed on top of it.
 struct Snapshot: Sendable, Equatable {
-    static let format = 3
+    static let format = 4
 
     var list: TripList
     /// The latest changes, oldest first; their revisions end at the list's.
@@ -93,7 +96,7 @@ struct Snapshot: Sendable, Equatable {
             try append(writer.bytes)
         }
         for use in keys {
-            var writer = JSONWriter(reservingCapacity: use.answer.body.count + 128)
+            var writer = JSONWriter(reservingCapacity: use.byteCount + 128)
             writer.appendKeyUse(use)
             try append(writer.bytes)
         }

@@ -1,4 +1,4 @@
-/// When the journal is compacted into a snapshot.
+/// When the journal is compacted into a snapshot, and how much of the past a store keeps.
 struct StorageConfiguration: Sendable, Hashable {
     /// Compact once the journal holds more bytes than this. Default: 4 MiB.
     var compactionBytes: Int
@@ -15,10 +15,21 @@ struct StorageConfiguration: Sendable, Hashable {
     /// across restarts and compactions. Default: 10,000.
     var historyCapacity: Int
 
-    init(compactionBytes: Int = 4 << 20, compactionRecords: Int = 10_000, growsWithSnapshot: Bool = true, historyCapacity: Int = 10_000) {
+    /// The most bytes of idempotency keys and their answers kept; past it the oldest are
+    /// forgotten. Default: 64 MiB (`IdempotencyLedger.defaultByteLimit`).
+    var idempotencyBytes: Int
+
+    init(
+        compactionBytes: Int = 4 << 20, compactionRecords: Int = 10_000, growsWithSnapshot: Bool = true, historyCapacity: Int = 10_000,
+        idempotencyBytes: Int = IdempotencyLedger.defaultByteLimit
+    ) {
         self.compactionBytes = compactionBytes
         self.compactionRecords = compactionRecords
         self.growsWithSnapshot = growsWithSnapshot
         self.historyCapacity = historyCapacity
+        self.idempotencyBytes = idempotencyBytes
     }
+
+    /// An empty ledger with this configuration's byte cap.
+    var emptyLedger: IdempotencyLedger { IdempotencyLedger(byteLimit: idempotencyBytes) }
 }

@@ -179,10 +179,16 @@ extension StoredObject {
 }
 
 extension JSONWriter {
-    /// `{"key":…,"fingerprint":…,"at":…,"status":201,"fields":{…},"body":"…"}`
+    /// `{"key":…,"scope":…,"fingerprint":…,"at":…,"status":201,"fields":{…},"body":"…"}`, with
+    /// `"outcome":{…}` (`appendKeptOutcome`) instead of `"body"` for an answer too large to
+    /// keep, and no `"scope"` for a key used without a token.
     mutating func appendKeyUse(_ use: IdempotencyKeyUse) {
         appendRaw(#"{"key":"#)
         appendString(use.key)
+        if !use.scope.isEmpty {
+            appendRaw(#","scope":"#)
+            appendString(use.scope)
+        }
         appendRaw(#","fingerprint":"#)
         appendString(use.fingerprint)
         appendRaw(#","at":"#)
@@ -191,17 +197,46 @@ extension JSONWriter {
         appendInteger(use.answer.status)
         appendRaw(#","fields":"#)
         appendValue(.object(use.answer.fields.mapValues(JSONValue.string)))
-        appendRaw(#","body":"#)
-        appendString(String(decoding: use.answer.body, as: UTF8.self))
+        switch use.answer.content {
+        case .body(let body):
+            appendRaw(#","body":"#)
+            appendString(String(decoding: body, as: UTF8.self))
+        case .remade(let outcome):
+            appendRaw(#","outcome":"#)
+            appendKeptOutcome(outcome)
+        }
+        appendRaw("}")
+    }
+
+    /// `{"trip":7}`, `{"added":[7,8]}`, `{"addedFavorites":[2]}`, `{"listChanged":true}` or `{}`.
+    private mutating func appendKeptOutcome(_ outcome: KeptOutcome) {
+        switch outcome {
+        case .trip(let id):
+            appendRaw(#"{"trip":"#)
+            appendInteger(id)
+        case .added(let ids):
+            appendRaw(#"{"added":"#)
+            appendIntegers(ids)
+        case .addedFavorites(let ids):
+            appendRaw(#"{"addedFavorites":"#)
+            appendIntegers(ids)
+        case .listChanged(let changed):
+            appendRaw(#"{"listChanged":"#)
+            appendBool(changed)
+        case .nothing:
+            appendRaw("{")
+        }
         appendRaw("}")
     }
 }
 
 extension StoredObject {
-    /// Reads what `appendKeyUse` writes.
+    /// Reads what `appendKeyUse` writes, and what it wrote before keys had scopes and large
+    /// answers were left out (every answer with its body).
     static func keyUse(_ value: JSONValue) throws(StoredJSONError) -> IdempotencyKeyUse {
         var object = try StoredObject(value, describing: "idempotency")
         let key = try object.string("key")
+        let scope = object.has("scope") ? try object.string("scope") : ""
         let fingerprint = try object.string("fingerprint")
         let at: Int64 = try object.integer("at")
         let status: Int = try object.integer("status")
@@ -211,9 +246,29 @@ extension StoredObject {
             guard case .string(let text) = value else { throw StoredJSONError(reason: "field \(name) is not a string") }
             fields[name] = text
         }
-        let body = Array(try object.string("body").utf8)
+        let content: StoredAnswer.Content =
+            object.has("outcome") ? .remade(try keptOutcome(try object.value("outcome"))) : .body(Array(try object.string("body").utf8))
         try object.finish()
-        return IdempotencyKeyUse(
-            key: key, fingerprint: fingerprint, at: at, answer: StoredAnswer(status: status, fields: fields, body: body))
+        let answer = StoredAnswer(status: status, fields: fields, content: content)
+        return IdempotencyKeyUse(key: key, scope: scope, fingerprint: fingerprint, at: at, answer: answer)
+    }
+
+    /// Reads what `appendKeptOutcome` writes.
+    private static func keptOutcome(_ value: JSONValue) throws(StoredJSONError) -> KeptOutcome {
+        var object = try StoredObject(value, describing: "outcome")
+        let outcome: KeptOutcome
+        if object.has("trip") {
+            outcome = .trip(try object.integer("trip"))
+        } else if object.has("added") {
+            outcome = .added(try object.integers("added"))
+        } else if object.has("addedFavorites") {
+            outcome = .addedFavorites(try object.integers("addedFavorites"))
+        } else if object.has("listChanged") {
+            outcome = .listChanged(try object.bool("listChanged"))
+        } else {
+            outcome = .nothing
+        }
+        try object.finish()
+        return outcome
     }
 }

@@ -49,7 +49,7 @@ final class TripStore: Sendable {
         /// Syncs, compactions and failures, for the metrics.
         var statistics = StoreStatistics()
         /// Idempotency keys of recent changes, and of changes on their way to the disk.
-        var ledger = IdempotencyLedger()
+        var ledger: IdempotencyLedger
     }
 
     /// A planned mutation on its way to the disk.
@@ -76,7 +76,7 @@ final class TripStore: Sendable {
         guard let directory else {
             let list = seedSamples ? TripList.samples : TripList()
             let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
-            state = Mutex(State(durable: list, history: history, tip: list))
+            state = Mutex(State(durable: list, history: history, tip: list, ledger: configuration.emptyLedger))
             disk = Mutex(nil)
             return
         }
@@ -141,7 +141,8 @@ final class TripStore: Sendable {
     /// With `idempotency`, a key already used for the same request answers its first answer
     /// again and changes nothing; used for another request, `.idempotencyConflict`; still on
     /// its way to the disk, `.idempotencyInFlight`. A new one makes the change, and its
-    /// answer (`idempotency.answer` of the mutation) goes into the change's journal record.
+    /// answer (`idempotency.answer` of the mutation, trimmed by `StoredAnswer.kept(for:)`)
+    /// goes into the change's journal record.
     func mutate(
         _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
         idempotency: IdempotencyRequest? = nil,
@@ -151,9 +152,9 @@ final class TripStore: Sendable {
         let (immediate, wakeWriter) = state.withLock { state -> (Result<Mutation, MutationError>?, Bool) in
             guard !state.isClosing else { return (.failure(.storage(.closed)), false) }
             if let idempotency {
-                switch state.ledger.lookup(key: idempotency.key, fingerprint: idempotency.fingerprint) {
+                switch state.ledger.lookup(idempotency.key, fingerprint: idempotency.fingerprint) {
                 case .new: break
-                case .replay(let answer): return (.success(Mutation(replaying: answer, revision: state.tip.revision)), false)
+                case .replay(let answer): return (.success(Mutation(replaying: answer, list: state.tip)), false)
                 case .conflict: return (.failure(.idempotencyConflict), false)
                 case .inFlight: return (.failure(.idempotencyInFlight), false)
                 }
@@ -178,12 +179,11 @@ final class TripStore: Sendable {
                 }
                 var mutation = Mutation(outcome: outcome, list: state.tip, returningList: returningList)
                 if let idempotency, let answer = idempotency.answer(mutation) {
-                    mutation.answer = answer
-                    let use = IdempotencyKeyUse(
-                        key: idempotency.key, fingerprint: idempotency.fingerprint, at: idempotency.now, answer: answer)
+                    mutation.answer = answer  // whole: the ledger and the journal keep `use`, trimmed
+                    let use = idempotency.use(answered: answer, outcome: outcome)
                     if record != nil {
                         record?.idempotency = use
-                        state.ledger.begin(key: use.key, fingerprint: use.fingerprint)  // kept once durable
+                        state.ledger.begin(use.ledgerKey, fingerprint: use.fingerprint)  // kept once durable
                     } else {
                         state.ledger.finish(use, now: use.at)  // nothing to save: kept in memory
                     }
@@ -298,7 +298,7 @@ final class TripStore: Sendable {
                 state.statistics.recordFailure(failure)
                 let failed = batch + state.queue
                 state.queue.removeAll()
-                for pending in failed { if let key = pending.record?.idempotency?.key { state.ledger.abandon(key: key) } }
+                for pending in failed { if let use = pending.record?.idempotency { state.ledger.abandon(use.ledgerKey) } }
                 return failed
             }
             log.warning("a write to the journal failed, \(failed.count) changes refused: \(failure)")

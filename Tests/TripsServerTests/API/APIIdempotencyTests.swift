@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 import Testing
@@ -44,6 +45,178 @@ import TripsDomain
         let api = try APIServer()
         #expect(try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": key]).status == 400)
         #expect(api.store.list == TripList.samples)
+    }
+
+    /// 120 trips: a sort's answer, the whole list, is larger than the 16 KiB a key keeps.
+    private static func longList(_ api: APIServer) async throws {
+        let drafts = (0..<114).map { index in
+            #"{"city":"City \#(index)","country":"Country","nights":2,"price":\#(1_000 - index),"start":"2027-05-01"}"#
+        }
+        let created = try await api.json("POST", "/trips", "[" + drafts.joined(separator: ",") + "]")
+        #expect(created.status == 201)
+    }
+
+    /// A small answer is kept whole; a large one (the list a sort answers with) is not: a
+    /// retry gets the list as it is now, with the first answer's status, `ETag` and
+    /// `Trips-Revision`, which name what the sort made.
+    @Test(arguments: TestStore.all) func aRetryOfALargeAnswerIsMadeFromTheListAsItIsNow(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        try await Self.longList(api)
+        let sort = try await api.json("POST", "/trips/sort", #"{"by":"price"}"#, headers: ["Idempotency-Key": "sort-1"])
+        #expect(sort.status == 200 && sort.body.count > StoredAnswer.maximumBodyBytes)
+        #expect(try await api.request("PUT", "/favorites/2").status == 200)  // a change after it
+        let retry = try await api.json("POST", "/trips/sort", #"{"by":"price"}"#, headers: ["Idempotency-Key": "sort-1"])
+        let now = try await api.request("GET", "/trips")
+        #expect(retry.status == 200)
+        #expect(retry.field("ETag") == sort.field("ETag") && retry.field("Trips-Revision") == sort.field("Trips-Revision"))
+        #expect(retry.body == now.body && retry.body != sort.body)
+        #expect(retry.field("Content-Type") == sort.field("Content-Type"))
+        // A small answer is the first one, byte for byte, whatever changed since.
+        let favorite = try await api.request("PUT", "/favorites/3", headers: ["Idempotency-Key": "fav-3"])
+        #expect(try await api.json("PATCH", "/trips/3", #"{"nights": 9}"#).status == 200)
+        let again = try await api.request("PUT", "/favorites/3", headers: ["Idempotency-Key": "fav-3"])
+        #expect(again.body == favorite.body && again.field("ETag") == favorite.field("ETag"))
+        // One trip too large to keep (notes of 9,000 two-byte characters), deleted since:
+        // nothing is left to answer with.
+        let notes = String(repeating: "é", count: 9_000)
+        let large = #"{"city":"Oslo","country":"Norway","nights":2,"price":1,"start":"2027-05-01","notes":"\#(notes)"}"#
+        let created = try await api.json("POST", "/trips", large, headers: ["Idempotency-Key": "large"])
+        #expect(created.status == 201)
+        let location = try #require(created.field("Location"))
+        let retried = try await api.json("POST", "/trips", large, headers: ["Idempotency-Key": "large"])
+        #expect(retried.status == 201 && retried.field("Location") == location && retried.body == created.body)
+        #expect(try await api.request("DELETE", location).status == 204)
+        #expect(try await api.json("POST", "/trips", large, headers: ["Idempotency-Key": "large"]).status == 404)
+    }
+
+    /// What a key keeps of a large answer is what the change did, not the answer: the ledger
+    /// holds a few hundred bytes for a sort of 120 trips, and so does the journal.
+    @Test func aLargeAnswerIsNotKeptInTheLedgerOrTheJournal() async throws {
+        try await withStorageFolder { folder in
+            let store = try TripStore.open(folder, samples: true)
+            let api = try APIServer(store: store)
+            try await Self.longList(api)
+            let before = try journalBytes(folder)
+            #expect(try await api.json("POST", "/trips/sort", #"{"by":"price"}"#, headers: ["Idempotency-Key": "s"]).status == 200)
+            #expect(try journalBytes(folder) - before < 1_000)
+            store.close()
+            let reopened = try TripStore.open(folder, samples: true)
+            defer { reopened.close() }
+            let again = try APIServer(store: reopened)
+            let retry = try await again.json("POST", "/trips/sort", #"{"by":"price"}"#, headers: ["Idempotency-Key": "s"])
+            let now = try await again.request("GET", "/trips")
+            #expect(retry.status == 200 && retry.body == now.body)
+        }
+    }
+
+    /// Past `--idempotency-bytes`, the oldest keys are forgotten first, however recent: a
+    /// retry of one makes the change again.
+    @Test(arguments: TestStore.all) func theLedgerForgetsItsOldestKeysPastItsByteCap(store: TestStore) async throws {
+        let api = try await APIServer(on: store, configuration: StorageConfiguration(idempotencyBytes: 2_000))
+        defer { api.stop() }
+        var locations: [String] = []
+        for index in 0..<10 {
+            let created = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "cap-\(index)"])
+            locations.append(try #require(created.field("Location")))
+        }
+        let newest = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "cap-9"])
+        #expect(newest.field("Location") == locations[9])
+        let oldest = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "cap-0"])
+        #expect(oldest.status == 201 && oldest.field("Location") == "/trips/17")  // forgotten: made again
+    }
+
+    /// With tokens, a key is the token's own: alice's `K` and bob's `K` are two keys.
+    @Test(arguments: TestStore.all) func keysAreScopedByTheTokensName(store: TestStore) async throws {
+        let tokens = AccessTokens([(name: "alice", token: "alice-0123456789abcdef"), (name: "bob", token: "bob-0123456789abcdef")])
+        let api = try await APIServer(on: store, access: AccessPolicy(tokens: tokens, isPrivate: false))
+        defer { api.stop() }
+        func create(as token: String) async throws -> TestResponse {
+            try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "K", "Authorization": "Bearer \(token)"])
+        }
+        #expect(try await create(as: "alice-0123456789abcdef").field("Location") == "/trips/7")
+        #expect(try await create(as: "bob-0123456789abcdef").field("Location") == "/trips/8")
+        #expect(try await create(as: "alice-0123456789abcdef").field("Location") == "/trips/7")
+        #expect(api.order == [1, 2, 3, 4, 5, 6, 7, 8])
+    }
+
+    /// Two bodies whose FNV-1a fingerprints (what keys were compared by before SHA-256) are the
+    /// same, found by a cycle search: the second is a different request, refused with 422, not
+    /// answered with the first's trip.
+    @Test(arguments: TestStore.all) func requestsThatCollideUnderFNVAreDifferentRequests(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        let (first, second) = (Self.fnvCollision.0, Self.fnvCollision.1)
+        #expect(Self.fnv(first) == Self.fnv(second) && first != second)
+        #expect(try await api.json("POST", "/trips", first, headers: ["Idempotency-Key": "fnv"]).status == 201)
+        let other = try await api.json("POST", "/trips", second, headers: ["Idempotency-Key": "fnv"])
+        #expect(other.status == 422)
+        #expect(api.order == [1, 2, 3, 4, 5, 6, 7])
+    }
+
+    private static let fnvCollision = (
+        #"{"city":"Lisbon","country":"Portugal","nights":4,"price":1,"start":"2027-05-01","notes":"89d6c6aa925d6e32"}"#,
+        #"{"city":"Lisbon","country":"Portugal","nights":4,"price":1,"start":"2027-05-01","notes":"2ddfc12f6294d69f"}"#
+    )
+
+    /// The fingerprint keys were compared by before: FNV-1a over method, target, body type
+    /// and body, each followed by 0xff, and the body's length.
+    private static func fnv(_ body: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in ["POST", "/trips", "application/json", body] {
+            for byte in Array(part.utf8) + [0xff] {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01b3
+            }
+        }
+        return String(hash, radix: 16) + "-" + String(body.utf8.count)
+    }
+
+    /// On PostgreSQL as on the journal: while the first request with a key is being made (its
+    /// transaction waits for the state row another session holds), a retry is 409, and another
+    /// request with the key 422; once it is made, the retry gets its answer.
+    @Test func aRetryWhileTheFirstIsInFlightIs409OnPostgreSQL() async throws {
+        guard TestStore.all.contains(.postgres) else { return }
+        let database = try await APITestDatabases.shared.take()
+        let store = try await onOwnThread { try PostgresTripStore(connection: database.configuration) }
+        defer { APITestDatabases.shared.giveBack(database, after: store.close) }
+        let api = try APIServer(store: store)
+        // Another session holds the state row, which every write locks first, until told.
+        let (locked, waiting, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        defer { release.signal() }  // whatever fails, the holder lets go
+        let holding = Task {
+            try await onOwnThread {
+                let holder = try PostgresConnection.connect(database.configuration)
+                defer { holder.close() }
+                try holder.simpleQuery("BEGIN")
+                _ = try holder.query("SELECT revision FROM trips_state FOR UPDATE")
+                locked.signal()
+                // The first request is in flight once its transaction waits for the lock.
+                let waiters = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                while try holder.query(waiters).rows.first?.first == "0" {}
+                waiting.signal()
+                release.wait()
+                try holder.simpleQuery("ROLLBACK")
+            }
+        }
+        try await onOwnThread { locked.wait() }
+        let first = Task { try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "slow"]) }
+        try await onOwnThread { waiting.wait() }
+        let retry = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "slow"])
+        #expect(retry.status == 409 && retry.field("Retry-After") == "1")
+        let other = try await api.json("POST", "/trips", lisbon + " ", headers: ["Idempotency-Key": "slow"])
+        #expect(other.status == 422)
+        release.signal()
+        try await holding.value
+        #expect(try await first.value.status == 201)
+        #expect(try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "slow"]).field("Location") == "/trips/7")
+    }
+
+    /// The bytes of the journals in a data folder.
+    private func journalBytes(_ folder: String) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(DataFolder.journalPrefix) }.reduce(0) {
+            $0 + ((try FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? Int) ?? 0)
+        }
     }
 
     @Test func aRetryWhileTheFirstIsInFlightIs409() async throws {

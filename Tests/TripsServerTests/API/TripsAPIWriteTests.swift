@@ -206,6 +206,29 @@ import TripsDomain
         #expect(api.store.list == TripList.samples)
     }
 
+    /// A drop finds trips by the folded words the list keeps with them, which follow every
+    /// change: a create, a rename through PATCH, a delete and a reorder.
+    @Test(arguments: TestStore.all) func namesResolveAfterCreatesRenamesDeletesAndReorders(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        func drop(_ text: String) async throws -> TestResponse {
+            try await api.request("POST", "/favorites", headers: ["Content-Type": "text/plain"], body: text)
+        }
+        let lisbon = #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 1, "start": "2027-05-01"}"#
+        #expect(try await api.json("POST", "/trips", lisbon).status == 201)  // 7
+        #expect(try await api.json("PATCH", "/trips/7", #"{"city": "Pôrto"}"#).status == 200)
+        #expect(try await drop("lisbon").status == 422)
+        #expect(try await drop("PORTO").member("added") == .array([.number("7")]))
+        #expect(try await api.request("DELETE", "/trips/2").status == 204)
+        #expect(try await drop("Vancouver").status == 422)
+        #expect(try await api.json("POST", "/trips", lisbon.replacingOccurrences(of: "Lisbon", with: "ZURICH")).status == 201)  // 8
+        #expect(try await drop("zürich").member("ids") == .array([.number("6"), .number("8")]))
+        let move = #"{"sources": [8], "destination": {"before": 6}}"#
+        #expect(try await api.json("POST", "/trips/reorder", move).status == 200)
+        #expect(try await drop("zürich").member("ids") == .array([.number("8"), .number("6")]))
+        #expect(try await drop("Pôrto, Portugal: 4 nights from May 1, 2027").member("added") == .array([]))
+    }
+
     @Test(arguments: TestStore.all) func oneTripCanBeMadeAFavoriteOrNot(store: TestStore) async throws {
         let api = try await APIServer(on: store)
         defer { api.stop() }

@@ -136,6 +136,16 @@ import Testing
         #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: ["--history", "0"], environment: [:]) }
     }
 
+    @Test func theIdempotencyByteCapHasAFlagAndAnEnvironmentVariable() throws {
+        #expect(try ServerOptions(arguments: [], environment: [:]).storageConfiguration.idempotencyBytes == 64 << 20)
+        let options = try ServerOptions(arguments: ["--idempotency-bytes", "1000"], environment: ["TRIPS_IDEMPOTENCY_BYTES": "5"])
+        #expect(options.storageConfiguration.idempotencyBytes == 1_000)
+        #expect(try ServerOptions(arguments: [], environment: ["TRIPS_IDEMPOTENCY_BYTES": "5"]).idempotencyBytes == 5)
+        let compacting = try ServerOptions(arguments: ["--idempotency-bytes=7", "--compact-after", "9"], environment: [:])
+        #expect(compacting.storageConfiguration.idempotencyBytes == 7)
+        #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: ["--idempotency-bytes", "-1"], environment: [:]) }
+    }
+
     @Test func everySettingHasAnEnvironmentVariable() throws {
         let environment = [
             "TRIPS_MAX_BODY": "10", "TRIPS_MAX_HEADER": "2048", "TRIPS_MAX_FIELDS": "5", "TRIPS_MAX_REQUEST_LINE": "100",

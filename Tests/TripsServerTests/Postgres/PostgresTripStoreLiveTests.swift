@@ -72,7 +72,7 @@ struct PostgresTripStoreLiveTests {
             // Another instance makes twenty changes in one transaction: more than the history holds.
             let other = PostgresTripTables(connection: try PostgresConnection.connect(configuration))
             defer { other.connection.close() }
-            var state = try other.load(historyCapacity: 100)
+            var state = try other.load(historyCapacity: 100, ledger: IdempotencyLedger())
             _ = try other.commit((1...20).map { n in PostgresTripTables.Write { _ in .add(storageDraft("City \(n)")) } }, to: &state)
 
             var reset = try stream.readUntil("\n\n")
@@ -129,15 +129,19 @@ struct PostgresTripStoreLiveTests {
             defer { first.close() }
             let second = try PostgresTripStore(connection: configuration, seedSamples: false)
             defer { second.close() }
-            let key = IdempotencyRequest(key: "k-1", fingerprint: "POST /trips Lisbon", now: Int64(time(nil))) { mutation in
-                StoredAnswer(status: 201, fields: ["Trips-Revision": "\(mutation.revision)"], body: Array("created".utf8))
+            let key = IdempotencyRequest(
+                key: IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "POST /trips Lisbon", now: Int64(time(nil))
+            ) { mutation in
+                StoredAnswer(status: 201, fields: ["Trips-Revision": "\(mutation.revision)"], content: .body(Array("created".utf8)))
             }
             let made = try self.mutate(first, idempotency: key) { _ in .add(storageDraft("Lisbon")) }.get()
             let again = try self.mutate(second, idempotency: key) { _ in .add(storageDraft("Lisbon")) }.get()
             #expect(again.answer == made.answer)
             #expect(again.answer?.fields["Trips-Revision"] == "1")
             #expect(second.list.count == 1)
-            let other = IdempotencyRequest(key: "k-1", fingerprint: "POST /trips Porto", now: key.now) { _ in nil }
+            let other = IdempotencyRequest(
+                key: IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "POST /trips Porto", now: key.now
+            ) { _ in nil }
             guard case .failure(.idempotencyConflict) = self.mutate(second, idempotency: other, { _ in .add(storageDraft("Porto")) }) else {
                 Issue.record("a key reused for another request must be refused")
                 return
@@ -265,8 +269,8 @@ struct PostgresTripStoreLiveTests {
             let admin = try PostgresConnection.connect(configuration)
             defer { admin.close() }
             try admin.simpleQuery("DROP TABLE trip_idempotency_keys")
-            let keyed = IdempotencyRequest(key: "k-1", fingerprint: "f", now: 1_800_000_000) { _ in
-                StoredAnswer(status: 201, fields: [:], body: [])
+            let keyed = IdempotencyRequest(key: IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "f", now: 1_800_000_000) { _ in
+                StoredAnswer(status: 201, fields: [:], content: .body([]))
             }
             guard case .failure(.storage(.databaseFault)) = self.mutate(store, idempotency: keyed, { _ in .add(storageDraft("Lisbon")) })
             else {

@@ -21,7 +21,8 @@ struct PostgresTripTablesLiveTests {
                 keyUse: { written in
                     IdempotencyKeyUse(
                         key: "k-1", fingerprint: "f", at: 1_800_000_000,
-                        answer: StoredAnswer(status: 200, fields: ["ETag": "\"\(written.list.revision)\""], body: Array("{}".utf8)))
+                        answer: StoredAnswer(
+                            status: 200, fields: ["ETag": "\"\(written.list.revision)\""], content: .body(Array("{}".utf8))))
                 })
             _ = try instance.tables.commit([keyed], to: &instance.state)
 
@@ -30,7 +31,7 @@ struct PostgresTripTablesLiveTests {
             #expect(reread.state.list.trips.map(\.id) == instance.state.list.trips.map(\.id))
             #expect(reread.state.history == instance.state.history)
             #expect(reread.state.ledger == instance.state.ledger)
-            #expect(reread.state.ledger.lookup(key: "k-1", fingerprint: "f") != .new)
+            #expect(reread.state.ledger.lookup(IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "f") != .new)
             let positions = try reread.positions()
             #expect(positions.map(\.id) == reread.state.list.trips.map(\.id))
         }
@@ -101,7 +102,7 @@ struct PostgresTripTablesLiveTests {
                     keyUse: { _ in
                         IdempotencyKeyUse(
                             key: "k-\(id)", fingerprint: "f", at: Int64(index + 1) * 1_000,
-                            answer: StoredAnswer(status: 200, fields: [:], body: []))
+                            answer: StoredAnswer(status: 200, fields: [:], content: .body([])))
                     })
                 _ = try instance.tables.commit([keyed], to: &instance.state)
             }
@@ -224,7 +225,7 @@ private final class Instance: @unchecked Sendable {
         let connection = try LiveDatabase.connect(to: schema)
         _ = try SchemaMigrator.migrate(connection)
         tables = PostgresTripTables(connection: connection)
-        state = try tables.load(historyCapacity: 100)
+        state = try tables.load(historyCapacity: 100, ledger: IdempotencyLedger())
     }
 
     deinit { tables.connection.close() }

@@ -22,9 +22,27 @@ struct SchemaMigratorLiveTests {
             ).rows
             return (try results.get(0), try results.get(1), versions, tables)
         }
-        #expect([first, second].sorted { $0.count < $1.count } == [[], [1, 2]], "one migrates, the other finds it done")
-        #expect(versions == [["1"], ["2"]])
+        #expect([first, second].sorted { $0.count < $1.count } == [[], [1, 2, 3]], "one migrates, the other finds it done")
+        #expect(versions == [["1"], ["2"], ["3"]])
         #expect(tables == [["5"]])  // four tables and the migrations table
+    }
+
+    /// Version 3 gives every key a scope: a key row written before it (no scope, its answer
+    /// with a body, an FNV fingerprint) loads after the migration, in the scope of no token.
+    @Test func keyRowsWrittenBeforeScopesLoadAfterTheMigration() async throws {
+        let ledger = try await inFreshSchema(named: "trips_migrations") { schema in
+            let connection = try LiveDatabase.connect(to: schema)
+            defer { connection.close() }
+            _ = try SchemaMigrator.migrate(connection, to: Array(TripsSchema.migrations.prefix(2)))
+            let use = #"{"key":"k-old","fingerprint":"1f2e-12","at":1800000000,"status":201,"fields":{"Location":"/trips/7"},"body":"{}"}"#
+            _ = try connection.query("INSERT INTO trip_idempotency_keys (key, use, used_at) VALUES ('k-old', $1, 1800000000)", [use])
+            #expect(try SchemaMigrator.migrate(connection) == [3])
+            return try PostgresTripTables(connection: connection).load(historyCapacity: 10, ledger: IdempotencyLedger()).ledger
+        }
+        #expect(
+            ledger.lookup(IdempotencyLedger.Key(scope: "", key: "k-old"), fingerprint: "1f2e-12")
+                == .replay(
+                    StoredAnswer(status: 201, fields: ["Location": "/trips/7"], content: .body(Array("{}".utf8)))))
     }
 
     @Test func aDatabaseANewerServerMigratedIsRefused() async throws {
@@ -40,8 +58,8 @@ struct SchemaMigratorLiveTests {
                 return error
             }
         }
-        guard case .newerSchema(found: 99, known: 2)? = error else {
-            Issue.record("expected newerSchema(99, 2), got \(String(describing: error))")
+        guard case .newerSchema(found: 99, known: 3)? = error else {
+            Issue.record("expected newerSchema(99, 3), got \(String(describing: error))")
             return
         }
     }
@@ -50,7 +68,7 @@ struct SchemaMigratorLiveTests {
         let (failure, tablesAfterFailure, appliedAfterwards) = try await inFreshSchema(named: "trips_migrations") { schema in
             let connection = try LiveDatabase.connect(to: schema)
             defer { connection.close() }
-            let broken = TripsSchema.migrations + [SchemaMigration(version: 3, name: "broken", sql: "CREATE TABLE trips (id int)")]
+            let broken = TripsSchema.migrations + [SchemaMigration(version: 4, name: "broken", sql: "CREATE TABLE trips (id int)")]
             var failure: SchemaMigrationError?
             do throws(SchemaMigrationError) {
                 _ = try SchemaMigrator.migrate(connection, to: broken)
@@ -62,13 +80,13 @@ struct SchemaMigratorLiveTests {
             ).rows
             return (failure, tables, try SchemaMigrator.migrate(connection))
         }
-        guard case .migrationFailed(version: 3, name: "broken", let error)? = failure else {
-            Issue.record("expected migration 3 to fail, got \(String(describing: failure))")
+        guard case .migrationFailed(version: 4, name: "broken", let error)? = failure else {
+            Issue.record("expected migration 4 to fail, got \(String(describing: failure))")
             return
         }
         #expect(error.serverError?.sqlState == SQLState(rawValue: "42P07"), "duplicate table")
         #expect(tablesAfterFailure == [["0"]])
-        #expect(appliedAfterwards == [1, 2])
+        #expect(appliedAfterwards == [1, 2, 3])
     }
 }
 

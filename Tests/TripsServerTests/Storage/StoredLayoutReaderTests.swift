@@ -150,7 +150,7 @@ import TripsDomain
     @Test func addRecordsAsWrittenReadTheSameBothWays() throws {
         let drafts = Trip.samples.map(\.draft)
         let keyUse = IdempotencyKeyUse(
-            key: "k-1", fingerprint: "f", at: 1_796_000_000, answer: StoredAnswer(status: 201, fields: [:], body: []))
+            key: "k-1", fingerprint: "f", at: 1_796_000_000, answer: StoredAnswer(status: 201, fields: [:], content: .body([])))
         let records = [
             JournalRecord(revision: 7, change: .add(drafts[0])),
             JournalRecord(revision: 8, change: .add(drafts, before: 3)),

@@ -6,15 +6,17 @@ struct PostgresRetention: Sendable {
     /// list again, and its change feed says `reset`.
     var changes: Int
     /// Keys are kept as `IdempotencyLedger` keeps them: every key of the last day, and at
-    /// least the newest 100,000.
+    /// least the newest 100,000, within `keyBytes` of their stored answers.
     var keys = IdempotencyLedger.minimumKept
     var keySeconds = IdempotencyLedger.keptSeconds
+    var keyBytes = IdempotencyLedger.defaultByteLimit
 
     /// At least the history an instance keeps in memory, and 100,000 changes: minutes of
     /// writes at full speed, so that an instance restarted or cut off for that long still
     /// catches up change by change.
-    init(historyCapacity: Int) {
+    init(historyCapacity: Int, keyBytes: Int = IdempotencyLedger.defaultByteLimit) {
         changes = max(historyCapacity, 100_000)
+        self.keyBytes = keyBytes
     }
 
     init(changes: Int) {

@@ -60,6 +60,10 @@ final class PostgresTripStore: Sendable {
         /// The follower cannot reach the database now: the next write would fail too.
         var unreachable: StorageError?
         var statistics = StoreStatistics()
+        /// The idempotency keys of writes queued or being written, with their requests'
+        /// fingerprints: a retry meanwhile is told 409 (another request with the key 422),
+        /// as the journal store tells it, rather than waiting for the first to commit.
+        var keysInFlight: [IdempotencyLedger.Key: String] = [:]
     }
 
     /// A write waiting for the writer thread.
@@ -80,7 +84,8 @@ final class PostgresTripStore: Sendable {
     ) throws(PostgresStoreError) {
         let pool = PostgresConnectionPool(connection, capacity: Self.connectionCount, retryDelay: retryDelay)
         self.pool = pool
-        self.retention = retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity)
+        self.retention =
+            retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity, keyBytes: configuration.idempotencyBytes)
         self.pollInterval = pollInterval
         self.log = log
         do throws(PostgresStoreError) {
@@ -91,7 +96,7 @@ final class PostgresTripStore: Sendable {
                     throw PostgresStoreError.migration(error)
                 }
                 if seedSamples { try tables.seed(.samples) }
-                return try tables.load(historyCapacity: configuration.historyCapacity)
+                return try tables.load(historyCapacity: configuration.historyCapacity, ledger: configuration.emptyLedger)
             }
             state = Mutex(State(tables: loaded))
         } catch {
@@ -143,6 +148,12 @@ final class PostgresTripStore: Sendable {
     ) {
         let (refusal, wake) = state.withLock { state -> (MutationError?, Bool) in
             guard !state.isClosing else { return (.storage(.closed), false) }
+            if let idempotency {
+                if let planned = state.keysInFlight[idempotency.key] {
+                    return (planned == idempotency.fingerprint ? .idempotencyInFlight : .idempotencyConflict, false)
+                }
+                state.keysInFlight[idempotency.key] = idempotency.fingerprint
+            }
             state.queue.append(PendingWrite(plan: plan, returningList: returningList, idempotency: idempotency, completion: completion))
             guard !state.isWriterAwake else { return (nil, false) }
             state.isWriterAwake = true
@@ -239,10 +250,7 @@ final class PostgresTripStore: Sendable {
                 keyUse: pending.idempotency.map { idempotency in
                     { written in
                         idempotency.answer(Mutation(outcome: written.outcome, list: written.list, returningList: pending.returningList))
-                            .map {
-                                IdempotencyKeyUse(
-                                    key: idempotency.key, fingerprint: idempotency.fingerprint, at: idempotency.now, answer: $0)
-                            }
+                            .map { idempotency.use(answered: $0, outcome: written.outcome) }
                     }
                 })
         }
@@ -252,7 +260,7 @@ final class PostgresTripStore: Sendable {
                 let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
                     try tables.commit(writes, to: &working)
                 }
-                publish(working, after: seen, failure: nil)
+                publish(working, after: seen, failure: nil, finishing: batch)
                 for (pending, result) in zip(batch, results) {
                     pending.completion(Self.answer(result, returningList: pending.returningList))
                 }
@@ -276,7 +284,7 @@ final class PostgresTripStore: Sendable {
             }
         }
         // The catching up a failed transaction did is still true: keep it.
-        publish(working, after: seen, failure: failure)
+        publish(working, after: seen, failure: failure, finishing: batch)
         log.warning("\(batch.count) change\(batch.count == 1 ? "" : "s") refused: \(failure)")
         for pending in batch { pending.completion(.failure(.storage(failure))) }
     }
@@ -299,8 +307,8 @@ final class PostgresTripStore: Sendable {
             var mutation = Mutation(outcome: written.outcome, list: written.list, returningList: returningList)
             mutation.answer = keyUse?.answer
             return .success(mutation)
-        case .replayed(let answer, let revision):
-            return .success(Mutation(replaying: answer, revision: revision))
+        case .replayed(let answer, let list):
+            return .success(Mutation(replaying: answer, list: list))
         case .refused(let error):
             return .failure(error)
         }
@@ -338,11 +346,15 @@ final class PostgresTripStore: Sendable {
     }
 
     /// Makes `working` what reads see, and tells the listener every change after `seen`
-    /// (`reset` when they are more than the history holds, or were pruned).
-    private func publish(_ working: PostgresTripTables.State, after seen: UInt64, failure: StorageError?) {
+    /// (`reset` when they are more than the history holds, or were pruned); the keys of
+    /// `finishing`, a batch written or failed, are no longer in flight.
+    private func publish(
+        _ working: PostgresTripTables.State, after seen: UInt64, failure: StorageError?, finishing batch: [PendingWrite] = []
+    ) {
         state.withLock { state in
             let events = working.history.events(after: seen)
             state.tables = working
+            for pending in batch { if let key = pending.idempotency?.key { state.keysInFlight[key] = nil } }
             if let failure {
                 state.lastWriteFailure = failure
                 state.statistics.recordFailure(failure)

@@ -31,7 +31,7 @@ final class PostgresTripTables {
     /// from what it did.
     struct Write {
         var plan: (TripList) throws(MutationError) -> TripChange?
-        var key: (key: String, fingerprint: String)? = nil
+        var key: (key: IdempotencyLedger.Key, fingerprint: String)? = nil
         var keyUse: ((Written) -> IdempotencyKeyUse?)? = nil
     }
 
@@ -58,8 +58,9 @@ final class PostgresTripTables {
     enum WriteResult: Sendable {
         /// Made (or found nothing to do), with the idempotency key's use kept with it.
         case written(Written, keyUse: IdempotencyKeyUse?)
-        /// Its idempotency key was used before for the same request: its first answer.
-        case replayed(StoredAnswer, revision: UInt64)
+        /// Its idempotency key was used before for the same request: its first answer, and the
+        /// list as it is now (to make an answer too large to keep again from).
+        case replayed(StoredAnswer, list: TripList)
         case refused(MutationError)
     }
 
@@ -82,15 +83,15 @@ final class PostgresTripTables {
 
     /// The whole state in one consistent snapshot of the tables: the list in order, the last
     /// `historyCapacity` events, and the idempotency keys.
-    func load(historyCapacity: Int) throws(PostgresStoreError) -> State {
+    func load(historyCapacity: Int, ledger: IdempotencyLedger) throws(PostgresStoreError) -> State {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { () throws(PostgresStoreError) in
-            try readAll(historyCapacity: historyCapacity)
+            try readAll(historyCapacity: historyCapacity, ledger: ledger)
         }
     }
 
     /// `load`'s reading, in a transaction that sees the tables still (a snapshot, or the
-    /// state row locked).
-    private func readAll(historyCapacity: Int) throws(PostgresStoreError) -> State {
+    /// state row locked); the keys go into `ledger`, an empty one with the configured cap.
+    private func readAll(historyCapacity: Int, ledger: consuming IdempotencyLedger) throws(PostgresStoreError) -> State {
         let (revision, lastIssuedID) = try readState(locking: false)
         let rows = try query(
             "SELECT id, version, city, country, nights, is_favorite, image_name, price, start, notes FROM trips ORDER BY position"
@@ -116,9 +117,8 @@ final class PostgresTripTables {
             throw .damaged("the last change is \(history.revision), the list's revision \(revision)")
         }
 
-        var ledger = IdempotencyLedger()
         let now = Int64(time(nil))
-        for row in try query("SELECT use FROM trip_idempotency_keys ORDER BY used_at, key").rows {
+        for row in try query("SELECT use FROM trip_idempotency_keys ORDER BY used_at, scope, key").rows {
             ledger.finish(try Self.keyUse(row.first ?? nil), now: now)
         }
         return State(list: list, history: history, ledger: ledger)
@@ -144,7 +144,7 @@ final class PostgresTripTables {
     @discardableResult
     func catchUp(_ state: inout State) throws(PostgresStoreError) -> CatchUp {
         if let replayed = try replay(query(Self.changes(after: state)).rows, onto: &state) { return .replayed(replayed) }
-        state = try load(historyCapacity: state.history.capacity)
+        state = try load(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
         return .reloaded
     }
 
@@ -165,7 +165,8 @@ final class PostgresTripTables {
     /// Deletes what no instance needs any longer: the changes before the newest
     /// `retention.changes` (an instance further behind loads everything again), and the
     /// idempotency keys `IdempotencyLedger` would forget: used more than `retention.keySeconds`
-    /// before `now`, and not among the newest `retention.keys`.
+    /// before `now`, and not among the newest `retention.keys`; or past the newest
+    /// `retention.keyBytes` of them.
     func prune(_ retention: PostgresRetention, now: Int64) throws(PostgresStoreError) {
         execute(
             "DELETE FROM trip_changes WHERE revision <= (SELECT revision FROM trips_state) - $1", [String(retention.changes)])
@@ -175,6 +176,16 @@ final class PostgresTripTables {
                 SELECT used_at FROM trip_idempotency_keys ORDER BY used_at DESC OFFSET $2 LIMIT 1)
             """,
             [String(now - retention.keySeconds), String(max(retention.keys - 1, 0))])
+        execute(
+            """
+            DELETE FROM trip_idempotency_keys k USING (
+                SELECT scope, key FROM (
+                    SELECT scope, key, sum(octet_length(use)) OVER (ORDER BY used_at DESC, scope DESC, key DESC) AS newer_bytes
+                    FROM trip_idempotency_keys) t
+                WHERE newer_bytes > $1) old
+            WHERE k.scope = old.scope AND k.key = old.key
+            """,
+            [String(retention.keyBytes)])
         try flush()
     }
 
@@ -195,7 +206,7 @@ final class PostgresTripTables {
             }
             if revision > state.list.revision, try replay(opening[1].rows, onto: &state) == nil {
                 // The state row is locked: no one else writes while everything is read again.
-                state = try readAll(historyCapacity: state.history.capacity)
+                state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
             }
             endKey = nil
             unwritten = ([], [], [])
@@ -204,13 +215,16 @@ final class PostgresTripTables {
             var changes: [(record: JournalRecord, event: ChangeEvent)] = []
             for write in writes {
                 if let key = write.key {
-                    switch working.ledger.lookup(key: key.key, fingerprint: key.fingerprint) {
+                    switch working.ledger.lookup(key.key, fingerprint: key.fingerprint) {
                     case .new: break
                     case .replay(let answer):
-                        results.append(.replayed(answer, revision: working.list.revision))
+                        results.append(.replayed(answer, list: working.list))
                         continue
-                    case .conflict, .inFlight:
+                    case .conflict:
                         results.append(.refused(.idempotencyConflict))
+                        continue
+                    case .inFlight:
+                        results.append(.refused(.idempotencyInFlight))
                         continue
                     }
                 }
@@ -278,11 +292,12 @@ final class PostgresTripTables {
         guard !uses.isEmpty else { return }
         execute(
             """
-            INSERT INTO trip_idempotency_keys (key, use, used_at)
-            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-            ON CONFLICT (key) DO UPDATE SET use = excluded.use, used_at = excluded.used_at
+            INSERT INTO trip_idempotency_keys (scope, key, use, used_at)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+            ON CONFLICT (scope, key) DO UPDATE SET use = excluded.use, used_at = excluded.used_at
             """,
             [
+                PostgresArrayLiteral.encode(uses.map(\.scope)),
                 PostgresArrayLiteral.encode(uses.map(\.key)),
                 PostgresArrayLiteral.encode(
                     uses.map { use in

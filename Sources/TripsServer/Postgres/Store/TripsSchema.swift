@@ -13,7 +13,8 @@
 /// - `trip_idempotency_keys`: the keys of recent changes and their first answers.
 ///
 /// Both of the last are pruned (`PostgresRetention`); version 2 indexes the keys by when
-/// they were used, which pruning asks.
+/// they were used, which pruning asks; version 3 gives each key the scope it was used in (the
+/// token's name; empty without tokens, as every key before), so two tokens' keys never meet.
 enum TripsSchema {
     static let migrations = [
         SchemaMigration(
@@ -55,5 +56,12 @@ enum TripsSchema {
         SchemaMigration(
             version: 2, name: "idempotency keys by when they were used",
             sql: "CREATE INDEX trip_idempotency_keys_used_at ON trip_idempotency_keys (used_at)"),
+        SchemaMigration(
+            version: 3, name: "idempotency keys in the scope of a token",
+            sql: """
+                ALTER TABLE trip_idempotency_keys ADD COLUMN scope text NOT NULL DEFAULT '';
+                ALTER TABLE trip_idempotency_keys DROP CONSTRAINT trip_idempotency_keys_pkey;
+                ALTER TABLE trip_idempotency_keys ADD PRIMARY KEY (scope, key);
+                """),
     ]
 }

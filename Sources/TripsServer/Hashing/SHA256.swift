@@ -1,4 +1,5 @@
-/// SHA-256 (FIPS 180-4), the hash under SCRAM-SHA-256's HMAC and PBKDF2.
+/// SHA-256 (FIPS 180-4), the hash under SCRAM-SHA-256's HMAC and PBKDF2, and the fingerprint
+/// of a request made with an `Idempotency-Key`.
 ///
 ///     SHA256.hash(Array("abc".utf8))
 ///     // ba7816bf 8f01cfea 414140de 5dae2223 b00361a3 96177a9c b410ff61 f20015ad
