@@ -178,8 +178,10 @@ struct PostgresTripStoreLiveTests {
                 return .add(storageDraft("Lisbon"))
             }
             planning.wait()
-            let unsendable = IdempotencyRequest(key: "k\u{0}1", fingerprint: "POST /trips Porto", now: Int64(time(nil))) { _ in
-                StoredAnswer(status: 201, fields: [:], body: Array("created".utf8))
+            let unsendable = IdempotencyRequest(
+                key: IdempotencyLedger.Key(scope: "", key: "k\u{0}1"), fingerprint: "POST /trips Porto", now: Int64(time(nil))
+            ) { _ in
+                StoredAnswer(status: 201, fields: [:], content: .body(Array("created".utf8)))
             }
             submit(1, idempotency: unsendable) { _ in .add(storageDraft("Porto")) }
             submit(2) { _ in .add(storageDraft("Oslo")) }
