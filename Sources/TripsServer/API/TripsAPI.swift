@@ -12,14 +12,17 @@ struct TripsAPI: HTTPHandler {
     /// Who may do what; nil: anyone may do anything (no tokens configured).
     let access: AccessPolicy?
     let cors: CORSPolicy
+    /// The `Host` names answered; others get 421.
+    let hosts: HostAllowList
 
     init(
-        store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), maxSubscribers: Int = 10_000,
-        clock: any SchedulingClock = SystemClock()
+        store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
+        hosts: HostAllowList = .loopback, maxSubscribers: Int = 10_000, clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
         self.access = access
         self.cors = cors
+        self.hosts = hosts
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, clock: clock)
     }
 
@@ -27,16 +30,22 @@ struct TripsAPI: HTTPHandler {
     /// the last label.
     var routeLabels: [String] { Route.table.map(\.template) + ["other"] }
 
-    /// Checks the token, routes, and adds what every answer carries: its route for the
-    /// metrics, the user for the access log, and CORS headers for an allowed origin (a
-    /// preflight is answered here).
+    /// Checks the host, the origin of a change and the token, routes, and adds what every
+    /// answer carries: its route for the metrics, the user for the access log, and CORS
+    /// headers for an allowed origin (a preflight is answered here).
     func handle(_ request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
-        let origin = cors.allowedOrigin(for: request)
-        if let origin, let route, CORSPolicy.isPreflight(request) { return .now(cors.preflight(route, origin: origin)) }
-        var finish = AnswerDecoration(routeLabel: route?.tableIndex, origin: origin)
+        var finish = AnswerDecoration(routeLabel: route?.tableIndex)
         let reply: HTTPReply
         do throws(APIError) {
+            // Refused before anything is read or changed: a name this server does not answer
+            // for (DNS rebinding), then a change from another site's page, whatever its token.
+            guard hosts.allows(request.headerFields[.host]) else { throw .misdirected }
+            try cors.refuseCrossSiteWrite(request)
+            finish.origin = cors.allowedOrigin(for: request)
+            if let origin = finish.origin, let route, CORSPolicy.isPreflight(request) {
+                return .now(cors.preflight(route, origin: origin))
+            }
             finish.user = try access?.authorize(request, route: route)
             if let wanted = try revisionToWaitFor(request, route: route) {
                 reply = waitingForRevision(wanted, request, to: route)
@@ -164,8 +173,8 @@ struct TripsAPI: HTTPHandler {
 /// (no token, no origin) costs a few stores and no allocation.
 private struct AnswerDecoration: Sendable {
     var routeLabel: Int?
-    var origin: String?
-    var user: String?
+    var origin: String? = nil
+    var user: String? = nil
 
     func apply(to response: inout HTTPResponse) {
         response.routeLabel = routeLabel

@@ -92,7 +92,7 @@ import TripsDomain
 
     // MARK: - Server-sent events, over a socket
 
-    private static let streamRequest = "GET /trips/changes HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+    private static let streamRequest = "GET /trips/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
 
     @Test(arguments: TestStore.all) func aStreamGetsEveryChangeMadeOnOtherConnections(store: TestStore) async throws {
         let api = try await APIServer(on: store, mode: .live)
@@ -132,7 +132,7 @@ import TripsDomain
             _ = try resuming.readUntil("retry: 2000\n\n")
             let resumed = try resuming.readUntil("id: 3\n") + resuming.readUntil("\n\n")
             let stale = try TestClient(port: api.port)
-            try stale.send("GET /trips/changes?since=0 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            try stale.send("GET /trips/changes?since=0 HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
             return (resumed, try stale.readUntil("event: reset\ndata: {\"revision\":3}\n\n"))
         }
         #expect(resumed.contains("id: 2\nevent: favorites"))

@@ -84,9 +84,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
     }
 
     @Test func onlyLoopbackRunsWithoutTokens() {
-        #expect(TripsServerMain.isLoopback("127.0.0.1") && TripsServerMain.isLoopback("127.1.2.3"))
-        #expect(TripsServerMain.isLoopback("::1") && TripsServerMain.isLoopback("localhost"))
-        #expect(!TripsServerMain.isLoopback("0.0.0.0") && !TripsServerMain.isLoopback("::") && !TripsServerMain.isLoopback("10.0.0.1"))
+        #expect(HostAllowList.isLoopback("127.0.0.1") && HostAllowList.isLoopback("127.1.2.3"))
+        #expect(HostAllowList.isLoopback("::1") && HostAllowList.isLoopback("localhost"))
+        #expect(!HostAllowList.isLoopback("0.0.0.0") && !HostAllowList.isLoopback("::") && !HostAllowList.isLoopback("10.0.0.1"))
     }
 }
 
