@@ -125,7 +125,6 @@ struct HTTPField: Sendable, Hashable {
         static let userAgent: Name = "User-Agent"
         static let vary: Name = "Vary"
         static let wwwAuthenticate: Name = "WWW-Authenticate"
-        static let xContentTypeOptions: Name = "X-Content-Type-Options"
         static let xRequestID: Name = "X-Request-ID"
     }
 
