@@ -17,13 +17,14 @@ struct TripsAPI: HTTPHandler {
 
     init(
         store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
-        hosts: HostAllowList = .loopback, maxSubscribers: Int = 10_000, clock: any SchedulingClock = SystemClock()
+        hosts: HostAllowList = .loopback, maxSubscribers: Int = 10_000, maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
+        clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
         self.access = access
         self.cors = cors
         self.hosts = hosts
-        feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, clock: clock)
+        feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, clock: clock)
     }
 
     /// Requests are counted by route template; anything else (404s, `OPTIONS *`) as "other",

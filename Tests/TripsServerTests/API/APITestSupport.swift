@@ -26,14 +26,15 @@ final class APIServer: Sendable {
     /// a PostgreSQL database of its own until `stop()`. `configuration` is the store's.
     convenience init(
         on kind: TestStore, samples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(), mode: Mode = .router,
-        clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000, access: AccessPolicy? = nil,
+        clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, access: AccessPolicy? = nil,
         cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) async throws {
         let (store, cleanUp) = try await kind.make(samples: samples, configuration: configuration)
         try self.init(
-            store: store, mode: mode, clock: clock, maxSubscribers: maxSubscribers, access: access, cors: cors, hosts: hosts,
-            configure: configure, cleanUp: cleanUp)
+            store: store, mode: mode, clock: clock, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, access: access,
+            cors: cors, hosts: hosts, configure: configure, cleanUp: cleanUp)
     }
 
     convenience init(
@@ -48,12 +49,15 @@ final class APIServer: Sendable {
 
     init(
         store: any TripStoring, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
-        access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, access: AccessPolicy? = nil,
+        cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }, cleanUp: (@Sendable () -> Void)? = nil
     ) throws {
         self.store = store
         self.cleanUp = cleanUp
-        api = TripsAPI(store: store, access: access, cors: cors, hosts: hosts, maxSubscribers: maxSubscribers, clock: clock)
+        api = TripsAPI(
+            store: store, access: access, cors: cors, hosts: hosts, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes,
+            clock: clock)
         guard mode == .live else {
             server = nil
             return
@@ -116,6 +120,9 @@ final class APIServer: Sendable {
 
     /// How many change streams are open.
     var streamCount: Int { api.feed.hub.streamCount }
+
+    /// The replay bytes streams hold that their clients have not been seen to take.
+    var replayBytesHeld: Int { api.feed.hub.backlog.reservedBytes }
 
     /// The stored order of ids.
     var order: [Int] { store.list.trips.map(\.id) }
