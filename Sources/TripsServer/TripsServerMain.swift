@@ -108,8 +108,8 @@ package enum TripsServerMain {
         }
         do {
             let tokens = try AccessTokens(contentsOf: path)
-            if AccessTokens.isReadableByOthers(path) {
-                Console.error("trips-server: warning: the token file \(path) is readable by other users; chmod 600 it")
+            if let exposure = AccessTokens.exposure(of: path) {
+                Console.error("trips-server: warning: the token file \(path) is \(exposure) by other users; chmod 600 it")
             }
             return AccessPolicy(tokens: tokens, isPrivate: options.isPrivate)
         } catch {
