@@ -19,9 +19,13 @@ COPY --from=build /trips-server /usr/local/bin/trips-server
 USER 10001
 # It listens on every interface, so it needs tokens: a file of NAME TOKEN lines given as a
 # Docker secret (it refuses to start without one; TRIPS_OPEN=1 runs it open on purpose).
+# It answers loopback Host names only (localhost:8080 through `-p 127.0.0.1:8080:8080`; any
+# other name gets 421, against DNS rebinding): add the names clients use it by, comma-separated
+# (-e TRIPS_ALLOWED_HOSTS=trips.example.com).
 # (DL3064 takes the variable's name for a secret; its value is only where the secret is mounted.)
 # hadolint ignore=DL3064
-ENV TRIPS_DATA=/data TRIPS_HOST=0.0.0.0 TRIPS_PORT=8080 TRIPS_TOKENS_FILE=/run/secrets/trips-tokens
+ENV TRIPS_DATA=/data TRIPS_HOST=0.0.0.0 TRIPS_PORT=8080 TRIPS_TOKENS_FILE=/run/secrets/trips-tokens \
+    TRIPS_ALLOWED_HOSTS=localhost
 VOLUME /data
 EXPOSE 8080
 # The server answers its own health check: no curl needed in the image.

@@ -138,7 +138,7 @@ def check_balancer(nginx):
 
 def check_feed(nginx, writer):
     stream = socket.create_connection(("127.0.0.1", nginx), timeout=10)
-    stream.sendall(b"GET /trips/changes HTTP/1.1\r\nHost: drill\r\nAccept: text/event-stream\r\n\r\n")
+    stream.sendall(b"GET /trips/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
     arrivals = {}
     done = threading.Event()
 

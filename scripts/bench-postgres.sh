@@ -97,7 +97,7 @@ python3 - "$first" "$second" "$DURATION" >"$WORK/delay.out" <<'PYTHON' &
 import http.client, socket, sys, threading, time
 writer, follower, duration = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 stream = socket.create_connection(("127.0.0.1", follower))
-stream.sendall(b"GET /trips/changes HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
+stream.sendall(b"GET /trips/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
 arrivals = {}
 def read():
     buffer = b""

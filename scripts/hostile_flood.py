@@ -35,7 +35,7 @@ partial = 0
 for n, s in enumerate(sockets):
     if n % 2:
         try:
-            s.send(b"GET /trips/2 HTTP/1.1\r\nHost: x\r\n")
+            s.send(b"GET /trips/2 HTTP/1.1\r\nHost: localhost\r\n")
             partial += 1
         except OSError:
             pass

@@ -46,6 +46,9 @@ struct ServerOptions: Sendable, Equatable {
     var isPrivate = false
     /// Origins a browser may call the API from (`*` for any); empty: no CORS.
     var corsOrigins: [String] = []
+    /// Names the server answers besides loopback ones (`Host`); empty: loopback names only,
+    /// or any name when it listens beyond loopback.
+    var allowedHosts: [String] = []
     /// What the process was asked to do.
     var action: Action = .serve
 
@@ -155,13 +158,26 @@ struct ServerOptions: Sendable, Equatable {
             environment: "TRIPS_CORS_ORIGINS"
         ) {
             (options, value, source) throws(UsageError) in
-            // The flag repeats; its variable lists the origins separated by commas.
-            let fromEnvironment = !source.hasPrefix("--")
-            let origins = fromEnvironment ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value]
+            let origins = repeated(value, source)
             guard origins.allSatisfy({ !$0.isEmpty }) else {
                 throw UsageError(description: "\(source) needs an origin like https://example.com, or *")
             }
             options.corsOrigins += origins
+        },
+        Flag(
+            name: "--allowed-host", value: "NAME",
+            help:
+                "a Host name answered besides localhost and loopback addresses (others get 421); repeatable (TRIPS_ALLOWED_HOSTS: comma-separated)",
+            environment: "TRIPS_ALLOWED_HOSTS"
+        ) {
+            (options, value, source) throws(UsageError) in
+            for name in repeated(value, source) {
+                guard let spelled = HostAllowList.spelling(of: name) else {
+                    throw UsageError(
+                        description: "\(source) needs a host name or address without a port, like trips.example.com, not \"\(name)\"")
+                }
+                options.allowedHosts.append(spelled)
+            }
         },
         Flag(name: "--max-body", value: "BYTES", help: "largest request body (default 1048576)") {
             (options, value, source) throws(UsageError) in
@@ -300,6 +316,11 @@ struct ServerOptions: Sendable, Equatable {
 
     private static func flag(_ name: String) -> Flag {
         flags.first { $0.name == name }!
+    }
+
+    /// The values of a repeatable flag: one from the flag, a comma-separated list from its variable.
+    private static func repeated(_ value: String, _ source: String) -> [String] {
+        source.hasPrefix("--") ? [value] : value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     private static func number(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {

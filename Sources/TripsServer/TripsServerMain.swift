@@ -69,7 +69,9 @@ package enum TripsServerMain {
             exit((error as? StorageError)?.isUnsafeFolder == true ? 2 : 1)
         }
         let api = TripsAPI(
-            store: store, access: access, cors: CORSPolicy(origins: options.corsOrigins), maxSubscribers: options.maxSubscribers)
+            store: store, access: access, cors: CORSPolicy(origins: options.corsOrigins),
+            hosts: HostAllowList(listeningOn: configuration.host, allowedHosts: options.allowedHosts),
+            maxSubscribers: options.maxSubscribers)
         let server = HTTPServer(configuration: configuration, handler: api, streams: api.feed.hub, metrics: api.serverMetrics)
         do {
             try server.start(on: listener)
@@ -97,7 +99,7 @@ package enum TripsServerMain {
     /// to run exposed without an admin.
     private static func accessPolicy(_ options: ServerOptions) -> AccessPolicy? {
         guard let path = options.tokensFile else {
-            if !options.isOpen && !isLoopback(options.http.host) {
+            if !options.isOpen && !HostAllowList.isLoopback(options.http.host) {
                 Console.error(
                     "trips-server: refusing to serve \(options.http.host) to the network with no authentication: "
                         + "pass --tokens FILE (NAME TOKEN lines), or --open to run without it on purpose")
@@ -111,21 +113,14 @@ package enum TripsServerMain {
         }
         do {
             let tokens = try AccessTokens(contentsOf: path)
-            if AccessTokens.isReadableByOthers(path) {
-                Console.error("trips-server: warning: the token file \(path) is readable by other users; chmod 600 it")
+            if let exposure = AccessTokens.exposure(of: path) {
+                Console.error("trips-server: warning: the token file \(path) is \(exposure) by other users; chmod 600 it")
             }
             return AccessPolicy(tokens: tokens, isPrivate: options.isPrivate)
         } catch {
             Console.error("trips-server: \(error)")
             exit(2)
         }
-    }
-
-    /// Whether `host` is a loopback address (127.0.0.0/8, ::1) or `localhost`.
-    static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host == "::1" { return true }
-        var address = in_addr()
-        return inet_pton(AF_INET, host, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 
     /// An IPv6 address in brackets, as URLs write it.

@@ -72,8 +72,8 @@ static void *writer(void *unused) {
     for (long i = 0; i < total; i++) {
         double due = start + i * 1000.0 / rate;
         while (now_ms() < due) { struct timespec pause = {0, 200000}; nanosleep(&pause, NULL); }
-        send_all(fd, i % 2 == 0 ? "PUT /favorites/2 HTTP/1.1\r\nHost: x\r\n\r\n"
-                                : "DELETE /favorites/2 HTTP/1.1\r\nHost: x\r\n\r\n");
+        send_all(fd, i % 2 == 0 ? "PUT /favorites/2 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                                : "DELETE /favorites/2 HTTP/1.1\r\nHost: localhost\r\n\r\n");
         size_t have = 0;
         char *end = NULL;
         while (!end) {  // each answer is one trip: its head and a small body in one or two reads
@@ -178,7 +178,7 @@ int main(int argc, char **argv) {
         Subscriber *s = &subscribers[i];
         s->fd = connect_to();
         s->expected = -1;
-        send_all(s->fd, "GET /trips/changes HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n");
+        send_all(s->fd, "GET /trips/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n");
         struct epoll_event event = {.events = EPOLLIN, .data.ptr = s};
         epoll_ctl(epoll, EPOLL_CTL_ADD, s->fd, &event);
     }

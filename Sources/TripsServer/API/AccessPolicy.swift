@@ -10,8 +10,7 @@ struct AccessPolicy: Sendable {
     /// The name of the token the request carries (nil when it needs none and has none);
     /// 401 when it needs one and has none, or carries one that is no token.
     func authorize(_ request: HTTPRequest, route: Route?) throws(APIError) -> String? {
-        let isRead = request.method == .get || request.method == .head || request.method == .options
-        let needsToken = !isRead || (isPrivate && request.method != .options && !(route?.isProbe ?? false))
+        let needsToken = !request.method.onlyReads || (isPrivate && request.method != .options && !(route?.isProbe ?? false))
         guard let credentials = request.headerFields[.authorization] else {
             if needsToken { throw .unauthorized(invalidToken: false) }
             return nil

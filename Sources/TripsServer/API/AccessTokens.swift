@@ -52,10 +52,22 @@ struct AccessTokens: Sendable {
         self.init(pairs)
     }
 
-    /// Whether users other than the file's owner (its group, or anyone) may read `path`.
-    static func isReadableByOthers(_ path: String) -> Bool {
+    /// What users other than the file's owner (its group, or anyone) may do with `path`, for
+    /// a warning at start-up: read it (and so take any token), write it (and so add their
+    /// own); nil when they may do neither.
+    ///
+    ///     AccessTokens.exposure(of: path)  // "readable and writable", for a file in mode 0666
+    static func exposure(of path: String) -> String? {
         var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & 0o044 != 0
+        guard stat(path, &info) == 0 else { return nil }
+        let readable = info.st_mode & 0o044 != 0
+        let writable = info.st_mode & 0o022 != 0
+        switch (readable, writable) {
+        case (true, true): return "readable and writable"
+        case (true, false): return "readable"
+        case (false, true): return "writable"
+        case (false, false): return nil
+        }
     }
 
     /// The name whose token `presented` is, or nil. It compares against every token, and every

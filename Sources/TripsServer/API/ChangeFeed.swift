@@ -10,7 +10,7 @@ import TripsDomain
 /// stream hub hands the same bytes to every event loop. A stream's backlog is read under the
 /// same lock, so the backlog and the live messages meet without a gap or a duplicate.
 final class ChangeFeed: Sendable {
-    let hub = HTTPStreamHub()
+    let hub: HTTPStreamHub
     let store: any TripStoring
     let maxSubscribers: Int
     private let clock: any SchedulingClock
@@ -25,7 +25,13 @@ final class ChangeFeed: Sendable {
     /// The longest `?wait=` a long poll may ask for, in seconds.
     static let maxWait = 60
 
-    init(store: any TripStoring, maxSubscribers: Int = 10_000, clock: any SchedulingClock = SystemClock()) {
+    /// `maxReplayBytes`: what the streams may hold together of the changes they replay
+    /// before their clients take them (`HTTPStreamBacklog`).
+    init(
+        store: any TripStoring, maxSubscribers: Int = 10_000, maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
+        clock: any SchedulingClock = SystemClock()
+    ) {
+        hub = HTTPStreamHub(backlog: HTTPStreamBacklog(capacity: maxReplayBytes))
         self.store = store
         self.maxSubscribers = maxSubscribers
         self.clock = clock
@@ -61,8 +67,10 @@ final class ChangeFeed: Sendable {
 
     // MARK: - Server-sent events
 
-    /// A stream that replays what `since` missed (or says `reset` when the history no longer
-    /// reaches it), then follows every change.
+    /// A stream that replays what `since` missed, then follows every change. It says `reset`
+    /// instead (read the list again, then follow from here) when the history no longer reaches
+    /// `since`, or when the replay does not fit beside those other streams' clients have not
+    /// taken yet (`hub.backlog`).
     func stream(since: UInt64?) throws(APIError) -> HTTPReply {
         guard hub.streamCount < maxSubscribers else {
             var error = APIError(
@@ -76,10 +84,15 @@ final class ChangeFeed: Sendable {
             (since.map { history.events(after: $0) }, history.revision)
         }
         var initial = Array("retry: \(Self.retryMilliseconds)\n\n".utf8)
+        var reservation: HTTPStreamBacklog.Reservation?
         switch missed {
         case nil: break  // no `since`: live from now
         case .some(nil): initial += Self.frame(.reset(revision: revision))
-        case .some(let events?): for event in events { initial += Self.frame(event) }
+        case .some(let events?):
+            var replay: [UInt8] = []
+            for event in events { replay += Self.frame(event) }
+            reservation = hub.backlog.reserve(replay.count)
+            initial += reservation == nil ? Self.frame(.reset(revision: revision)) : replay
         }
         let head = HTTPResponse(
             status: .ok,
@@ -87,7 +100,7 @@ final class ChangeFeed: Sendable {
                 .contentType: MediaType.eventStream.contentTypeValue, .vary: "Accept", .cacheControl: "no-store",
                 .tripsRevision: String(revision),
             ])
-        return .stream(head, HTTPStreamStart(hub: hub, initial: initial, sequence: revision))
+        return .stream(head, HTTPStreamStart(hub: hub, initial: initial, sequence: revision, reservation: reservation))
     }
 
     /// `id: 42`, `event: favorites`, `data: {…}` and a blank line.

@@ -69,10 +69,11 @@ struct Page: Sendable, Equatable {
         return error
     }
 
-    /// The request's own target with `after` set to `after`: the next page's URL.
+    /// The request's own target with `after` set to `after`: the next page's URL, its query
+    /// percent-encoded where the client sent characters a URL may not hold.
     static func nextURL(path: String, query: String?, after: Trip.ID) -> String {
         var parts = (query ?? "").split(separator: "&").filter { !$0.hasPrefix("after=") && $0 != "after" }.map(String.init)
         parts.append("after=\(after)")
-        return "\(path)?\(parts.joined(separator: "&"))"
+        return "\(path)?\(HTTPRequest.uriEncodedQuery(parts.joined(separator: "&")))"
     }
 }

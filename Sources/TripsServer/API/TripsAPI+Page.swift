@@ -5,10 +5,10 @@ import TripsDomain
 /// from ever running as code.
 extension TripsAPI {
     /// What a page's answer carries besides its content: scripts and styles only from this
-    /// server (no inline ones), never framed, never sniffed as another type.
+    /// server (no inline ones), never framed. (Every answer says `X-Content-Type-Options:
+    /// nosniff`: the connection writes it.)
     static let pageSecurityFields: HTTPFields = [
         .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-        .xContentTypeOptions: "nosniff",
         .referrerPolicy: "same-origin",
     ]
 
@@ -30,7 +30,7 @@ extension TripsAPI {
     /// `GET /assets/…`: the stylesheet or the script, 304 while the browser's copy is current.
     func serveAsset(_ asset: PageAsset, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         _ = try choosePosition(for: request) { [asset.mediaType] }
-        var fields: HTTPFields = [.etag: asset.etag.headerValue, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"]
+        var fields: HTTPFields = [.etag: asset.etag.headerValue, .cacheControl: "no-cache"]
         if let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)), condition.matchesWeakly(asset.etag) {
             return HTTPResponse(status: .notModified, headerFields: fields)
         }

@@ -73,7 +73,8 @@ extension TripsAPI {
                 represent(trip, as: chosen, etag: etag(), revision: version)
             }
         case .page(let language):
-            // Not cached: its links name the host the request did.
+            // Not cached: its links name the host the request did, which `HostAllowList` let
+            // through (a name it refuses never reaches a page's og:url).
             let url = "http://\(request.headerFields[.host] ?? "localhost")/trips/\(id)"
             let page = TripPage(trip: trip, version: version, revision: revision, url: url, language: language)
             return representPage(page.render(), etag: etag(), revision: version, language: language)

@@ -12,32 +12,38 @@ struct TripsAPI: HTTPHandler {
     /// Who may do what; nil: anyone may do anything (no tokens configured).
     let access: AccessPolicy?
     let cors: CORSPolicy
+    /// The `Host` names answered; others get 421.
+    let hosts: HostAllowList
 
     init(
-        store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), maxSubscribers: Int = 10_000,
+        store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
+        hosts: HostAllowList = .loopback, maxSubscribers: Int = 10_000, maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
         clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
         self.access = access
         self.cors = cors
-        feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, clock: clock)
+        self.hosts = hosts
+        feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, clock: clock)
     }
 
     /// Requests are counted by route template; anything else (404s, `OPTIONS *`) as "other",
     /// the last label.
     var routeLabels: [String] { Route.table.map(\.template) + ["other"] }
 
-    /// Checks the token, routes, and adds what every answer carries: its route for the
-    /// metrics, the user for the access log, and CORS headers for an allowed origin (a
-    /// preflight is answered here).
+    /// Checks the host, the origin of a change and the token, routes, and adds what every
+    /// answer carries: its route for the metrics, the user for the access log, and CORS
+    /// headers for an allowed origin (a preflight is answered here).
     func handle(_ request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
         let origin = cors.allowedOrigin(for: request)
-        if let origin, let route, CORSPolicy.isPreflight(request) { return .now(cors.preflight(route, origin: origin)) }
         var finish = AnswerDecoration(routeLabel: route?.tableIndex, origin: origin)
         let reply: HTTPReply
         do throws(APIError) {
-            finish.user = try admit(request, route: route)
+            switch try admit(request, route: route, origin: origin) {
+            case .preflight(let route, let origin): return .now(cors.preflight(route, origin: origin))
+            case .request(let user): finish.user = user
+            }
             if let wanted = try revisionToWaitFor(request, route: route) {
                 reply = waitingForRevision(wanted, request, to: route)
             } else {
@@ -69,21 +75,34 @@ struct TripsAPI: HTTPHandler {
     /// refuses, with the answer `handle` would give once the content arrived.
     func refusal(beforeContent head: HTTPRequest) -> HTTPResponse? {
         let route = Route(path: head.path)
+        let origin = cors.allowedOrigin(for: head)
         do throws(APIError) {
-            _ = try admit(head, route: route)
+            _ = try admit(head, route: route, origin: origin)
             return nil
         } catch {
             var response = error.response(accept: head.headerFields.values(for: .accept))
-            AnswerDecoration(routeLabel: route?.tableIndex, origin: cors.allowedOrigin(for: head)).apply(to: &response)
+            AnswerDecoration(routeLabel: route?.tableIndex, origin: origin).apply(to: &response)
             return response
         }
     }
 
-    /// What is decided from a request's head alone, before any route sees it: whether its
-    /// token lets it in, and whose it is. `handle` asks it of every request, and
-    /// `refusal(beforeContent:)` before `100 Continue`, so the two cannot disagree.
-    private func admit(_ request: HTTPRequest, route: Route?) throws(APIError) -> String? {
-        try access?.authorize(request, route: route)
+    /// What a request's head decides before any route sees it.
+    private enum Admission {
+        /// A CORS preflight from an allowed origin: answered at once, no token asked.
+        case preflight(Route, origin: String)
+        /// A request to route, made by the user its token names (nil without tokens).
+        case request(user: String?)
+    }
+
+    /// Decides from a request's head alone whether it goes on: refused first for a name this
+    /// server does not answer for (421: DNS rebinding), then for a change from another site's
+    /// page whatever its token (403), then for its token (401). `handle` asks it of every
+    /// request, and `refusal(beforeContent:)` before `100 Continue`, so the two cannot disagree.
+    private func admit(_ request: HTTPRequest, route: Route?, origin: String?) throws(APIError) -> Admission {
+        guard hosts.allows(request.headerFields[.host]) else { throw .misdirected }
+        try cors.refuseCrossSiteWrite(request)
+        if let origin, let route, CORSPolicy.isPreflight(request) { return .preflight(route, origin: origin) }
+        return .request(user: try access?.authorize(request, route: route))
     }
 
     /// How long a read waits for this server to catch up to the revision it asks for.
@@ -185,8 +204,8 @@ struct TripsAPI: HTTPHandler {
 /// (no token, no origin) costs a few stores and no allocation.
 private struct AnswerDecoration: Sendable {
     var routeLabel: Int?
-    var origin: String?
-    var user: String?
+    var origin: String? = nil
+    var user: String? = nil
 
     func apply(to response: inout HTTPResponse) {
         response.routeLabel = routeLabel

@@ -56,6 +56,8 @@ final class HTTPConnection {
         let isChunked: Bool
         /// When the stream last wrote anything: a heartbeat is due a heartbeat later.
         var lastSentAt: MonotonicInstant
+        /// The hub's backlog capacity the start holds, until nothing written is left unsent.
+        var reservation: HTTPStreamBacklog.Reservation?
     }
 
     /// A request on its way to an answer: its id, what it asked for (nil for bytes that never
@@ -244,7 +246,8 @@ final class HTTPConnection {
             head, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output,
             framing: isChunked ? .chunked : .untilClose)
         state = .streaming
-        stream = Stream(hub: start.hub, sequence: start.sequence, isChunked: isChunked, lastSentAt: now)
+        stream = Stream(
+            hub: start.hub, sequence: start.sequence, isChunked: isChunked, lastSentAt: now, reservation: start.reservation)
         start.hub.streamOpened()
         appendStreamBytes(start.initial, output: &output)
         if environment.isShuttingDown { endStream(output: &output) }
@@ -256,6 +259,7 @@ final class HTTPConnection {
     /// A message published to the streams: written unless this stream already has it.
     func deliver(_ message: HTTPStreamHub.Message, now: MonotonicInstant, output: inout [UInt8]) {
         guard state == .streaming, let sequence = stream?.sequence, message.sequence > sequence else { return }
+        if pendingOutput.isEmpty { stream?.reservation = nil }  // the client took the backlog
         stream?.sequence = message.sequence
         stream?.lastSentAt = now
         appendStreamBytes(message.bytes, output: &output)
@@ -400,6 +404,7 @@ final class HTTPConnection {
     func expire(now: MonotonicInstant, output: inout [UInt8]) {
         guard let deadline = deadline(), deadline <= now else { return }
         if state == .streaming && pendingOutput.isEmpty {
+            stream?.reservation = nil  // the client took the backlog
             stream?.lastSentAt = now
             appendStreamBytes(Self.heartbeat, output: &output)
             return

@@ -116,6 +116,8 @@ struct HTTPField: Sendable, Hashable {
         static let preferenceApplied: Name = "Preference-Applied"
         static let referrerPolicy: Name = "Referrer-Policy"
         static let retryAfter: Name = "Retry-After"
+        /// Where a browser's request comes from, relative to its target (Fetch Metadata).
+        static let secFetchSite: Name = "Sec-Fetch-Site"
         static let server: Name = "Server"
         static let transferEncoding: Name = "Transfer-Encoding"
         /// The list revision a response reflects (and, on a request, the one to wait for).
@@ -123,7 +125,6 @@ struct HTTPField: Sendable, Hashable {
         static let userAgent: Name = "User-Agent"
         static let vary: Name = "Vary"
         static let wwwAuthenticate: Name = "WWW-Authenticate"
-        static let xContentTypeOptions: Name = "X-Content-Type-Options"
         static let xRequestID: Name = "X-Request-ID"
     }
 

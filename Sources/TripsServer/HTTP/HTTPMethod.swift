@@ -36,6 +36,10 @@ struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the method only reads (GET, HEAD, OPTIONS): every other one the API answers
+    /// changes something, and needs a token (with tokens) and the page's own origin (from a browser).
+    var onlyReads: Bool { self == .get || self == .head || self == .options }
+
     static let get = HTTPMethod(known: "GET")
     static let head = HTTPMethod(known: "HEAD")
     static let post = HTTPMethod(known: "POST")

@@ -46,3 +46,38 @@ extension HTTPRequest {
         return String(decoding: output, as: UTF8.self)
     }
 }
+
+extension HTTPRequest {
+    /// `query` as a URI's query may hold it (RFC 3986 §3.4): unreserved characters,
+    /// sub-delimiters, `:@/?` and well-formed `%XX` escapes are kept, and every other byte is
+    /// percent-encoded, so that a `>` or `"` a client sent raw cannot end the URL it is copied
+    /// into (a `Link: <…>` field, an `href`).
+    ///
+    ///     HTTPRequest.uriEncodedQuery("q=a>b&limit=2")  // "q=a%3Eb&limit=2"
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc3986#section-3.4
+    static func uriEncodedQuery(_ query: String) -> String {
+        let bytes = Array(query.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let isEscape =
+                byte == UInt8(ascii: "%") && index + 2 < bytes.count && hexValue(bytes[index + 1]) != nil
+                && hexValue(bytes[index + 2]) != nil
+            if isEscape || isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
+            {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(Self.upperHexDigit(byte >> 4))
+                output.append(Self.upperHexDigit(byte & 0xF))
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func upperHexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "A") &+ (nibble &- 10)
+    }
+}

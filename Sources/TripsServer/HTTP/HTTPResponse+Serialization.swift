@@ -20,6 +20,11 @@ extension HTTPResponse {
 
     static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
+    /// On every answer, whatever its status or route: a browser never reads a body as another
+    /// type than its `Content-Type` says (a trip's notes as a script, a problem as a page).
+    /// https://fetch.spec.whatwg.org/#x-content-type-options-header
+    static let noSniffLine: [UInt8] = Array("X-Content-Type-Options: nosniff\r\n".utf8)
+
     /// Appends one chunk (`size CRLF bytes CRLF`); the empty chunk ends a chunked stream.
     static func appendChunk(_ bytes: [UInt8], to output: inout [UInt8]) {
         output.append(contentsOf: String(bytes.count, radix: 16).utf8)
@@ -30,9 +35,10 @@ extension HTTPResponse {
 
     /// Appends the whole response (status line, fields, content) to `output`.
     ///
-    /// The `dateFields` lines (Date and Server, cached per loop) come first; handler fields named
-    /// Date, Server, Content-Length, Transfer-Encoding, Connection or X-Request-ID are not
-    /// written, since the connection owns the framing and the request id. CR, LF and NUL in
+    /// The `dateFields` lines (Date and Server, cached per loop) come first, then
+    /// `X-Content-Type-Options: nosniff`; handler fields named Date, Server, Content-Length,
+    /// Transfer-Encoding, Connection, X-Content-Type-Options or X-Request-ID are not written,
+    /// since the connection owns the framing, the request id and the fields every answer has. CR, LF and NUL in
     /// values become spaces, so a value cannot inject a field. `omitContent` is for HEAD: same
     /// fields, including Content-Length, no content. `requestID` (with its loop prefix) is
     /// written as `X-Request-ID`. A `prepared()` response copies its head instead of formatting it.
@@ -51,6 +57,7 @@ extension HTTPResponse {
             appendStatusLine(to: &output)
         }
         output.append(contentsOf: dateFields)
+        output.append(contentsOf: Self.noSniffLine)
         if let requestID {
             output.append(contentsOf: "X-Request-ID: ".utf8)
             requestID.id.append(to: &output, prefix: requestID.prefix)
@@ -125,6 +132,7 @@ extension HTTPResponse {
         case 12: return canonical == "x-request-id"
         case 14: return canonical == "content-length"
         case 17: return canonical == "transfer-encoding"
+        case 22: return canonical == "x-content-type-options"
         default: return false
         }
     }

@@ -1,7 +1,7 @@
 /// A response to write: status, fields and content.
 ///
-/// The connection adds `Date`, `Server`, `Content-Length` and `Connection` itself; fields of
-/// those names set here are not written (a `Connection: close` here does close the connection).
+/// The connection adds `Date`, `Server`, `X-Content-Type-Options`, `Content-Length` and
+/// `Connection` itself; fields of those names set here are not written (a `Connection: close` here does close the connection).
 /// `body` is an array, copy-on-write: a handler can return a cached response without copying it.
 struct HTTPResponse: Sendable, Hashable {
     var status: HTTPStatus {
@@ -48,8 +48,8 @@ struct HTTPResponse: Sendable, Hashable {
 }
 
 /// The parts of a response's head that do not change from one sending to the next: the status
-/// line, and its own field lines with Content-Length. Date, Server, X-Request-ID and Connection
-/// are written around them per request.
+/// line, and its own field lines with Content-Length. Date, Server, X-Content-Type-Options,
+/// X-Request-ID and Connection are written around them per request.
 final class PreparedHTTPHead: Sendable {
     /// `HTTP/1.1 200 OK\r\n`
     let statusLine: [UInt8]

@@ -42,6 +42,7 @@ struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     static let uriTooLong = HTTPStatus(code: 414, reasonPhrase: "URI Too Long")
     static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
     static let expectationFailed = HTTPStatus(code: 417, reasonPhrase: "Expectation Failed")
+    static let misdirectedRequest = HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
     static let unprocessableContent = HTTPStatus(code: 422, reasonPhrase: "Unprocessable Content")
     static let preconditionRequired = HTTPStatus(code: 428, reasonPhrase: "Precondition Required")
     static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")

@@ -16,8 +16,12 @@ final class HTTPStreamHub: Sendable {
 
     private let mailboxes = Mutex<[LoopMailbox]>([])
     private let openStreams = Atomic<Int>(0)
+    /// What all streams together may hold of the backlogs they start with.
+    let backlog: HTTPStreamBacklog
 
-    init() {}
+    init(backlog: HTTPStreamBacklog = HTTPStreamBacklog()) {
+        self.backlog = backlog
+    }
 
     /// The event loops to publish to (set by the server when it starts).
     func attach(_ loops: [LoopMailbox]) {
@@ -43,4 +47,6 @@ struct HTTPStreamStart: Sendable {
     let hub: HTTPStreamHub
     let initial: [UInt8]
     let sequence: UInt64
+    /// What `initial` holds of the hub's backlog capacity, given back once the client took it.
+    var reservation: HTTPStreamBacklog.Reservation? = nil
 }

@@ -6,10 +6,12 @@ enum RequestID: Sendable, Hashable {
     case client(String)
     case generated(UInt64)
 
-    /// Longest client id kept; longer or stranger ones are replaced, not echoed.
-    static let maxClientLength = 128
+    /// Longest client id kept; longer or stranger ones are replaced, not echoed (into the
+    /// access log, a proxy's log, or a page's script that reads the field).
+    static let maxClientLength = 64
 
-    /// The client's `X-Request-ID` when it is 1...128 characters of `A-Z a-z 0-9 - _ . : / + =`.
+    /// The client's `X-Request-ID` when it is 1...64 characters of `A-Z a-z 0-9 . _ -`: a
+    /// UUID, a trace id or nginx's `$request_id` fit.
     init?(clientValue value: String?) {
         guard let value, !value.isEmpty, value.utf8.count <= Self.maxClientLength,
             value.utf8.allSatisfy(Self.isAllowed)
@@ -22,8 +24,7 @@ enum RequestID: Sendable, Hashable {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
-        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "/"),
-            UInt8(ascii: "+"), UInt8(ascii: "="):
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
             true
         default:
             false

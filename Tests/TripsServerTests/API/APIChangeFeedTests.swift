@@ -92,7 +92,7 @@ import TripsDomain
 
     // MARK: - Server-sent events, over a socket
 
-    private static let streamRequest = "GET /trips/changes HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+    private static let streamRequest = "GET /trips/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
 
     @Test(arguments: TestStore.all) func aStreamGetsEveryChangeMadeOnOtherConnections(store: TestStore) async throws {
         let api = try await APIServer(on: store, mode: .live)
@@ -132,7 +132,7 @@ import TripsDomain
             _ = try resuming.readUntil("retry: 2000\n\n")
             let resumed = try resuming.readUntil("id: 3\n") + resuming.readUntil("\n\n")
             let stale = try TestClient(port: api.port)
-            try stale.send("GET /trips/changes?since=0 HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            try stale.send("GET /trips/changes?since=0 HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
             return (resumed, try stale.readUntil("event: reset\ndata: {\"revision\":3}\n\n"))
         }
         #expect(resumed.contains("id: 2\nevent: favorites"))
@@ -183,6 +183,37 @@ import TripsDomain
         #expect(second.status == 503)
         #expect(second.field("Retry-After") == "5")
         _ = first
+    }
+
+    /// Replays count against one cap for all streams until their clients are seen to take
+    /// them; a stream whose replay does not fit says `reset` (read the list again) and goes live.
+    @Test func replaysTogetherStayUnderTheirCapAndOneThatDoesNotFitSaysReset() async throws {
+        let api = try await APIServer(on: .memory, mode: .live, clock: ManualClock(), maxReplayBytes: 400)
+        defer { api.stop() }
+        for id in [2, 3, 4] { _ = try await api.request("PUT", "/favorites/\(id)") }  // ~210 bytes of replay
+        let since0 = "GET /trips/changes?since=0 HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n"
+        let port = api.port
+        let (first, second) = try await onOwnThread { () throws -> (UncheckedBox<TestClient>, String) in
+            let first = try TestClient(port: port)
+            try first.send(since0)
+            _ = try first.readUntil("id: 3\nevent: favorites\n")
+            let second = try TestClient(port: port)
+            try second.send(since0)
+            return (UncheckedBox(first), try second.readUntil("event: reset\ndata: {\"revision\":3}\n\n"))
+        }
+        #expect(!second.contains("id: 1\n"))
+        #expect(api.replayBytesHeld > 200)
+        // The next change reaches the first stream with nothing left unsent: it took its replay.
+        _ = try await api.request("DELETE", "/favorites/1")
+        _ = try await onOwnThread { try first.value.readUntil("id: 4\n") }
+        #expect(api.replayBytesHeld == 0)
+        let third = try await onOwnThread { () throws -> String in
+            let third = try TestClient(port: port)
+            try third.send(since0)
+            return try third.readUntil("id: 4\nevent: favorites\n")
+        }
+        #expect(third.contains("id: 1\nevent: favorites"))
+        #expect(!third.contains("event: reset"))
     }
 
     @Test(arguments: TestStore.all) func shutdownEndsEveryStreamCleanly(store: TestStore) async throws {

@@ -106,17 +106,20 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
             #expect(error?.description.contains(message) == true, "\(text)")
         }
         #expect(throws: AccessTokens.FileError.self) { try AccessTokens(contentsOf: folder + "/missing") }
-        // A token file others can read gets a warning at start.
-        chmod(good, 0o600)
-        #expect(!AccessTokens.isReadableByOthers(good))
-        chmod(good, 0o644)
-        #expect(AccessTokens.isReadableByOthers(good))
+        // A token file others can read or write gets a warning at start.
+        for (mode, exposure) in [
+            (0o600, nil), (0o400, nil), (0o644, "readable"), (0o640, "readable"), (0o620, "writable"),
+            (0o602, "writable"), (0o666, "readable and writable"),
+        ] as [(mode_t, String?)] {
+            chmod(good, mode)
+            #expect(AccessTokens.exposure(of: good) == exposure, "\(String(mode, radix: 8))")
+        }
     }
 
     @Test func onlyLoopbackRunsWithoutTokens() {
-        #expect(TripsServerMain.isLoopback("127.0.0.1") && TripsServerMain.isLoopback("127.1.2.3"))
-        #expect(TripsServerMain.isLoopback("::1") && TripsServerMain.isLoopback("localhost"))
-        #expect(!TripsServerMain.isLoopback("0.0.0.0") && !TripsServerMain.isLoopback("::") && !TripsServerMain.isLoopback("10.0.0.1"))
+        #expect(HostAllowList.isLoopback("127.0.0.1") && HostAllowList.isLoopback("127.1.2.3"))
+        #expect(HostAllowList.isLoopback("::1") && HostAllowList.isLoopback("localhost"))
+        #expect(!HostAllowList.isLoopback("0.0.0.0") && !HostAllowList.isLoopback("::") && !HostAllowList.isLoopback("10.0.0.1"))
     }
 }
 

@@ -26,33 +26,38 @@ final class APIServer: Sendable {
     /// a PostgreSQL database of its own until `stop()`. `configuration` is the store's.
     convenience init(
         on kind: TestStore, samples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(), mode: Mode = .router,
-        clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000, access: AccessPolicy? = nil,
-        cors: CORSPolicy = CORSPolicy(origins: []), configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+        clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, access: AccessPolicy? = nil,
+        cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) async throws {
         let (store, cleanUp) = try await kind.make(samples: samples, configuration: configuration)
         try self.init(
-            store: store, mode: mode, clock: clock, maxSubscribers: maxSubscribers, access: access, cors: cors, configure: configure,
-            cleanUp: cleanUp)
+            store: store, mode: mode, clock: clock, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, access: access,
+            cors: cors, hosts: hosts, configure: configure, cleanUp: cleanUp)
     }
 
     convenience init(
         samples: Bool = true, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
-        access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
+        access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) throws {
         try self.init(
             store: TripStore(directory: nil, seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
-            access: access, cors: cors, configure: configure)
+            access: access, cors: cors, hosts: hosts, configure: configure)
     }
 
     init(
         store: any TripStoring, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
-        access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, access: AccessPolicy? = nil,
+        cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }, cleanUp: (@Sendable () -> Void)? = nil
     ) throws {
         self.store = store
         self.cleanUp = cleanUp
-        api = TripsAPI(store: store, access: access, cors: cors, maxSubscribers: maxSubscribers, clock: clock)
+        api = TripsAPI(
+            store: store, access: access, cors: cors, hosts: hosts, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes,
+            clock: clock)
         guard mode == .live else {
             server = nil
             return
@@ -115,6 +120,9 @@ final class APIServer: Sendable {
 
     /// How many change streams are open.
     var streamCount: Int { api.feed.hub.streamCount }
+
+    /// The replay bytes streams hold that their clients have not been seen to take.
+    var replayBytesHeld: Int { api.feed.hub.backlog.reservedBytes }
 
     /// The stored order of ids.
     var order: [Int] { store.list.trips.map(\.id) }

@@ -139,6 +139,13 @@ import Testing
                 method: "GET", target: "/trips", headers: ["Origin": "https://app.example"], status: 200,
                 corsOrigins: ["https://app.example"]),
             Exchange(method: "OPTIONS", target: "/trips/9223372036854775808", status: 404),
+            Exchange(method: "GET", target: "/trips", headers: ["Host": "attacker.example"], status: 421),
+            Exchange(method: "HEAD", target: "/trips/2", headers: ["Host": "attacker.example"], status: 421),
+            Exchange(method: "OPTIONS", target: "/favorites", headers: ["Host": "attacker.example"], status: 421),
+            Exchange(
+                method: "POST", target: "/trips", headers: ["Content-Type": "text/plain", "Origin": "https://attacker.example"],
+                body: "Oslo, Norway: 2 nights from June 1, 2027", status: 403),
+            Exchange(method: "DELETE", target: "/favorites/2", headers: ["Sec-Fetch-Site": "cross-site"], status: 403),
         ] + unauthorized + options
 
     /// Every path answers OPTIONS, with or without a token.
@@ -185,6 +192,17 @@ import Testing
         #expect(
             sent.subtracting(documented).isEmpty,
             "\(operation) \(response.status) sends \(sent.subtracting(documented).sorted()), not in the spec")
+    }
+
+    /// Refusals that come before routing, which every operation can answer: 421 for a Host
+    /// the server does not answer for, and 403 for a change from another site's page.
+    @Test func everyOperationListsTheRefusalsItCanAnswer() {
+        for (operation, responses) in Self.spec {
+            #expect(responses[421] != nil, "\(operation) does not list 421")
+            let method = String(operation.prefix { $0 != " " })
+            let changes = ["POST", "PUT", "PATCH", "DELETE"].contains(method)
+            #expect((responses[403] != nil) == changes, "\(operation): 403 is listed on changes, and only there")
+        }
     }
 
     @Test func everyOperationOfTheSpecHasAnExchange() {

@@ -78,6 +78,37 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
+    @Test func aShortTokenExits2NamingItsLineNeverATokenAndAFileOthersMayWriteIsWarnedOf() async throws {
+        let executable = try tripsServerExecutable()
+        let folder = temporaryFolder()
+        let tokens = temporaryFolder() + "-tokens"
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: tokens)
+        }
+        try "# the team\nalice 0123456789abcdef0123\nbob short-secret\n".write(toFile: tokens, atomically: true, encoding: .utf8)
+        let short = try await run(["--tokens", tokens, "--port", "0", "--data", folder])
+        #expect(short.status == 2)
+        #expect(short.errors.contains("\(tokens) line 3: the token of bob is shorter than 16 characters"))
+        #expect(!short.errors.contains("short-secret") && !short.errors.contains("0123456789abcdef0123"))
+        #expect(!FileManager.default.fileExists(atPath: folder))
+
+        try "alice 0123456789abcdef0123\n".write(toFile: tokens, atomically: true, encoding: .utf8)
+        chmod(tokens, 0o622)
+        let (status, errors) = try await onOwnThread { () throws -> (Int32?, String) in
+            let server = try ChildServer(executable: executable, folder: folder, arguments: ["--tokens", tokens, "--log-level", "warning"])
+            defer { server.stop() }
+            _ = try server.waitUntilListening()
+            server.send(SIGTERM)
+            let exit = server.waitForExit()
+            _ = server.errors.waitForEnd(timeout: .seconds(5))
+            return (exit?.status, server.errors.text)
+        }
+        #expect(status == 0)
+        #expect(errors.contains("warning: the token file \(tokens) is writable by other users; chmod 600 it"))
+        #expect(!errors.contains("0123456789abcdef0123"))
+    }
+
     @Test func lifecycleLinesGoToStandardOutputAndANewFolderIsNotAlsoRecovered() async throws {
         let executable = try tripsServerExecutable()
         let folder = temporaryFolder()

@@ -165,4 +165,19 @@ import Testing
         #expect(ServerOptions.usage.contains("--cors-origin ORIGIN"))
         #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: [], environment: ["TRIPS_MAX_BODY": "x"]) }
     }
+
+    @Test func allowedHostsRepeatAndComeSpelledAsHostSendsThem() throws {
+        let options = try ServerOptions(
+            arguments: ["--allowed-host", "Trips.Example.com", "--allowed-host=fe80::1"],
+            environment: ["TRIPS_ALLOWED_HOSTS": "a.example, 10.0.0.7"])
+        #expect(options.allowedHosts == ["a.example", "10.0.0.7", "trips.example.com", "[fe80::1]"])
+        #expect(try ServerOptions(arguments: [], environment: [:]).allowedHosts.isEmpty)
+        #expect(ServerOptions.usage.contains("--allowed-host NAME"))
+        for bad in ["trips.example.com:8080", "", "a b", "https://trips.example.com"] {
+            let error = #expect(throws: ServerOptions.UsageError.self) {
+                try ServerOptions(arguments: ["--allowed-host", bad], environment: [:])
+            }
+            #expect(error?.description.contains("--allowed-host needs a host name or address without a port") == true, "\(bad)")
+        }
+    }
 }

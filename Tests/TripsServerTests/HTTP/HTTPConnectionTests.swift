@@ -73,7 +73,7 @@ struct ConnectionHarness {
 }
 
 @Suite struct HTTPConnectionTests {
-    let date = "Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nServer: trips\r\n"
+    let date = "Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nServer: trips\r\nX-Content-Type-Options: nosniff\r\n"
 
     @Test func aResponseIsSerializedWithDateServerAndLength() {
         let harness = ConnectionHarness()
@@ -203,10 +203,14 @@ struct ConnectionHarness {
     @Test func theHandlersConnectionCloseClosesAndOwnedFieldsAreNotDuplicated() {
         var output: [UInt8] = []
         let response = HTTPResponse(
-            status: .ok, headerFields: [.connection: "close", .contentLength: "99", "X-A": "a\r\nInjected: 1"], body: [1])
+            status: .ok,
+            headerFields: [.connection: "close", .contentLength: "99", "X-Content-Type-Options": "sniff", "X-A": "a\r\nInjected: 1"],
+            body: [1])
         response.serialize(into: &output, omitContent: false, connection: .none, dateFields: [])
         #expect(response.asksToClose)
-        #expect(String(decoding: output, as: UTF8.self) == "HTTP/1.1 200 OK\r\nX-A: a  Injected: 1\r\nContent-Length: 1\r\n\r\n\u{1}")
+        #expect(
+            String(decoding: output, as: UTF8.self)
+                == "HTTP/1.1 200 OK\r\nX-Content-Type-Options: nosniff\r\nX-A: a  Injected: 1\r\nContent-Length: 1\r\n\r\n\u{1}")
     }
 
     // MARK: - Timeouts, with time as a value

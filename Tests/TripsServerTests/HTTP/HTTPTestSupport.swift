@@ -59,11 +59,12 @@ struct TestRequest: Sendable {
     /// Adds `Connection: close`, for one request per connection.
     var closes = false
 
-    /// The request on the wire: `Host`, the headers in name order, and `Content-Length` with a body.
+    /// The request on the wire: `Host` (`localhost` unless `headers` names another), the other
+    /// headers in name order, and `Content-Length` with a body.
     var bytes: [UInt8] {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(headers["Host"] ?? "localhost")\r\n"
         if closes { head += "Connection: close\r\n" }
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Host" { head += "\(name): \(value)\r\n" }
         let content = Array((body ?? "").utf8)
         if body != nil { head += "Content-Length: \(content.count)\r\n" }
         return Array((head + "\r\n").utf8) + content

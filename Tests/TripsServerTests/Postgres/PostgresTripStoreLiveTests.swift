@@ -63,11 +63,11 @@ struct PostgresTripStoreLiveTests {
             defer { api.stop() }
             let revision = store.list.revision
             let stream = try TestClient(port: api.port)
-            try stream.send("GET /trips/changes HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            try stream.send("GET /trips/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
             _ = try stream.readUntil("retry: 2000\n\n")
             // Waiting for the change after `revision`, or (if it comes in late) finding it gone.
             let poll = try TestClient(port: api.port)
-            try poll.send("GET /trips/changes?since=\(revision)&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n")
+            try poll.send("GET /trips/changes?since=\(revision)&wait=30 HTTP/1.1\r\nHost: localhost\r\n\r\n")
 
             // Another instance makes twenty changes in one transaction: more than the history holds.
             let other = PostgresTripTables(connection: try PostgresConnection.connect(configuration))
