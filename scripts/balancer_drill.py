@@ -41,11 +41,12 @@ def check(name, ok, detail):
 
 
 class Server:
-    """trips-server --database URL on a free port of 127.0.0.1."""
+    """trips-server on the database at URL (TRIPS_DATABASE_URL), on a free port of 127.0.0.1."""
 
     def __init__(self, binary, url):
         self.process = subprocess.Popen(
-            [binary, "--database", url, "--port", "0", "--log-level", "warning", "--no-samples"],
+            [binary, "--port", "0", "--log-level", "warning", "--no-samples"],
+            env={**os.environ, "TRIPS_DATABASE_URL": url},  # not on the command line, where ps shows it
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 60
         for line in self.process.stdout:

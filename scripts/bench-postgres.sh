@@ -87,9 +87,9 @@ creates "$journal_port" 64 "$WORK/journal.out"
 journal_reads="$(reads "$journal_port")"
 
 echo "== PostgreSQL: two instances, 32 connections each" >&2
-start --database "$TRIPS_TEST_DATABASE_URL"
+TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start  # in the environment: ps shows a command line
 first="$PORT"
-start --database "$TRIPS_TEST_DATABASE_URL"
+TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start  # in the environment: ps shows a command line
 second="$PORT"
 curl -fsS -X POST "http://127.0.0.1:$first/trips" -H 'Content-Type: text/plain' -d 'Lisbon, Portugal: 2 nights from May 1, 2027' >/dev/null
 curl -fsS -X POST "http://127.0.0.1:$first/trips" -H 'Content-Type: text/plain' -d 'Porto, Portugal: 2 nights from May 2, 2027' >/dev/null
@@ -144,7 +144,7 @@ PIDS=()
 psql_admin -c "CREATE DATABASE trips_large OWNER trips" >/dev/null
 large_url="${TRIPS_TEST_DATABASE_URL/\/trips\?/\/trips_large?}"
 # The first start makes the tables; then a million rows go in as the server would write them.
-start --database "$large_url"
+TRIPS_DATABASE_URL="$large_url" start
 kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
 psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
   SELECT g, g::bigint * 65536, 1, 'City ' || g, 'Country ' || (g % 200), 1 + g % 30, g % 7 = 0, 'image-' || (g % 12),
@@ -154,7 +154,7 @@ psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, co
 startups=()
 for _ in 1 2 3; do
   began="$(date +%s%N)"
-  start --database "$large_url"
+  TRIPS_DATABASE_URL="$large_url" start
   startups+=("$(( ($(date +%s%N) - began) / 1000000 ))")
   resident="$(awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/${PIDS[-1]}/status")"
   kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
