@@ -114,7 +114,7 @@ import TripsDomain
         try await withStorageFolder { folder in
             let store = try TripStore.open(folder, samples: true)
             defer { store.close() }
-            let api = try APIServer(store: store, mode: .live)
+            let api = try await APIServer(store: store, mode: .live)
             defer { api.stop() }
             let samples = try await Self.metricsAfterSomeRequests(api)
             #expect(Self.value(samples, "trips_journal_syncs_total") == 1)

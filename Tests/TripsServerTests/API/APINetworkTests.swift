@@ -140,7 +140,7 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
             let disk = FaultyFileSystem()
             let store = try TripStore.open(folder, samples: true, fileSystem: disk)
             defer { store.close() }
-            let api = try APIServer(store: store)
+            let api = try await APIServer(store: store)
             #expect(try await api.request("GET", "/readyz").status == 200)
             #expect(try await api.request("GET", "/livez").status == 200)
             disk.failNext(.write, errno: ENOSPC, partial: true)

@@ -164,7 +164,7 @@ import Testing
     func theServerAnswersAStatusAndHeadersTheSpecListsForTheOperation(exchange: Exchange) async throws {
         let access =
             exchange.isPrivate ? AccessPolicy(tokens: AccessTokens([(name: "a", token: "a-0123456789abcdef")]), isPrivate: true) : nil
-        let api = try APIServer(mode: .live, access: access, cors: CORSPolicy(origins: exchange.corsOrigins))
+        let api = try await APIServer(mode: .live, access: access, cors: CORSPolicy(origins: exchange.corsOrigins))
         defer { api.stop() }
         var headers = exchange.headers
         if headers["If-None-Match"] == Self.current {
