@@ -12,7 +12,7 @@ private let sentence = "Oslo, Norway: 2 nights from June 1, 2027"
 /// 127.0.0.1 reaches the server with its own name in `Host`. Over a live socket.
 @Suite struct APIHostTests {
     @Test func aHostTheServerDoesNotAnswerForIs421AndNothingHappens() async throws {
-        let api = try APIServer(mode: .live)
+        let api = try await APIServer(mode: .live)
         defer { api.stop() }
         let port = api.port
         for host in [
@@ -32,7 +32,7 @@ private let sentence = "Oslo, Norway: 2 nights from June 1, 2027"
     }
 
     @Test func loopbackNamesAndAddressesAreAnsweredOnAnyPort() async throws {
-        let api = try APIServer(mode: .live)
+        let api = try await APIServer(mode: .live)
         defer { api.stop() }
         let port = api.port
         for host in [
@@ -48,7 +48,7 @@ private let sentence = "Oslo, Norway: 2 nights from June 1, 2027"
 
     @Test func aNameGivenWithAllowedHostIsAnsweredAndIsTheOneTheSharedPageNames() async throws {
         let names = ["trips.example.com", "fe80::1"].compactMap(HostAllowList.spelling(of:))
-        let api = try APIServer(mode: .live, hosts: HostAllowList(listeningOn: "0.0.0.0", allowedHosts: names))
+        let api = try await APIServer(mode: .live, hosts: HostAllowList(listeningOn: "0.0.0.0", allowedHosts: names))
         defer { api.stop() }
         for host in ["trips.example.com", "Trips.Example.COM:8443", "[fe80::1]:8080", "localhost:\(api.port)"] {
             #expect(try await api.request("GET", "/trips/2", headers: ["Host": host]).status == 200, "\(host)")
@@ -65,7 +65,7 @@ private let sentence = "Oslo, Norway: 2 nights from June 1, 2027"
     @Test func listeningBeyondLoopbackWithoutAllowedHostAnswersAnyHost() async throws {
         let hosts = HostAllowList(listeningOn: "0.0.0.0", allowedHosts: [])
         #expect(hosts.allowsAnyHost)
-        let api = try APIServer(mode: .live, hosts: hosts)
+        let api = try await APIServer(mode: .live, hosts: hosts)
         defer { api.stop() }
         #expect(try await api.request("GET", "/trips/2", headers: ["Host": "attacker.example"]).status == 200)
         let created = try await api.request(
@@ -107,7 +107,7 @@ private let alice = "alice-0123456789abcdef"
     /// The attack as it was found: a form on any page, `enctype=text/plain`, posting to a
     /// server that runs in its default mode.
     @Test func aCrossSiteFormPostIs403AndCreatesNothing() async throws {
-        let api = try APIServer(mode: .live)
+        let api = try await APIServer(mode: .live)
         defer { api.stop() }
         let form = Self.foreign.merging(["Content-Type": "text/plain"]) { $1 }
         let trips = try await api.request("POST", "/trips", headers: form, body: "\(sentence)\n")
@@ -128,7 +128,7 @@ private let alice = "alice-0123456789abcdef"
         ("POST", "/trips/sort", ["Origin": "http://localhost.attacker.example"]),
     ])
     func aChangeFromAnotherSitesPageIs403EvenWithAValidToken(method: String, target: String, headers: [String: String]) async throws {
-        let api = try APIServer(
+        let api = try await APIServer(
             mode: .live, access: AccessPolicy(tokens: AccessTokens([(name: "alice", token: alice)]), isPrivate: false),
             cors: CORSPolicy(origins: ["https://app.example"]))
         defer { api.stop() }
@@ -145,7 +145,7 @@ private let alice = "alice-0123456789abcdef"
     }
 
     @Test func thePagesOwnChangesAnAllowedOriginsAndClientsWithoutABrowserAreAnswered() async throws {
-        let api = try APIServer(
+        let api = try await APIServer(
             mode: .live, access: AccessPolicy(tokens: AccessTokens([(name: "alice", token: alice)]), isPrivate: false),
             cors: CORSPolicy(origins: ["https://app.example"]))
         defer { api.stop() }

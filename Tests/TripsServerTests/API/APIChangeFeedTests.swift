@@ -268,14 +268,14 @@ import TripsDomain
     @Test(arguments: TestStore.all) func aStreamResumesAcrossARestart(store: TestStore) async throws {
         try await store.withReopenableStore(samples: true) { open in
             let first = try open()
-            let api = try APIServer(store: first, mode: .live)
+            let api = try await APIServer(store: first, mode: .live)
             for id in [2, 3, 4] { _ = try await api.request("PUT", "/favorites/\(id)") }
             api.stop()
             first.close()
 
             let second = try open()
             defer { second.close() }
-            let restarted = try APIServer(store: second, mode: .live)
+            let restarted = try await APIServer(store: second, mode: .live)
             defer { restarted.stop() }
             _ = try await restarted.request("DELETE", "/trips/6")  // revision 4, after the restart
             let replayed = try await onOwnThread { () throws -> String in

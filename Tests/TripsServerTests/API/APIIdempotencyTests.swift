@@ -42,7 +42,7 @@ import TripsDomain
 
     @Test(arguments: ["", String(repeating: "k", count: 256), "a b", "ключ"])
     func aKeyThatIsNot1To255VisibleCharactersIs400(key: String) async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         #expect(try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": key]).status == 400)
         #expect(api.store.list == TripList.samples)
     }
@@ -95,7 +95,7 @@ import TripsDomain
     @Test func aLargeAnswerIsNotKeptInTheLedgerOrTheJournal() async throws {
         try await withStorageFolder { folder in
             let store = try TripStore.open(folder, samples: true)
-            let api = try APIServer(store: store)
+            let api = try await APIServer(store: store)
             try await Self.longList(api)
             let before = try journalBytes(folder)
             #expect(try await api.json("POST", "/trips/sort", #"{"by":"price"}"#, headers: ["Idempotency-Key": "s"]).status == 200)
@@ -103,7 +103,7 @@ import TripsDomain
             store.close()
             let reopened = try TripStore.open(folder, samples: true)
             defer { reopened.close() }
-            let again = try APIServer(store: reopened)
+            let again = try await APIServer(store: reopened)
             let retry = try await again.json("POST", "/trips/sort", #"{"by":"price"}"#, headers: ["Idempotency-Key": "s"])
             let now = try await again.request("GET", "/trips")
             #expect(retry.status == 200 && retry.body == now.body)
@@ -180,7 +180,7 @@ import TripsDomain
         let database = try await APITestDatabases.shared.take()
         let store = try await onOwnThread { try PostgresTripStore(connection: database.configuration) }
         defer { APITestDatabases.shared.giveBack(database, after: store.close) }
-        let api = try APIServer(store: store)
+        let api = try await APIServer(store: store)
         // Another session holds the state row, which every write locks first, until told.
         let (locked, waiting, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         defer { release.signal() }  // whatever fails, the holder lets go
@@ -224,7 +224,7 @@ import TripsDomain
             let disk = FaultyFileSystem()
             let store = try TripStore.open(folder, samples: true, fileSystem: disk)
             defer { store.close() }
-            let api = try APIServer(store: store)
+            let api = try await APIServer(store: store)
             let gate = disk.holdNextDataSync()
             let first = Task { try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "slow"]) }
             try await onOwnThread { gate.entered.wait() }  // the first is on its way to the disk
@@ -244,13 +244,13 @@ import TripsDomain
             for configuration in [StorageConfiguration(), compacting] {
                 try? FileManager.default.removeItem(atPath: folder + "/data")
                 let store = try TripStore.open(folder + "/data", samples: true, configuration: configuration)
-                let api = try APIServer(store: store)
+                let api = try await APIServer(store: store)
                 let first = try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "durable"])
                 _ = try await api.request("PUT", "/favorites/2")  // another change after it
                 store.close()
                 let reopened = try TripStore.open(folder + "/data", samples: true, configuration: configuration)
                 defer { reopened.close() }
-                let again = try APIServer(store: reopened)
+                let again = try await APIServer(store: reopened)
                 let retry = try await again.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": "durable"])
                 #expect(retry.status == 201)
                 #expect(retry.body == first.body)

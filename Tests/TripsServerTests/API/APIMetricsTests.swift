@@ -112,7 +112,7 @@ import TripsDomain
     /// The journal's counters, which only the journal store (on disk) moves.
     /// With `maxConnections` open, a new connection is closed at once and counted.
     @Test func aConnectionPastTheMostIsCountedAsRefused() async throws {
-        let api = try APIServer(mode: .live) { $0.limits.maxConnections = 1 }
+        let api = try await APIServer(mode: .live) { $0.limits.maxConnections = 1 }
         defer { api.stop() }
         let port = api.port
         let text = try await onOwnThread {
@@ -132,7 +132,7 @@ import TripsDomain
         try await withStorageFolder { folder in
             let store = try TripStore.open(folder, samples: true)
             defer { store.close() }
-            let api = try APIServer(store: store, mode: .live)
+            let api = try await APIServer(store: store, mode: .live)
             defer { api.stop() }
             let samples = try await Self.metricsAfterSomeRequests(api)
             #expect(Self.value(samples, "trips_journal_syncs_total") == 1)

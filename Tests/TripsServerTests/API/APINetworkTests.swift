@@ -59,7 +59,7 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
     /// A change that asks for `Expect: 100-continue` without a valid token is refused before
     /// its content is sent: 401, never `100 Continue`, and the connection closes.
     @Test func expectContinueComesOnlyAfterTheTokenIsChecked() async throws {
-        let api = try APIServer(mode: .live, access: AccessPolicy(tokens: tokens, isPrivate: false))
+        let api = try await APIServer(mode: .live, access: AccessPolicy(tokens: tokens, isPrivate: false))
         defer { api.stop() }
         let port = api.port
         let head = "POST /trips HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
@@ -173,7 +173,7 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
             let disk = FaultyFileSystem()
             let store = try TripStore.open(folder, samples: true, fileSystem: disk)
             defer { store.close() }
-            let api = try APIServer(store: store)
+            let api = try await APIServer(store: store)
             #expect(try await api.request("GET", "/readyz").status == 200)
             #expect(try await api.request("GET", "/livez").status == 200)
             disk.failNext(.write, errno: ENOSPC, partial: true)

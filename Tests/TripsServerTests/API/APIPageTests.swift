@@ -34,7 +34,7 @@ private let hostileTrip =
     }
 
     @Test func thePageIsNotOfferedWhereThereIsNone() async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         let health = try await api.request("GET", "/health", headers: ["Accept": "text/html"])
         #expect(health.status == 406)
     }
@@ -95,7 +95,7 @@ private let hostileTrip =
 
     @Test(arguments: ["GET", "HEAD"])
     func theRootSendsBrowsersToTheList(method: String) async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         let root = try await api.request(method, "/", headers: browser)
         #expect(root.status == 303)
         #expect(root.field("Location") == "/trips")
@@ -103,7 +103,7 @@ private let hostileTrip =
 
     @Test(arguments: [("/assets/trips.css", "text/css; charset=utf-8"), ("/assets/trips.js", "text/javascript; charset=utf-8")])
     func anAssetIsServedWithAStrongTagAndRevalidated(path: String, type: String) async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         let asset = try await api.request("GET", path)
         #expect(asset.status == 200)
         #expect(asset.field("Content-Type") == type)

@@ -69,7 +69,7 @@ import TripsDomain
             first.close()
             second.close()
         }
-        let (through, other) = (try APIServer(store: first), try APIServer(store: second))
+        let (through, other) = (try await APIServer(store: first), try await APIServer(store: second))
         let created = try await through.json(
             "POST", "/trips", #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 1, "start": "2027-05-01"}"#)
         let revision = try #require(created.field("Trips-Revision"))

@@ -34,7 +34,7 @@ import TripsDomain
     ]
 
     @Test func everyAnswerSaysNoSniffWhateverItsStatusOrRoute() async throws {
-        let api = try APIServer(mode: .live)
+        let api = try await APIServer(mode: .live)
         defer { api.stop() }
         let port = api.port
         let heads = try await onOwnThread {
@@ -52,7 +52,7 @@ import TripsDomain
     }
 
     @Test func theNextPagesLinkIsPercentEncodedAndLeadsToTheNextPage() async throws {
-        let api = try APIServer(mode: .live)
+        let api = try await APIServer(mode: .live)
         defer { api.stop() }
         for city in ["Bergen", "Tromsø", "Ålesund"] {
             let draft = #"{"city":"\#(city)","country":"Norway","nights":2,"price":1,"start":"2027-06-01","notes":"fjord > city"}"#
@@ -79,7 +79,7 @@ import TripsDomain
     }
 
     @Test func aClientRequestIDIsEchoedOnlyWhenShortAndPlain() async throws {
-        let api = try APIServer(mode: .live)
+        let api = try await APIServer(mode: .live)
         defer { api.stop() }
         for (id, isKept) in [
             ("trace-42_A.b", true), (String(repeating: "a", count: 64), true), ("550e8400-e29b-41d4-a716-446655440000", true),

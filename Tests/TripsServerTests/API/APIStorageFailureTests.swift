@@ -10,7 +10,7 @@ import TripsDomain
             let disk = FaultyFileSystem()
             let store = try TripStore.open(folder, samples: true, fileSystem: disk)
             defer { store.close() }
-            let api = try APIServer(store: store, mode: .live)
+            let api = try await APIServer(store: store, mode: .live)
             defer { api.stop() }
             let before = try await api.request("GET", "/trips")
 

@@ -22,34 +22,23 @@ final class APITestDatabases: Sendable {
     }
 
     private struct State {
-        /// How many more databases may be in use.
-        var free: Int
-        var waiting: [CheckedContinuation<Void, Never>] = []
         /// Emptied, waiting for a test.
         var idle: [Database] = []
         /// Every database the pool made and has not dropped, for the exit.
         var names: Set<String> = []
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
+    /// How many databases may be in use.
+    private let inUse: AsyncLimit
 
     private init(limit: Int) {
-        state = Mutex(State(free: limit))
+        inUse = AsyncLimit(limit)
     }
 
     /// An empty database, once one is free.
     func take() async throws -> Database {
-        await withCheckedContinuation { continuation in
-            let isFree = state.withLock { state -> Bool in
-                if state.free > 0 {
-                    state.free -= 1
-                    return true
-                }
-                state.waiting.append(continuation)
-                return false
-            }
-            if isFree { continuation.resume() }
-        }
+        await inUse.take()
         if let database = state.withLock({ $0.idle.popLast() }) { return database }
         do {
             let database = try await onOwnThread { () throws -> Database in
@@ -96,17 +85,8 @@ final class APITestDatabases: Sendable {
 
     /// Lets the next test have a database: `database` (emptied), or a new one.
     private func release(_ database: Database?) {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let database {
-                state.idle.append(database)
-            }
-            guard !state.waiting.isEmpty else {
-                state.free += 1
-                return nil
-            }
-            return state.waiting.removeFirst()
-        }
-        next?.resume()
+        if let database { state.withLock { $0.idle.append(database) } }
+        inUse.giveBack()
     }
 
     private static func drop(_ name: String) {

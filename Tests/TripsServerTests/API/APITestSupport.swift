@@ -10,7 +10,8 @@ import TripsDomain
 /// Two modes, as Hummingbird's tests have: `.router` hands each request, parsed by the
 /// server's own parser, straight to `TripsAPI.handle` and writes the answer as a connection
 /// would (deferred answers complete through a recording responder), for the bulk of the
-/// API's rules; `.live` runs a real server on an ephemeral port and talks over sockets.
+/// API's rules; `.live` runs a real server on an ephemeral port and talks over sockets, once
+/// `AsyncLimit.liveServers` lets it start.
 final class APIServer: Sendable {
     enum Mode: Sendable { case router, live }
 
@@ -20,7 +21,7 @@ final class APIServer: Sendable {
     /// Undoes what `init(on:)` set up beyond the store (a database of its own): once, at
     /// `stop()` or when the test lets go of the server.
     private let cleanUp: (@Sendable () -> Void)?
-    private let isCleanedUp = Atomic(false)
+    private let isStopped = Atomic(false)
 
     /// The API over a store of `kind`, for tests that hold for every store: in memory, or in
     /// a PostgreSQL database of its own until `stop()`. `configuration` is the store's.
@@ -32,7 +33,7 @@ final class APIServer: Sendable {
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) async throws {
         let (store, cleanUp) = try await kind.make(samples: samples, configuration: configuration)
-        try self.init(
+        try await self.init(
             store: store, mode: mode, clock: clock, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, access: access,
             cors: cors, hosts: hosts, configure: configure, cleanUp: cleanUp)
     }
@@ -41,8 +42,8 @@ final class APIServer: Sendable {
         samples: Bool = true, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
         access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
-    ) throws {
-        try self.init(
+    ) async throws {
+        try await self.init(
             store: TripStore(directory: nil, seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
             access: access, cors: cors, hosts: hosts, configure: configure)
     }
@@ -52,7 +53,7 @@ final class APIServer: Sendable {
         maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, access: AccessPolicy? = nil,
         cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }, cleanUp: (@Sendable () -> Void)? = nil
-    ) throws {
+    ) async throws {
         self.store = store
         self.cleanUp = cleanUp
         api = TripsAPI(
@@ -67,7 +68,13 @@ final class APIServer: Sendable {
         configuration.eventLoopCount = 1
         configure(&configuration)
         let server = HTTPServer(configuration: configuration, handler: api, clock: clock, streams: api.feed.hub, metrics: api.serverMetrics)
-        try server.start()
+        await AsyncLimit.liveServers.take()
+        do {
+            try server.start()
+        } catch {
+            AsyncLimit.liveServers.giveBack()
+            throw error
+        }
         self.server = server
     }
 
@@ -130,18 +137,22 @@ final class APIServer: Sendable {
     /// Answers every waiting long poll, as `trips-server` does on SIGTERM.
     func endLongPolls() { api.feed.endLongPolls() }
 
-    /// Starts a graceful shutdown of a live server; the loop finishes on its own. Synchronous, for `defer`.
+    /// Starts a graceful shutdown of a live server, which gives its place among the live
+    /// servers back once its loop has finished, on its own. Synchronous, for `defer`; a test
+    /// that lets go of the server without it stops it all the same.
     func stop() {
-        server?.beginShutdown()
-        cleanUpOnce()
-    }
-
-    deinit { cleanUpOnce() }
-
-    private func cleanUpOnce() {
-        guard !isCleanedUp.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if let server {
+            server.beginShutdown()
+            Task {
+                await server.stopped()
+                AsyncLimit.liveServers.giveBack()
+            }
+        }
         cleanUp?()
     }
+
+    deinit { stop() }
 }
 
 /// Where an API test keeps its trips: tests of rules that hold for every store run on each.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TripsDomain
 
 @testable import TripsServer
 
@@ -9,7 +10,7 @@ import Testing
 /// error of the spec), with every header field the answer carries.
 /// Statuses only the connection answers (408, 413, 414, 431, and 400 for bytes that are no
 /// request) are checked by the HTTP tests; the spec lists them on every operation.
-@Suite struct OpenAPIDriftTests {
+@Suite(.sharingAPIServers) struct OpenAPIDriftTests {
     /// One request and the status it must get.
     struct Exchange: Sendable, CustomTestStringConvertible {
         var method: String
@@ -23,6 +24,25 @@ import Testing
         var corsOrigins: [String] = []
 
         var testDescription: String { "\(method) \(target) → \(status)" }
+
+        /// A write that succeeds changes the list, which the exchanges running at the same time
+        /// must not see: it gets a server of its own. Every other exchange shares the suite's
+        /// server for its configuration.
+        var changesTheList: Bool { !["GET", "HEAD", "OPTIONS"].contains(method) && (200..<300).contains(status) }
+
+        /// What the server's configuration depends on.
+        struct Configuration: Hashable, Sendable {
+            var isPrivate: Bool
+            var corsOrigins: [String]
+
+            func start(mode: APIServer.Mode = .live) async throws -> APIServer {
+                let access =
+                    isPrivate ? AccessPolicy(tokens: AccessTokens([(name: "a", token: "a-0123456789abcdef")]), isPrivate: true) : nil
+                return try await APIServer(mode: mode, access: access, cors: CORSPolicy(origins: corsOrigins))
+            }
+        }
+
+        var configuration: Configuration { Configuration(isPrivate: isPrivate, corsOrigins: corsOrigins) }
     }
 
     /// `If-None-Match` with this value asks with the ETag a GET of the same target answers.
@@ -169,10 +189,14 @@ import Testing
 
     @Test(arguments: exchanges)
     func theServerAnswersAStatusAndHeadersTheSpecListsForTheOperation(exchange: Exchange) async throws {
-        let access =
-            exchange.isPrivate ? AccessPolicy(tokens: AccessTokens([(name: "a", token: "a-0123456789abcdef")]), isPrivate: true) : nil
-        let api = try APIServer(mode: .live, access: access, cors: CORSPolicy(origins: exchange.corsOrigins))
-        defer { api.stop() }
+        let configuration = exchange.configuration
+        let api: APIServer
+        if exchange.changesTheList {
+            api = try await configuration.start()
+        } else {
+            api = try await SharedAPIServers.server(for: configuration) { try await configuration.start() }
+        }
+        defer { if exchange.changesTheList { api.stop() } }
         var headers = exchange.headers
         if headers["If-None-Match"] == Self.current {
             headers["If-None-Match"] = try await api.request("GET", exchange.target).field("ETag")
@@ -202,6 +226,18 @@ import Testing
             let method = String(operation.prefix { $0 != " " })
             let changes = ["POST", "PUT", "PATCH", "DELETE"].contains(method)
             #expect((responses[403] != nil) == changes, "\(operation): 403 is listed on changes, and only there")
+        }
+    }
+
+    /// The exchanges that share a server change nothing, or those running at the same time
+    /// would see it: after all of them, one after the other, the list is where it started.
+    @Test func theExchangesThatShareAServerChangeNothing() async throws {
+        for (configuration, exchanges) in Dictionary(grouping: Self.exchanges.filter { !$0.changesTheList }, by: \.configuration) {
+            let api = try await configuration.start(mode: .router)
+            for exchange in exchanges {
+                _ = try await api.request(exchange.method, exchange.target, headers: exchange.headers, body: exchange.body)
+            }
+            #expect(api.store.list.revision == 0, "\(configuration)")
         }
     }
 

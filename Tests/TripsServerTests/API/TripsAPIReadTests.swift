@@ -75,7 +75,7 @@ import TripsDomain
     }
 
     @Test func headSendsGetsHeadersWithoutContent() async throws {
-        let api = try APIServer(mode: .live)
+        let api = try await APIServer(mode: .live)
         defer { api.stop() }
         let get = try await api.request("GET", "/trips/2")
         let head = try await api.request("HEAD", "/trips/2")
@@ -97,7 +97,7 @@ import TripsDomain
         ("/favorites", [1, 5]),
     ])
     func viewsFilterSearchAndSort(target: String, expected: [Int]) async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         defer { api.stop() }
         let response = try await api.request("GET", target)
         #expect(response.status == 200)
@@ -107,7 +107,7 @@ import TripsDomain
 
     @Test(arguments: ["/trips?filter=some", "/trips?sort=name", "/trips?country=", "/trips?colour=red", "/trips?q=a&q=b"])
     func badViewParametersAre400(target: String) async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         defer { api.stop() }
         let response = try await api.request("GET", target)
         #expect(response.status == 400)

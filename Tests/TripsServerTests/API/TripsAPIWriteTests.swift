@@ -54,7 +54,7 @@ import TripsDomain
         ("application/x-www-form-urlencoded", "city=Lisbon", 415, nil),
     ])
     func badDraftsAreRefusedAndAddNothing(contentType: String, body: String, status: Int, member: String?) async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         defer { api.stop() }
         let response = try await api.request("POST", "/trips", headers: ["Content-Type": contentType], body: body)
         #expect(response.status == status)
@@ -98,7 +98,7 @@ import TripsDomain
         (#"{"sources": [2], "destination": "end""#, 400, nil),
     ])
     func badDifferencesChangeNothing(body: String, status: Int, ids: [Int]?) async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         defer { api.stop() }
         let response = try await api.json("POST", "/trips/reorder", body)
         #expect(response.status == status)
@@ -247,7 +247,7 @@ import TripsDomain
 @Suite struct APIPreferMinimalTests {
     @Test(arguments: ["return=minimal", "RETURN = \"minimal\"", "respond-async, return=minimal;x=1"])
     func aMinimalReorderAnswersNoList(prefer: String) async throws {
-        let api = try APIServer()
+        let api = try await APIServer()
         let moved = try await api.request(
             "PATCH", "/trips", headers: ["Content-Type": "application/json", "Prefer": prefer],
             body: #"{"sources":[2],"destination":"end"}"#)

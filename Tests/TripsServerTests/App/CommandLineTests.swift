@@ -120,7 +120,7 @@ import Testing
                 _ = try server.waitUntilListening()
                 server.send(SIGTERM)
                 let exit = server.waitForExit()
-                _ = server.output.waitForEnd(timeout: .seconds(5))
+                _ = server.output.waitForEnd(timeout: .seconds(5 * TestTimeout.scale))
                 return (exit?.status, server.output.text, server.errors.text)
             }
             #expect(status == 0)

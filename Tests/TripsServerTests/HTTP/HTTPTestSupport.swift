@@ -86,7 +86,7 @@ final class TestClient {
     private var buffer: [UInt8] = []
 
     /// `receiveBuffer` shrinks the socket's receive buffer (a client that reads slowly).
-    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5, receiveBuffer: Int32? = nil) throws {
+    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5 * TestTimeout.scale, receiveBuffer: Int32? = nil) throws {
         // getaddrinfo fills the right sockaddr for IPv4 and IPv6 alike.
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST
@@ -116,6 +116,7 @@ final class TestClient {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { throw TestFailure("send failed: errno \(errno)") }
             offset += sent
         }
@@ -124,7 +125,11 @@ final class TestClient {
     /// Reads more bytes; false on EOF or reset, throws on timeout.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        var count: Int
+        // With a receive timeout set, a signal fails the call with EINTR instead of restarting it.
+        repeat {
+            count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        } while count < 0 && errno == EINTR
         if count > 0 {
             buffer.append(contentsOf: chunk[0..<count])
             return true
@@ -248,7 +253,16 @@ final class TestHandler: HTTPHandler {
     }
 }
 
-/// Starts a server on an ephemeral port for one test and shuts it down after.
+extension AsyncLimit {
+    /// How many live servers (`withServer`, `APIServer` in `.live` mode) may run at once in
+    /// the whole test run. Swift Testing starts every test case at once when they await, so
+    /// without it a parameterized test starts a server per case all together: 140 of them
+    /// on two cores under ThreadSanitizer left answers waiting past the clients' timeout.
+    static let liveServers = AsyncLimit(4 * ProcessInfo.processInfo.activeProcessorCount)
+}
+
+/// Starts a server on an ephemeral port for one test, once `AsyncLimit.liveServers` lets it,
+/// and shuts it down after.
 func withServer<T: Sendable>(
     handler: TestHandler = TestHandler(), clock: any ServerClock = SystemClock(),
     configure: (inout HTTPServerConfiguration) -> Void = { _ in },
@@ -259,6 +273,8 @@ func withServer<T: Sendable>(
     configuration.eventLoopCount = 2
     configure(&configuration)
     let server = HTTPServer(configuration: configuration, handler: handler, clock: clock)
+    await AsyncLimit.liveServers.take()
+    defer { AsyncLimit.liveServers.giveBack() }  // after the shutdown: the loops have stopped
     try server.start()
     do {
         let result = try await body(server, server.port)

@@ -475,7 +475,7 @@ import Testing
         let (first, second, isOpen) = try await onOwnThread {
             let (server, connection) = try Self.connected()
             try server.say(Wire.notification(pid: 5, "trips", "a") + Wire.notification(pid: 5, "trips", "b"))
-            let first = try connection.waitForNotifications(timeout: .seconds(5))
+            let first = try connection.waitForNotifications(timeout: .seconds(5 * TestTimeout.scale))
             let second = try connection.waitForNotifications(timeout: .milliseconds(20))
             return (first.map(\.payload), second, connection.isOpen)
         }
@@ -499,7 +499,9 @@ import Testing
     @Test func aShutdownWhileWaitingForNotificationsIsTheServersError() throws {
         let (server, connection) = try Self.connected()
         try server.say(Wire.error("57P01", "terminating connection due to administrator command", severity: "FATAL"))
-        let error = try #require(throws: PostgresConnectionError.self) { try connection.waitForNotifications(timeout: .seconds(5)) }
+        let error = try #require(throws: PostgresConnectionError.self) {
+            try connection.waitForNotifications(timeout: .seconds(5 * TestTimeout.scale))
+        }
         guard case .server(let serverError) = error, serverError.sqlState == .adminShutdown else {
             Issue.record("\(error)")
             return

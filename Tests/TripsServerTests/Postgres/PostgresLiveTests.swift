@@ -161,9 +161,9 @@ struct PostgresLiveTests {
             _ = try sender.query("SELECT pg_notify($1, $2)", ["trips_other_channel", "not for the listener"])
             _ = try sender.query("SELECT pg_notify($1, $2)", ["trips_live_channel", ""])
             var received: [PostgresNotification] = []
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(10 * TestTimeout.scale)
             while received.count < 2, ContinuousClock.now < deadline {
-                received += try listener.waitForNotifications(timeout: .seconds(10))
+                received += try listener.waitForNotifications(timeout: .seconds(10 * TestTimeout.scale))
             }
             let none = try listener.waitForNotifications(timeout: .milliseconds(50))
             return (received, sender.backendKey?.processID, none)

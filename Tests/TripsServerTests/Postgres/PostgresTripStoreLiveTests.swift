@@ -48,7 +48,7 @@ struct PostgresTripStoreLiveTests {
             let created = self.mutate(first) { _ in .add(storageDraft("Lisbon")) }
             let revision = try created.get().revision
             // Well under the poll interval: the notification, not the polling, brought it.
-            #expect(heard.wait(timeout: .now() + 10) == .success)
+            #expect(heard.wait(timeout: .now() + .seconds(10 * TestTimeout.scale)) == .success)
             #expect(events.withLock { $0.map(\.revision) } == [revision])
             #expect(events.withLock { $0.first?.name } == "created")
             #expect(second.list == first.list)
@@ -57,10 +57,15 @@ struct PostgresTripStoreLiveTests {
     }
 
     @Test func anInstanceThatMissedMoreThanItsHistoryHoldsTellsItsFeedToReset() async throws {
-        try await inFreshDatabase { configuration in
-            let store = try PostgresTripStore(connection: configuration, configuration: StorageConfiguration(historyCapacity: 5))
-            let api = try APIServer(store: store, mode: .live, cleanUp: { store.close() })
-            defer { api.stop() }
+        let database = try await onOwnThread { try LiveDatabase.createDatabase(named: "trips_store") }
+        defer { database.drop() }
+        let configuration = database.configuration
+        let store = try await onOwnThread {
+            try PostgresTripStore(connection: configuration, configuration: StorageConfiguration(historyCapacity: 5))
+        }
+        let api = try await APIServer(store: store, mode: .live, cleanUp: { store.close() })
+        defer { api.stop() }
+        try await onOwnThread {
             let revision = store.list.revision
             let stream = try TestClient(port: api.port)
             try stream.send("GET /trips/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
@@ -345,7 +350,7 @@ private final class SignallingLog: StorageLog {
     }
 
     func wait(for text: String) -> Bool {
-        let deadline = DispatchTime.now() + 10
+        let deadline = DispatchTime.now() + .seconds(10 * TestTimeout.scale)
         while !lines.withLock({ $0.contains { $0.contains(text) } }) {
             guard logged.wait(timeout: deadline) == .success else { return false }
         }

@@ -67,7 +67,7 @@ import TripsDomain
         let store = try TripStore.open(folder, samples: true, fileSystem: files, configuration: tiny)
         let gate = files.holdNextSnapshotSync()  // the first compaction's, not the new folder's
         for index in 0..<3 { try await store.commit(.add(storageDraft("Before \(index)"))) }
-        try #require(gate.entered.wait(timeout: .now() + 10) == .success, "no compaction started")
+        try #require(gate.entered.wait(timeout: .now() + .seconds(10 * TestTimeout.scale)) == .success, "no compaction started")
         return (store, gate)
     }
 

@@ -119,7 +119,7 @@ final class ChildServer {
     deinit { stop() }
 
     /// Waits for `trips-server listening on http://127.0.0.1:PORT` and returns the port.
-    func waitUntilListening(timeout: DispatchTimeInterval = .seconds(15)) throws -> Int {
+    func waitUntilListening(timeout: DispatchTimeInterval = .seconds(15 * TestTimeout.scale)) throws -> Int {
         let prefix = "trips-server listening on http://127.0.0.1:"
         guard let line = output.waitForLine(startingWith: prefix, timeout: timeout) else {
             stop()
@@ -130,7 +130,9 @@ final class ChildServer {
     }
 
     /// Waits for the process to end; nil after `timeout`, else how it ended.
-    func waitForExit(timeout: DispatchTimeInterval = .seconds(15)) -> (reason: Process.TerminationReason, status: Int32)? {
+    func waitForExit(timeout: DispatchTimeInterval = .seconds(15 * TestTimeout.scale)) -> (
+        reason: Process.TerminationReason, status: Int32
+    )? {
         guard termination.semaphore.wait(timeout: .now() + timeout) == .success else { return nil }
         termination.semaphore.signal()
         return (process.terminationReason, process.terminationStatus)

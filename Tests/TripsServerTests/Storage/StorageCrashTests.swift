@@ -70,7 +70,7 @@ import TripsDomain
                 let second = try ChildServer(executable: executable, folder: folder)
                 defer { second.stop() }
                 let ending = second.waitForExit()
-                _ = second.errors.waitForEnd(timeout: .seconds(5))
+                _ = second.errors.waitForEnd(timeout: .seconds(5 * TestTimeout.scale))
                 guard let ending else { throw TestFailure("the second server is still running on \(folder)") }
                 guard ending.reason == .exit, ending.status != 0 else {
                     throw TestFailure("the second server ended with \(ending), expected a non-zero exit")
@@ -228,9 +228,9 @@ private func runWorkload(round: Int, port: Int, start: CrashListState, owners: [
     for _ in 0..<StorageCrashTests.threads { go.signal() }
     // Every worker stops at its first failed request; a worker that fails early must not
     // leave the others writing forever, so the kill also comes when they all stopped.
-    if finished.wait(timeout: .now() + .seconds(60)) == .timedOut {
+    if finished.wait(timeout: .now() + .seconds(60 * TestTimeout.scale)) == .timedOut {
         killSwitch.fire()
-        _ = finished.wait(timeout: .now() + .seconds(10))
+        _ = finished.wait(timeout: .now() + .seconds(10 * TestTimeout.scale))
     }
     var result = logs.withLock { $0 }.sorted { $0.thread < $1.thread }
     if !killSwitch.hasFired {

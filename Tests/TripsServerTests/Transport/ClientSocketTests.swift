@@ -10,7 +10,7 @@ import Testing
         let echoed = try await onOwnThread {
             let listener = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 4)
             let listening = FileDescriptor(listener.descriptor)
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(5 * TestTimeout.scale)
             let client = try ClientSocket.connect(host: "127.0.0.1", port: listener.port, deadline: deadline)
             // The listener is non-blocking: wait until the connection is in its queue.
             var ready = pollfd(fd: listening.rawValue, events: Int16(POLLIN), revents: 0)
@@ -41,7 +41,7 @@ import Testing
             }
             let port = try Socket.boundPort(bound.rawValue)
             do {
-                _ = try ClientSocket.connect(host: "127.0.0.1", port: port, deadline: .now + .seconds(5))
+                _ = try ClientSocket.connect(host: "127.0.0.1", port: port, deadline: .now + .seconds(5 * TestTimeout.scale))
                 return nil
             } catch let error as ClientSocketError {
                 return error
@@ -54,7 +54,7 @@ import Testing
         let (error, waited) = try await onOwnThread { () -> (ClientSocketError?, Duration) in
             let listener = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 4)
             let listening = FileDescriptor(listener.descriptor)
-            let client = try ClientSocket.connect(host: "127.0.0.1", port: listener.port, deadline: .now + .seconds(5))
+            let client = try ClientSocket.connect(host: "127.0.0.1", port: listener.port, deadline: .now + .seconds(5 * TestTimeout.scale))
             _ = listening.rawValue  // the listener stays open (and silent) while the client waits
             let started = ContinuousClock.now
             var buffer: [UInt8] = []
@@ -73,7 +73,7 @@ import Testing
         let (missing, long) = try await onOwnThread { () -> (ClientSocketError?, ClientSocketError?) in
             func attempt(_ path: String) -> ClientSocketError? {
                 do {
-                    _ = try ClientSocket.connect(unixSocketPath: path, deadline: .now + .seconds(5))
+                    _ = try ClientSocket.connect(unixSocketPath: path, deadline: .now + .seconds(5 * TestTimeout.scale))
                     return nil
                 } catch {
                     return error
