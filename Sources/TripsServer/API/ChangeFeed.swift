@@ -89,10 +89,13 @@ final class ChangeFeed: Sendable {
         case nil: break  // no `since`: live from now
         case .some(nil): initial += Self.frame(.reset(revision: revision))
         case .some(let events?):
-            var replay: [UInt8] = []
-            for event in events { replay += Self.frame(event) }
-            reservation = hub.backlog.reserve(replay.count)
-            initial += reservation == nil ? Self.frame(.reset(revision: revision)) : replay
+            // Sized before it is built, so a replay that does not fit is never made.
+            reservation = hub.backlog.reserve(events.reduce(0) { $0 + Self.frameLength($1) })
+            if reservation == nil {
+                initial += Self.frame(.reset(revision: revision))
+            } else {
+                for event in events { initial += Self.frame(event) }
+            }
         }
         let head = HTTPResponse(
             status: .ok,
@@ -105,10 +108,19 @@ final class ChangeFeed: Sendable {
 
     /// `id: 42`, `event: favorites`, `data: {…}` and a blank line.
     static func frame(_ event: ChangeEvent) -> [UInt8] {
-        var bytes = Array("id: \(event.revision)\nevent: \(event.name)\ndata: ".utf8)
+        var bytes = Array(frameHead(event).utf8)
         bytes += event.data
         bytes += Array("\n\n".utf8)
         return bytes
+    }
+
+    /// The bytes `frame(event)` makes, without making them.
+    static func frameLength(_ event: ChangeEvent) -> Int {
+        frameHead(event).utf8.count + event.data.count + 2
+    }
+
+    private static func frameHead(_ event: ChangeEvent) -> String {
+        "id: \(event.revision)\nevent: \(event.name)\ndata: "
     }
 
     // MARK: - Long polling

@@ -185,6 +185,16 @@ import TripsDomain
         _ = first
     }
 
+    /// A replay is sized before it is built (one that does not fit is never made): the size
+    /// must be what the frames come to.
+    @Test func aFrameIsAsLongAsItsLengthSays() {
+        let events = [
+            ChangeEvent.reset(revision: 7), ChangeEvent(revision: 1_234_567, name: "favorites", data: Array(#"{"added":[3]}"#.utf8)),
+            ChangeEvent(revision: 42, name: "updated", data: Array("{\"city\":\"Zürich\"}".utf8)),
+        ]
+        for event in events { #expect(ChangeFeed.frameLength(event) == ChangeFeed.frame(event).count) }
+    }
+
     /// Replays count against one cap for all streams until their clients are seen to take
     /// them; a stream whose replay does not fit says `reset` (read the list again) and goes live.
     @Test func replaysTogetherStayUnderTheirCapAndOneThatDoesNotFitSaysReset() async throws {
