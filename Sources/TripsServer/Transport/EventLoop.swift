@@ -24,7 +24,7 @@ struct EventLoopSetup: Sendable {
 /// when the manual clock moves).
 final class EventLoop {
     /// A connection's socket and its HTTP state.
-    private final class Channel {
+    final class Channel {
         let descriptor: Int32
         var socket: FileDescriptor?
         let connection: HTTPConnection
@@ -43,39 +43,39 @@ final class EventLoop {
     /// epoll data tags for the listener and the mailbox; connections are tagged with their descriptor.
     static let listenerTag = UInt64.max
     static let mailboxTag = UInt64.max - 1
-    private static let maxEvents: Int32 = 256
-    private static let readBufferSize = 64 * 1024
+    static let maxEvents: Int32 = 256
+    static let readBufferSize = 64 * 1024
     /// The most capacity the shared output buffer keeps between answers; past it, it is freed.
-    private static let keptOutputCapacity = 4 * readBufferSize
+    static let keptOutputCapacity = 4 * readBufferSize
     /// Reads per connection per wake before others get a turn.
-    private static let readRoundsPerTurn = 4
+    static let readRoundsPerTurn = 4
 
-    private let index: Int
-    private let epoll: FileDescriptor
+    let index: Int
+    let epoll: FileDescriptor
     /// The server's listening socket while this loop accepts; nil once it stopped accepting.
-    private var listener: Listener?
+    var listener: Listener?
     /// Kept open so that, out of descriptors, one can be freed to accept and drop a connection
     /// instead of leaving it in the backlog, where it would wake the loop forever.
-    private var reserveDescriptor: Int32
-    private let mailbox: LoopMailbox
-    private let spreader: ConnectionSpreader
-    private let quota: ConnectionQuota
-    private let clock: any ServerClock
-    private let environment: ConnectionEnvironment
-    private var channels: [Channel?] = []
-    private var liveCount = 0
-    private var nextSerial: UInt64 = 0
-    private let readBuffer: UnsafeMutableRawBufferPointer
-    private let eventBuffer: UnsafeMutableRawBufferPointer
-    private var output: [UInt8] = []
+    var reserveDescriptor: Int32
+    let mailbox: LoopMailbox
+    let spreader: ConnectionSpreader
+    let quota: ConnectionQuota
+    let clock: any ServerClock
+    let environment: ConnectionEnvironment
+    var channels: [Channel?] = []
+    var liveCount = 0
+    var nextSerial: UInt64 = 0
+    let readBuffer: UnsafeMutableRawBufferPointer
+    let eventBuffer: UnsafeMutableRawBufferPointer
+    var output: [UInt8] = []
     /// Connections that still had bytes to read when their turn ended.
-    private var again: [Int32] = []
+    var again: [Int32] = []
     /// Connections that follow a stream, which every published message is written to.
-    private var streams: Set<Int32> = []
-    private var now: MonotonicInstant
-    private var nextSweep: MonotonicInstant
-    private var acceptPausedUntil: MonotonicInstant?
-    private var shuttingDown = false
+    var streams: Set<Int32> = []
+    var now: MonotonicInstant
+    var nextSweep: MonotonicInstant
+    var acceptPausedUntil: MonotonicInstant?
+    var shuttingDown = false
 
     init(_ setup: EventLoopSetup) {
         index = setup.index
@@ -141,19 +141,19 @@ final class EventLoop {
         listener = nil
     }
 
-    private func milliseconds(until deadline: MonotonicInstant) -> Int32 {
+    func milliseconds(until deadline: MonotonicInstant) -> Int32 {
         let nanoseconds = deadline.nanoseconds(since: now)
         return Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
     }
 
-    private func channel(_ descriptor: Int32) -> Channel? {
+    func channel(_ descriptor: Int32) -> Channel? {
         let index = Int(descriptor)
         return index >= 0 && index < channels.count ? channels[index] : nil
     }
 
     // MARK: - Accepting
 
-    private func acceptConnections() {
+    func acceptConnections() {
         guard let listening = listener?.descriptor else { return }
         for _ in 0..<64 {  // the listener is level-triggered: what is left wakes us again
             do {
@@ -192,14 +192,14 @@ final class EventLoop {
         }
     }
 
-    private func pauseAccepting() {
+    func pauseAccepting() {
         guard let listening = listener?.descriptor, acceptPausedUntil == nil else { return }
         Linux.epollRemove(epoll.rawValue, listening)
         acceptPausedUntil = now + .milliseconds(100)
         nextSweep = min(nextSweep, now + .milliseconds(100))
     }
 
-    private func resumeAccepting() {
+    func resumeAccepting() {
         acceptPausedUntil = nil
         guard let listening = listener?.descriptor else { return }
         do {
@@ -210,7 +210,7 @@ final class EventLoop {
         }
     }
 
-    private func adopt(_ descriptor: Int32) {
+    func adopt(_ descriptor: Int32) {
         do {
             try Socket.setOption(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
             try Linux.epollAdd(
@@ -233,14 +233,14 @@ final class EventLoop {
     }
 
     /// Closes an admitted connection that never became a channel, and gives back its place.
-    private func drop(_ descriptor: Int32) {
+    func drop(_ descriptor: Int32) {
         close(descriptor)
         quota.release()
     }
 
     // MARK: - Connections
 
-    private func service(descriptor: Int32, events: UInt32) {
+    func service(descriptor: Int32, events: UInt32) {
         guard let channel = channel(descriptor) else { return }
         if events & (Linux.epollErr | Linux.epollHup) != 0 {
             closeChannel(channel)
@@ -259,7 +259,7 @@ final class EventLoop {
 
     /// Reads while the connection takes bytes, answering as it goes; first, answers the
     /// requests it held back while its client did not read, once the client has.
-    private func readAvailable(_ channel: Channel) {
+    func readAvailable(_ channel: Channel) {
         let connection = channel.connection
         var rounds = 0
         var socketIsEmpty = false
@@ -307,7 +307,7 @@ final class EventLoop {
 
     /// Empties the shared output buffer for the next connection's answers; after a large
     /// answer, frees it instead, so that one large answer does not hold its size for good.
-    private func resetOutput() {
+    func resetOutput() {
         if output.capacity > Self.keptOutputCapacity {
             output = []
             output.reserveCapacity(Self.readBufferSize)
@@ -318,7 +318,7 @@ final class EventLoop {
 
     /// Writes `output` (after anything already pending) and acts on the connection's state.
     /// Returns false if the connection was closed.
-    private func flush(_ channel: Channel) -> Bool {
+    func flush(_ channel: Channel) -> Bool {
         let connection = channel.connection
         // A stream whose client left more than the limit unread from earlier messages is cut
         // (it resumes with Last-Event-ID); what is written now does not count, so a large
@@ -351,7 +351,7 @@ final class EventLoop {
     }
 
     /// Writes as much pending output as the socket takes. Returns false if the connection was closed.
-    private func writePending(_ channel: Channel) -> Bool {
+    func writePending(_ channel: Channel) -> Bool {
         let connection = channel.connection
         while !connection.pendingOutput.isEmpty {
             let sent: Int
@@ -372,7 +372,7 @@ final class EventLoop {
         return true
     }
 
-    private func send(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+    func send(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
         switch try systemCall("send", { Glibc.send(channel.descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }) {
         case .done(let sent): sent
         case .wouldBlock: 0
@@ -380,7 +380,7 @@ final class EventLoop {
     }
 
     /// Closes or half-closes as the connection's state asks. Returns false if it was closed.
-    private func settle(_ channel: Channel) -> Bool {
+    func settle(_ channel: Channel) -> Bool {
         let connection = channel.connection
         switch connection.state {
         case .closed:
@@ -399,7 +399,7 @@ final class EventLoop {
         }
     }
 
-    private func closeChannel(_ channel: Channel) {
+    func closeChannel(_ channel: Channel) {
         guard channel.socket != nil else { return }
         if channel.isListedAsStream { streams.remove(channel.descriptor) }
         channel.connection.didClose()  // before the close, so a client never sees it ahead of the count
@@ -407,79 +407,6 @@ final class EventLoop {
         channels[Int(channel.descriptor)] = nil
         liveCount -= 1
         quota.release()
-    }
-
-    // MARK: - Mailbox, deadlines, shutdown
-
-    /// Handles the mail in an order that holds whatever order it was posted in: streams hear
-    /// their messages before a shutdown ends them, and a shutdown takes hold before deferred
-    /// answers are written, so that an answer that arrives with it (or after) says
-    /// `Connection: close`, and its connection closes once it is sent.
-    private func readMailbox() {
-        let mail = mailbox.take()
-        if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
-        if mail.shutdownRequested { beginShutdown() }
-        for descriptor in mail.adoptions {
-            if shuttingDown { drop(descriptor) } else { adopt(descriptor) }
-        }
-        for (id, response) in mail.deliveries {
-            guard let channel = channel(id.descriptor), channel.connection.id == id else { continue }
-            resetOutput()
-            channel.connection.complete(response, now: now, output: &output)
-            if flush(channel) { readAvailable(channel) }
-        }
-        if !mail.metricRequests.isEmpty {
-            let metrics = environment.counters.snapshot(openConnections: liveCount)
-            for reply in mail.metricRequests { reply(metrics) }
-        }
-        if mail.clockAdvanced { nextSweep = now }
-    }
-
-    /// Writes published messages to every stream on this loop, each message once per stream.
-    private func publish(_ messages: [HTTPStreamHub.Message]) {
-        for descriptor in streams {
-            guard let channel = channel(descriptor) else { continue }
-            resetOutput()
-            for message in messages { channel.connection.deliver(message, now: now, output: &output) }
-            _ = flush(channel)
-        }
-    }
-
-    private func sweep() {
-        var earliest = now + .seconds(1)
-        if let pausedUntil = acceptPausedUntil {
-            if pausedUntil <= now { resumeAccepting() } else { earliest = min(earliest, pausedUntil) }
-        }
-        for case let channel? in channels {
-            guard var deadline = channel.connection.deadline() else { continue }
-            if deadline <= now {
-                resetOutput()
-                channel.connection.expire(now: now, output: &output)
-                guard flush(channel), let next = channel.connection.deadline() else { continue }
-                deadline = next
-            }
-            earliest = min(earliest, deadline)
-        }
-        nextSweep = earliest
-    }
-
-    private func beginShutdown() {
-        guard !shuttingDown else { return }
-        shuttingDown = true
-        environment.isShuttingDown = true
-        if let listening = listener?.descriptor { Linux.epollRemove(epoll.rawValue, listening) }
-        listener = nil
-        acceptPausedUntil = nil
-        for case let channel? in channels {
-            if channel.connection.isStreaming {
-                resetOutput()
-                channel.connection.endStream(output: &output)
-                _ = flush(channel)
-                continue
-            }
-            channel.connection.closeIfIdle()
-            _ = settle(channel)
-        }
     }
 }
 

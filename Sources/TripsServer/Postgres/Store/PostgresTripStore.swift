@@ -23,18 +23,18 @@ import TripsDomain
 /// while reads go on from memory; the pool reconnects, backing off from `retryDelay` up to
 /// 30 times that.
 final class PostgresTripStore: Sendable {
-    private let pool: PostgresConnectionPool
-    private let retention: PostgresRetention
-    private let log: any StorageLog
-    private let state: Mutex<State>
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let writerStopped = DispatchSemaphore(value: 0)
-    private let followerStopped = DispatchSemaphore(value: 0)
+    let pool: PostgresConnectionPool
+    let retention: PostgresRetention
+    let log: any StorageLog
+    let state: Mutex<State>
+    let wakeUp = DispatchSemaphore(value: 0)
+    let writerStopped = DispatchSemaphore(value: 0)
+    let followerStopped = DispatchSemaphore(value: 0)
     /// Cuts the follower's wait before reconnecting short when the store closes.
-    private let followerWake = DispatchSemaphore(value: 0)
+    let followerWake = DispatchSemaphore(value: 0)
     /// The pruning under way, if any, which `close` waits for.
-    private let pruning = DispatchGroup()
-    private let isPruning = Atomic(false)
+    let pruning = DispatchGroup()
+    let isPruning = Atomic(false)
     /// How long the follower waits for a notification before it looks for changes anyway.
     let pollInterval: Duration
 
@@ -42,12 +42,12 @@ final class PostgresTripStore: Sendable {
     static let connectionCount = 3
     /// How long a thread waits for a connection while all are leased; with one per thread,
     /// only while another thread's is being closed.
-    private static let leaseTimeout: Duration = .seconds(5)
+    static let leaseTimeout: Duration = .seconds(5)
     /// How many times a transaction that lost a race (`PostgresStoreError.Handling.retry`) is
     /// run before the writes in it are refused.
     static let attempts = 3
 
-    private struct State: ~Copyable {
+    struct State: ~Copyable {
         /// What reads see, and what the next transaction catches up from.
         var tables: PostgresTripTables.State
         var listener: (@Sendable (ChangeEvent) -> Void)?
@@ -67,7 +67,7 @@ final class PostgresTripStore: Sendable {
     }
 
     /// A write waiting for the writer thread.
-    private struct PendingWrite: Sendable {
+    struct PendingWrite: Sendable {
         let plan: @Sendable (TripList) throws(MutationError) -> TripChange?
         let returningList: Bool
         let idempotency: IdempotencyRequest?
@@ -182,7 +182,7 @@ final class PostgresTripStore: Sendable {
     }
 
     /// Runs `body` on the tables over a connection leased from `pool`, and gives it back.
-    private static func withTables<T>(from pool: PostgresConnectionPool, _ body: (PostgresTripTables) throws(PostgresStoreError) -> T)
+    static func withTables<T>(from pool: PostgresConnectionPool, _ body: (PostgresTripTables) throws(PostgresStoreError) -> T)
         throws(PostgresStoreError) -> T
     {
         let connection: PostgresConnection
@@ -197,14 +197,14 @@ final class PostgresTripStore: Sendable {
 
     // MARK: The writer thread
 
-    private enum WriterStep {
+    enum WriterStep {
         case write([PendingWrite])
         case catchUp
         case sleep
         case stop
     }
 
-    private func runWriter() {
+    func runWriter() {
         var prunedAt = state.withLock { $0.tables.list.revision }
         while true {
             wakeUp.wait()
@@ -240,7 +240,7 @@ final class PostgresTripStore: Sendable {
     }
 
     /// Makes a batch in one transaction and completes every write in it, in order.
-    private func write(_ batch: [PendingWrite]) {
+    func write(_ batch: [PendingWrite]) {
         let failure: StorageError
         var working = state.withLock { $0.tables }
         let seen = working.list.revision
@@ -291,7 +291,7 @@ final class PostgresTripStore: Sendable {
 
     /// A value of a change in `batch` could not be sent: makes each write alone, so that
     /// only the one holding the value is refused, and the others, and readiness, go on.
-    private func refuseAlone(_ batch: [PendingWrite], _ error: PostgresStoreError) {
+    func refuseAlone(_ batch: [PendingWrite], _ error: PostgresStoreError) {
         guard batch.count == 1 else {
             for pending in batch { write([pending]) }
             return
@@ -301,7 +301,7 @@ final class PostgresTripStore: Sendable {
         batch[0].completion(.failure(.rejected(.invalidBody(reason))))
     }
 
-    private static func answer(_ result: PostgresTripTables.WriteResult, returningList: Bool) -> Result<Mutation, MutationError> {
+    static func answer(_ result: PostgresTripTables.WriteResult, returningList: Bool) -> Result<Mutation, MutationError> {
         switch result {
         case .written(let written, let keyUse):
             var mutation = Mutation(outcome: written.outcome, list: written.list, returningList: returningList)
@@ -315,7 +315,7 @@ final class PostgresTripStore: Sendable {
     }
 
     /// Brings the list up to the tables' newest revision (another instance wrote).
-    private func catchUp() {
+    func catchUp() {
         var working = state.withLock { $0.tables }
         let seen = working.list.revision
         do {
@@ -328,7 +328,7 @@ final class PostgresTripStore: Sendable {
 
     /// Prunes the tables in the background, on a connection of its own, once
     /// `retention.interval` changes passed since the last time (and the last pruning is done).
-    private func pruneIfDue(prunedAt: inout UInt64) {
+    func pruneIfDue(prunedAt: inout UInt64) {
         let revision = state.withLock { $0.tables.list.revision }
         guard revision >= prunedAt + retention.interval,
             isPruning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
@@ -348,7 +348,7 @@ final class PostgresTripStore: Sendable {
     /// Makes `working` what reads see, and tells the listener every change after `seen`
     /// (`reset` when they are more than the history holds, or were pruned); the keys of
     /// `finishing`, a batch written or failed, are no longer in flight.
-    private func publish(
+    func publish(
         _ working: PostgresTripTables.State, after seen: UInt64, failure: StorageError?, finishing batch: [PendingWrite] = []
     ) {
         state.withLock { state in
@@ -370,97 +370,5 @@ final class PostgresTripStore: Sendable {
                 listener(.reset(revision: working.list.revision))
             }
         }
-    }
-
-    // MARK: The follower thread
-
-    /// Listens for other instances' changes on a connection of its own and has the writer
-    /// catch up; reconnects with backoff when the connection breaks.
-    private func runFollower() {
-        var listening: PostgresConnection?
-        var lastLook = ContinuousClock.now
-        while !state.withLock({ $0.isClosing }) {
-            if listening == nil {
-                do {
-                    listening = try listen()
-                    setUnreachable(nil)
-                    requestCatchUp()  // whatever happened while no one listened
-                } catch {
-                    setUnreachable(.database(reason: "\(error)"))
-                    let wait = max(pool.backoffRemaining, .milliseconds(1))
-                    _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: wait.nanoseconds)))
-                    continue
-                }
-            }
-            do {
-                // Short waits, so that `close` never waits long for this thread.
-                let notifications = try listening?.waitForNotifications(timeout: min(pollInterval, .milliseconds(200))) ?? []
-                let known = state.withLock { $0.tables.list.revision }
-                if notifications.contains(where: { UInt64($0.payload).map { $0 > known } ?? true }) || .now - lastLook >= pollInterval {
-                    lastLook = .now
-                    requestCatchUp()
-                }
-            } catch {
-                stopListening(&listening)
-            }
-        }
-        stopListening(&listening)
-        followerStopped.signal()
-    }
-
-    /// A connection from the pool that listens on `PostgresTripTables.channel`. An idle
-    /// connection the server ended meanwhile (a restart) fails its first statement and is
-    /// dropped: the next one is tried, until the pool opens a new one.
-    private func listen() throws(PostgresStoreError) -> PostgresConnection {
-        var attempts = 0
-        while true {
-            let connection: PostgresConnection
-            do {
-                connection = try pool.lease(waitingUpTo: Self.leaseTimeout)
-            } catch {
-                throw .connections(error)
-            }
-            do {
-                try connection.simpleQuery("LISTEN trips_changes")
-                return connection
-            } catch {
-                let wasStale = !connection.isOpen
-                pool.giveBack(connection)
-                attempts += 1
-                guard wasStale, attempts <= pool.capacity else { throw .database(error) }
-            }
-        }
-    }
-
-    /// Closes the listening connection before the pool takes it back: no one else is to
-    /// receive its notifications.
-    private func stopListening(_ listening: inout PostgresConnection?) {
-        guard let connection = listening else { return }
-        connection.close()
-        pool.giveBack(connection)
-        listening = nil
-    }
-
-    /// Records whether the database can be reached, and logs when that changes.
-    private func setUnreachable(_ failure: StorageError?) {
-        let previous = state.withLock { state -> StorageError? in
-            defer { state.unreachable = failure }
-            return state.unreachable
-        }
-        switch (previous, failure) {
-        case (nil, let failure?): log.warning("\(failure); changes are refused until it is back, reads go on")
-        case (_?, nil): log.info("PostgreSQL can be reached again")
-        default: break
-        }
-    }
-
-    private func requestCatchUp() {
-        let wake = state.withLock { state -> Bool in
-            state.needsCatchUp = true
-            guard !state.isWriterAwake else { return false }
-            state.isWriterAwake = true
-            return true
-        }
-        if wake { wakeUp.signal() }
     }
 }
