@@ -33,10 +33,21 @@ let package = Package(
         .executable(name: "FuzzPostgresMessages", targets: ["FuzzPostgresMessages"]),
     ],
     targets: [
-        .target(name: "TripsDomain", swiftSettings: strictSettings),
+        // The layers, bottom up; each imports only those below it, so a wrong-way import is
+        // a compile error. README.md "Architecture" draws the graph.
+        .target(name: "TripsPlatform", swiftSettings: strictSettings),
+        .target(name: "TripsFormats", swiftSettings: strictSettings),
+        .target(name: "TripsDomain", dependencies: ["TripsFormats"], swiftSettings: strictSettings),
+        .target(name: "TripsHTTP", dependencies: ["TripsPlatform", "TripsFormats"], swiftSettings: strictSettings),
+        .target(name: "TripsPostgres", dependencies: ["TripsPlatform"], swiftSettings: strictSettings),
+        .target(
+            name: "TripsStore",
+            dependencies: ["TripsPlatform", "TripsFormats", "TripsDomain", "TripsPostgres"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TripsServer",
-            dependencies: ["TripsDomain"],
+            dependencies: ["TripsPlatform", "TripsFormats", "TripsDomain", "TripsHTTP", "TripsPostgres", "TripsStore"],
             resources: [
                 .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/page/trips.css"),
                 .embedInCode("Resources/page/trips.js"), .embedInCode("Resources/page/trips.svg"),
@@ -49,14 +60,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "FuzzSupport", dependencies: ["TripsDomain"], path: "Fuzz/FuzzSupport", swiftSettings: strictSettings),
-        fuzzTarget("FuzzRequestParser", dependencies: ["TripsServer"]),
-        fuzzTarget("FuzzAccept", dependencies: ["TripsServer", "TripsDomain"]),
-        fuzzTarget("FuzzJSONBodies", dependencies: ["FuzzSupport", "TripsDomain"]),
-        fuzzTarget("FuzzTextImport", dependencies: ["FuzzSupport", "TripsDomain"]),
-        fuzzTarget("FuzzPostgresMessages", dependencies: ["TripsServer"]),
+        fuzzTarget("FuzzRequestParser", dependencies: ["TripsHTTP"]),
+        fuzzTarget("FuzzAccept", dependencies: ["TripsServer", "TripsHTTP", "TripsFormats", "TripsDomain"]),
+        fuzzTarget("FuzzJSONBodies", dependencies: ["FuzzSupport", "TripsFormats", "TripsDomain"]),
+        fuzzTarget("FuzzTextImport", dependencies: ["FuzzSupport", "TripsFormats", "TripsDomain"]),
+        fuzzTarget("FuzzPostgresMessages", dependencies: ["TripsPostgres"]),
+        .target(name: "TripsTestSupport", path: "Tests/TripsTestSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "TripsDomainTests", dependencies: ["TripsDomain", "TripsFormats", "TripsTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "TripsServerTests",
-            dependencies: ["TripsServer", "TripsDomain"],
+            dependencies: [
+                "TripsPlatform", "TripsFormats", "TripsDomain", "TripsHTTP", "TripsPostgres", "TripsStore", "TripsServer",
+                "TripsTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,10 +1,11 @@
+#if DEBUG
 import TripsDomain
-
+@testable import TripsFormats
+@testable import TripsHTTP
+@testable import TripsServer
 // The checks reach internal types through `@testable import`, which only a debug build
 // (compiled for testing) allows; `scripts/fuzz.sh` builds debug. A release build of every
 // target still compiles, with a stub that refuses to run.
-#if DEBUG
-@testable import TripsServer
 
 /// The representations an endpoint may offer, most preferred first; the first byte of an
 /// input picks which of them, in which order.

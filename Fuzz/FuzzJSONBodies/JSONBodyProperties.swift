@@ -1,5 +1,6 @@
 import FuzzSupport
 import TripsDomain
+@testable import TripsFormats
 
 /// The whole input is a request body.
 ///

@@ -2,7 +2,7 @@
 // (compiled for testing) allows; `scripts/fuzz.sh` builds debug. A release build of every
 // target still compiles, with a stub that refuses to run.
 #if DEBUG
-@testable import TripsServer
+@testable import TripsPostgres
 
 /// What a stream decoded into: each message with the bytes it took, then the error, if any;
 /// without an error, how many bytes were left holding no whole message. (After an error, what

@@ -2,7 +2,7 @@
 // (compiled for testing) allows; `scripts/fuzz.sh` builds debug. A release build of every
 // target still compiles, with a stub that refuses to run.
 #if DEBUG
-@testable import TripsServer
+@testable import TripsHTTP
 
 /// What a stream of bytes parsed into: the requests in order, then either a failure or
 /// "need more bytes". `100 Continue` answers are left out: whether one is due depends on

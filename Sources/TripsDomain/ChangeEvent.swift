@@ -1,3 +1,5 @@
+import TripsFormats
+
 /// One change to the list as the change feed tells it: its revision, an event name, and
 /// one line of JSON a client holding the list can apply without refetching.
 ///

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Written out by hand rather than with `DateFormatter`: the output must not depend on
 /// the machine's locale or ICU data, and text import must parse exactly what export writes.
-struct CivilDate: Hashable {
+package struct CivilDate: Hashable {
     var year: Int
     var month: Int
     var day: Int

@@ -1,4 +1,5 @@
 import Foundation
+import TripsFormats
 
 /// The body of a favorite drop (`POST /favorites`): the trips to make favorites, by id (from
 /// JSON) or by name (from text, one trip per line: its city or its sentence). In the lesson's
@@ -16,12 +17,12 @@ public struct FavoriteDrop: Sendable, Hashable {
     public let items: [Item]
     /// What each item looks up, in the items' order, folded once as the drop is read: outside
     /// the store's lock, where `TripList.resolve` runs.
-    let lookups: [Lookup]
+    package let lookups: [Lookup]
     /// Every folded name a line may match a city by.
-    let names: Set<String>
+    package let names: Set<String>
     /// Every trip a sentence describes, and the cities they are in.
-    let descriptions: Set<Description>
-    let describedCities: Set<String>
+    package let descriptions: Set<Description>
+    package let describedCities: Set<String>
 
     public init(items: [Item]) {
         self.items = items
@@ -44,14 +45,14 @@ public struct FavoriteDrop: Sendable, Hashable {
     }
 
     /// One item as `TripList.resolve` looks it up.
-    enum Lookup: Sendable, Hashable {
+    package enum Lookup: Sendable, Hashable {
         case id(Trip.ID)
         /// The line, and its folded form.
         case name(line: String, name: String)
         /// The line, the trip its sentence describes, and the line folded (a city with a colon).
         case sentence(line: String, Description, name: String)
 
-        init(_ item: Item) {
+        package init(_ item: Item) {
             switch item {
             case .id(let id): self = .id(id)
             case .name(let line): self = .name(line: line, name: line.searchFolded)
@@ -61,13 +62,13 @@ public struct FavoriteDrop: Sendable, Hashable {
     }
 
     /// What a sentence says of a trip, as a search compares it: a trip matches when all four agree.
-    struct Description: Sendable, Hashable {
-        let city: String
-        let country: String
-        let nights: Int
-        let day: CivilDate
+    package struct Description: Sendable, Hashable {
+        package let city: String
+        package let country: String
+        package let nights: Int
+        package let day: CivilDate
 
-        init(_ draft: TripDraft) {
+        package init(_ draft: TripDraft) {
             city = draft.city.searchFolded
             country = draft.country.searchFolded
             nights = draft.nights
@@ -75,7 +76,7 @@ public struct FavoriteDrop: Sendable, Hashable {
         }
 
         /// A trip's, from the words the list keeps folded.
-        init(_ trip: Trip, text: TripSearchText) {
+        package init(_ trip: Trip, text: TripSearchText) {
             city = text.city
             country = text.country
             nights = trip.nights

@@ -18,7 +18,7 @@ import Foundation
 extension Language {
     /// What comes between the country and the stay. French sets a no-break space before
     /// its colon, as French typography does; reading takes a plain space there too.
-    var colon: String {
+    package var colon: String {
         switch self {
         case .french: "\u{00A0}: "
         case .japanese: "："
@@ -27,7 +27,7 @@ extension Language {
     }
 
     /// The word for nights that goes with `nights`, by the language's plural rules.
-    func nightsWord(_ nights: Int) -> String {
+    package func nightsWord(_ nights: Int) -> String {
         let category = pluralCategory(nights)
         switch self {
         case .english: return category == .one ? "night" : "nights"
@@ -59,7 +59,7 @@ extension Language {
     }
 
     /// The stay: "3 nights from March 5, 2027", "2027年3月5日から3泊".
-    func stay(nights: Int, start: Date) -> String {
+    package func stay(nights: Int, start: Date) -> String {
         let day = CivilDate(start)
         switch self {
         case .english: return "\(nights) \(nightsWord(nights)) from \(day.longEnglish)"
@@ -70,7 +70,7 @@ extension Language {
 
     /// Reads a stay back: the number of nights (with the word its plural rules ask for, in
     /// any letter case) and the start day. Nil when the text is not a stay in this language.
-    func readStay(_ text: String) -> (nights: Int, start: CivilDate)? {
+    package func readStay(_ text: String) -> (nights: Int, start: CivilDate)? {
         if self == .japanese {
             guard text.hasSuffix("泊"), let from = text.range(of: fromWords, options: .backwards) else { return nil }
             let number = text[from.upperBound..<text.index(before: text.endIndex)]

@@ -57,7 +57,7 @@ public enum Language: String, CaseIterable, Sendable, Hashable {
     }
 
     /// The long date of this language (nil for English, written by hand as it always was).
-    var longDateFormat: LongDateFormat? {
+    package var longDateFormat: LongDateFormat? {
         Self.longDateFormats[index]
     }
 

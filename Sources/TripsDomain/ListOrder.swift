@@ -8,7 +8,7 @@
 ///
 /// Every chunk holds at least one id. A chunk is named by a key that splits and merges of
 /// other chunks leave alone, so `chunkOf` only changes for the ids that actually move.
-struct ListOrder: Sendable {
+package struct ListOrder: Sendable {
     /// The most ids a chunk holds; a fuller chunk splits into halves.
     let chunkCapacity: Int
     private var chunks: [[Trip.ID]] = []
@@ -187,28 +187,28 @@ struct ListOrder: Sendable {
 }
 
 extension ListOrder: Sequence {
-    func makeIterator() -> Suffix.Iterator {
+    package func makeIterator() -> Suffix.Iterator {
         all.makeIterator()
     }
 
-    var underestimatedCount: Int { count }
+    package var underestimatedCount: Int { count }
 
     /// The ids from one place in the order to its end.
-    struct Suffix: Sequence, Sendable {
+    package struct Suffix: Sequence, Sendable {
         fileprivate let chunks: [[Trip.ID]]
         fileprivate let chunk: Int
         fileprivate let offset: Int
 
-        func makeIterator() -> Iterator {
+        package func makeIterator() -> Iterator {
             Iterator(chunks: chunks, chunk: chunk, offset: offset)
         }
 
-        struct Iterator: IteratorProtocol, Sendable {
+        package struct Iterator: IteratorProtocol, Sendable {
             fileprivate let chunks: [[Trip.ID]]
             fileprivate var chunk: Int
             fileprivate var offset: Int
 
-            mutating func next() -> Trip.ID? {
+            package mutating func next() -> Trip.ID? {
                 while chunk < chunks.count {
                     if offset < chunks[chunk].count {
                         defer { offset += 1 }

@@ -9,7 +9,7 @@ import Foundation
 /// a two-digit year as this century's. Trips are proleptic Gregorian UTC days from year 1 to
 /// 9999, and every day must read back as itself; writing from a template keeps Foundation's
 /// words and order for every day and year.
-struct LongDateFormat: Sendable {
+package struct LongDateFormat: Sendable {
     private enum Piece: Sendable, Equatable {
         case text(String)
         case day

@@ -1,4 +1,5 @@
 import Foundation
+import TripsFormats
 
 /// New trips as a client hands them over, the way items dropped on a list arrive: one (a
 /// JSON draft, or one sentence) or several (a JSON array of drafts, or one sentence per line).

@@ -1,3 +1,5 @@
+import TripsFormats
+
 /// The body of a reorder (`PATCH /trips`): some trips, and where they go (in front of a
 /// trip, or to the end). A difference, not the whole new order, so a client with a stale
 /// view cannot drop trips it never saw; it is what a reorderable list hands over after a drag.

@@ -1,3 +1,5 @@
+import TripsFormats
+
 /// A type with several representations (media types), most preferred first: content
 /// negotiation answers in the first one a client's `Accept` likes best, as SwiftUI's
 /// `Transferable` picks the first representation a drop target takes.
@@ -64,7 +66,7 @@ public struct ImportRepresentation<Value>: Sendable {
 
 extension ImportRepresentation {
     /// Reads a JSON document, then the value from it.
-    static func json(_ read: @escaping @Sendable (JSONValue) throws(TripsError) -> Value) -> Self {
+    package static func json(_ read: @escaping @Sendable (JSONValue) throws(TripsError) -> Value) -> Self {
         ImportRepresentation(.json) { (bytes, _) throws(TripsError) in
             let document: JSONValue
             do throws(JSONSyntaxError) { document = try JSONValue(parsing: bytes) } catch { throw .malformedJSON(error) }
@@ -73,7 +75,7 @@ extension ImportRepresentation {
     }
 
     /// Reads UTF-8 text, then the value from it, in its language.
-    static func text(_ read: @escaping @Sendable (String, Language?) throws(TripsError) -> Value) -> Self {
+    package static func text(_ read: @escaping @Sendable (String, Language?) throws(TripsError) -> Value) -> Self {
         ImportRepresentation(.plainText) { (bytes, language) throws(TripsError) in
             guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformedText }
             return try read(text, language)

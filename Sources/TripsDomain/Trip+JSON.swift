@@ -1,4 +1,5 @@
 import Foundation
+import TripsFormats
 
 extension Trip {
     /// The trip as a JSON object with exactly the nine fields.
@@ -28,7 +29,7 @@ extension Trip {
     }
 
     /// The trip as a JSON value, the form a merge patch is applied to.
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object([
             Field.id.rawValue: .number(String(id)),
             Field.city.rawValue: .string(city),

@@ -14,7 +14,7 @@ extension Trip {
 
     /// The sentence for these fields, built straight from them (a trip's names are already
     /// trimmed: going through `draft` would trim them again, for every trip of a list).
-    static func sentence(city: String, country: String, nights: Int, start: Date, in language: Language) -> String {
+    package static func sentence(city: String, country: String, nights: Int, start: Date, in language: Language) -> String {
         "\(city), \(country)\(language.colon)\(language.stay(nights: nights, start: start))"
     }
 }

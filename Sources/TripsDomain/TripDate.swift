@@ -1,4 +1,5 @@
 import Foundation
+import TripsFormats
 
 /// RFC 3339 timestamps, the way trips carry `start` in JSON.
 ///

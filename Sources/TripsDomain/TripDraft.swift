@@ -41,7 +41,7 @@ public struct TripDraft: Sendable, Hashable {
 
     /// The rules the draft breaks, in field order, leaving out `skipped` fields (ones a
     /// reader could not read, which already have an error of their own).
-    func violations(skipping skipped: Set<Trip.Field> = []) -> [TripsError] {
+    package func violations(skipping skipped: Set<Trip.Field> = []) -> [TripsError] {
         var errors: [TripsError] = []
         func check(_ field: Trip.Field, _ reasons: [String]) {
             guard !skipped.contains(field) else { return }
@@ -92,7 +92,7 @@ public struct TripDraft: Sendable, Hashable {
 
 extension Unicode.Scalar {
     /// C0, DEL and C1 controls, and the separators that end a line (U+2028, U+2029).
-    var isControlOrLineBreak: Bool {
+    package var isControlOrLineBreak: Bool {
         switch properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
@@ -104,7 +104,7 @@ extension String {
     /// The string without surrounding whitespace and line breaks. Most names have none:
     /// those are returned as they are, without Foundation's trimming, which costs more than
     /// the rest of reading a stored trip.
-    var trimmedOfWhitespace: String {
+    package var trimmedOfWhitespace: String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
         // Visible ASCII (`!` to `~`) is in no whitespace set, and asks for no `CharacterSet`.
         let visibleASCII: ClosedRange<UInt32> = 0x21...0x7E

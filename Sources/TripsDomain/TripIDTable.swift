@@ -5,7 +5,7 @@
 /// it grows (a fifth of a second at 200,000 trips, under the store's lock); this one grows a
 /// page at a time. A copy shares its pages until one of them changes, and that change copies
 /// the one page, so a list that a reader still holds is not copied whole by the next change.
-struct TripIDTable<Value: Sendable>: Sendable {
+package struct TripIDTable<Value: Sendable>: Sendable {
     private struct Page: Sendable {
         var slots: [Value?] = []
         var count = 0
@@ -58,7 +58,7 @@ struct TripIDTable<Value: Sendable>: Sendable {
 }
 
 extension TripIDTable: Equatable where Value: Equatable {
-    static func == (lhs: TripIDTable, rhs: TripIDTable) -> Bool {
+    package static func == (lhs: TripIDTable, rhs: TripIDTable) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for (number, page) in lhs.pages {
             for (offset, value) in page.slots.enumerated() where value != nil {

@@ -7,7 +7,7 @@ extension TripList {
         /// How many trips the view holds.
         public let count: Int
 
-        init(entries: TripIDTable<Entry>, ids: ListOrder.Suffix, count: Int) {
+        package init(entries: TripIDTable<Entry>, ids: ListOrder.Suffix, count: Int) {
             self.entries = entries
             self.ids = ids
             self.count = count
@@ -35,7 +35,7 @@ extension TripList {
 
 extension TripList.Trips {
     /// The trips, in order, for which `isIncluded` holds, given each with its folded text.
-    func filteringWithText(_ isIncluded: (Trip, TripSearchText) -> Bool) -> [Trip] {
+    package func filteringWithText(_ isIncluded: (Trip, TripSearchText) -> Bool) -> [Trip] {
         var shown: [Trip] = []
         for id in ids {
             guard let entry = entries[id] else { preconditionFailure("trip \(id) is in the order but not in the list") }

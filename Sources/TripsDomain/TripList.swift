@@ -1,4 +1,5 @@
 import Foundation
+import TripsFormats
 
 /// The ordered list of trips, and every rule for changing it.
 ///
@@ -19,15 +20,15 @@ public struct TripList: Sendable {
     /// with the favorites, which are then found without a pass over the whole list.
     private var favoriteIDs: Set<Trip.ID>
 
-    struct Entry: Sendable, Hashable {
-        var trip: Trip {
+    package struct Entry: Sendable, Hashable {
+        package var trip: Trip {
             didSet { text = text.updated(for: trip, from: oldValue) }
         }
-        var version: UInt64
+        package var version: UInt64
         /// The trip's words folded, kept with it so that no search or drop folds them again.
         private(set) var text: TripSearchText
 
-        init(trip: Trip, version: UInt64) {
+        package init(trip: Trip, version: UInt64) {
             self.trip = trip
             self.version = version
             text = TripSearchText(trip)
@@ -290,7 +291,7 @@ public struct TripList: Sendable {
     }
 
     /// `ids` as a set, when every one of them is in the list.
-    func existing(_ ids: [Trip.ID]) throws(TripsError) -> Set<Trip.ID> {
+    package func existing(_ ids: [Trip.ID]) throws(TripsError) -> Set<Trip.ID> {
         var seen = Set<Trip.ID>()
         let unknown = ids.filter { seen.insert($0).inserted && entries[$0] == nil }
         guard unknown.isEmpty else { throw .unknownTrips(unknown) }
@@ -325,14 +326,14 @@ public struct TripList: Sendable {
 
     /// The order with `moving` taken out and put back as a block in front of `anchor`, or
     /// at the end; whether that changed it.
-    mutating func reorder(_ moving: Set<Trip.ID>, before anchor: Trip.ID?) -> Bool {
+    package mutating func reorder(_ moving: Set<Trip.ID>, before anchor: Trip.ID?) -> Bool {
         guard order.move(moving, before: anchor) else { return false }
         revision += 1
         return true
     }
 
     /// The first id from `id` on (in stored order) that `skip` does not hold.
-    func firstID(from id: Trip.ID, skipping skip: Set<Trip.ID>) -> Trip.ID? {
+    package func firstID(from id: Trip.ID, skipping skip: Set<Trip.ID>) -> Trip.ID? {
         order.ids(from: id).first { !skip.contains($0) }
     }
 }
@@ -352,7 +353,7 @@ extension TripList: Hashable {
 
 extension Trip.Field {
     /// Whether a draft may leave this field out (it then takes its default).
-    var isOptional: Bool {
+    package var isOptional: Bool {
         switch self {
         case .isFavorite, .imageName, .notes: true
         case .id, .city, .country, .nights, .price, .start: false

@@ -1,4 +1,5 @@
 import Foundation
+import TripsFormats
 
 /// A view of the list: which trips, in which order. Views never change the stored order.
 public struct TripQuery: Sendable, Hashable {
@@ -33,7 +34,7 @@ public enum TripSortKey: String, Sendable, CaseIterable {
     case start, price
 
     /// Whether `a` comes before `b`, ascending.
-    func areInIncreasingOrder(_ a: Trip, _ b: Trip) -> Bool {
+    package func areInIncreasingOrder(_ a: Trip, _ b: Trip) -> Bool {
         switch self {
         case .start: a.start < b.start
         case .price: a.price < b.price
@@ -41,7 +42,7 @@ public enum TripSortKey: String, Sendable, CaseIterable {
     }
 
     /// Whether `a` and `b` tie on this key.
-    func areEqual(_ a: Trip, _ b: Trip) -> Bool {
+    package func areEqual(_ a: Trip, _ b: Trip) -> Bool {
         switch self {
         case .start: a.start == b.start
         case .price: a.price == b.price
@@ -80,7 +81,7 @@ extension String {
 
 extension Array where Element == Trip {
     /// The trips stably sorted: trips that tie keep their relative order, in either direction.
-    func stablySorted(by order: TripOrder) -> [Trip] {
+    package func stablySorted(by order: TripOrder) -> [Trip] {
         enumerated().sorted { lhs, rhs in
             if order.key.areEqual(lhs.element, rhs.element) { return lhs.offset < rhs.offset }
             let ascending = order.key.areInIncreasingOrder(lhs.element, rhs.element)

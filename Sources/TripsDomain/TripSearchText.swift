@@ -6,7 +6,7 @@
 /// query case-insensitively, byte by byte, which is what folding ASCII does. Only notes with
 /// other characters are kept folded (with every note folded, the text cost 330 bytes a trip
 /// at 200,000 trips of 60-character notes; without, about 90).
-struct TripSearchText: Sendable, Hashable {
+package struct TripSearchText: Sendable, Hashable {
     let city: String
     let country: String
     /// The notes folded, when they are not all ASCII.

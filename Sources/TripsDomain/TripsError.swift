@@ -1,3 +1,5 @@
+import TripsFormats
+
 /// Why the list refused an operation. Every operation that throws leaves the list unchanged.
 public indirect enum TripsError: Error, Sendable, Hashable {
     /// A body that should be JSON and is not JSON at all.

@@ -1,11 +1,14 @@
 import Foundation
+import TripsHTTP
+import TripsPostgres
+import TripsStore
 
 /// The command line and environment, parsed once into a value: flags win over environment
 /// variables, which win over defaults. Every flag has a variable, `TRIPS_` and its name in
 /// capitals with `-` as `_` (`--max-body` is `TRIPS_MAX_BODY`); a switch's variable is on
 /// when it is `1` or `true`.
 struct ServerOptions: Sendable, Equatable {
-    var http = HTTPServerConfiguration()
+    var http = HTTPServerConfiguration.defaults
     /// The data folder; nil keeps everything in memory (`--in-memory`).
     var dataDirectory: String? = "./trips-data"
     /// `--data` or `--in-memory` is on the command line: then no database URL may be given.

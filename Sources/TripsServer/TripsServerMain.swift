@@ -1,6 +1,10 @@
 import Foundation
 import Glibc
 import TripsDomain
+import TripsHTTP
+import TripsPlatform
+import TripsPostgres
+import TripsStore
 
 /// The `trips-server` entry point: parse options, open the data folder, serve until
 /// SIGTERM or SIGINT, then finish what is in flight and exit 0.

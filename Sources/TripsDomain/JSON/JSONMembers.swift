@@ -1,12 +1,13 @@
 import Foundation
+import TripsFormats
 
 /// The members of a JSON object being read into a value: each is taken once, and
 /// whatever is left over at the end is an error, so a misspelt key is never lost silently.
-struct JSONMembers {
+package struct JSONMembers {
     private var members: [String: JSONValue]
 
     /// The object's members; anything else is refused with `what` ("a trip") in the message.
-    init(_ value: JSONValue, describing what: String) throws(TripsError) {
+    package init(_ value: JSONValue, describing what: String) throws(TripsError) {
         guard case .object(let members) = value else {
             throw .invalidBody("\(what) must be a JSON object, not \(value.kindName)")
         }
@@ -14,18 +15,18 @@ struct JSONMembers {
     }
 
     /// Removes and returns a member as it is; nil when absent.
-    mutating func take(_ name: String) -> JSONValue? {
+    package mutating func take(_ name: String) -> JSONValue? {
         members.removeValue(forKey: name)
     }
 
     /// Removes a member that must be there and reads it as `T`.
-    mutating func required<T: JSONReadable>(_ name: String) throws(TripsError) -> T {
+    package mutating func required<T: JSONReadable>(_ name: String) throws(TripsError) -> T {
         guard let value = take(name) else { throw .invalidMember(name, "is required") }
         return try read(value, name)
     }
 
     /// Removes a member that may be left out or null, and reads it as `T`.
-    mutating func optional<T: JSONReadable>(_ name: String) throws(TripsError) -> T? {
+    package mutating func optional<T: JSONReadable>(_ name: String) throws(TripsError) -> T? {
         switch take(name) {
         case nil, .null?: nil
         case let value?: try read(value, name)
@@ -33,12 +34,12 @@ struct JSONMembers {
     }
 
     /// Throws for the first (alphabetically) member nobody took.
-    func rejectUnknown() throws(TripsError) {
+    package func rejectUnknown() throws(TripsError) {
         if let name = unknownNames.first { throw .unknownMember(name) }
     }
 
     /// The members nobody took, in alphabetical order.
-    var unknownNames: [String] {
+    package var unknownNames: [String] {
         members.keys.sorted()
     }
 
@@ -47,7 +48,7 @@ struct JSONMembers {
     }
 
     /// Reads `value` as `T`; a mismatch is reported against the member `name`.
-    static func read<T: JSONReadable>(_ value: JSONValue, as type: T.Type, member name: String) throws(TripsError) -> T {
+    package static func read<T: JSONReadable>(_ value: JSONValue, as type: T.Type, member name: String) throws(TripsError) -> T {
         do {
             return try T(json: value)
         } catch {
@@ -57,30 +58,30 @@ struct JSONMembers {
 }
 
 /// Why a JSON value is not of the type a member needs ("must be a string, not a number").
-struct JSONTypeMismatch: Error {
-    let reason: String
+package struct JSONTypeMismatch: Error {
+    package let reason: String
 }
 
 /// A type one JSON member can be read as.
-protocol JSONReadable {
+package protocol JSONReadable {
     init(json: JSONValue) throws(JSONTypeMismatch)
 }
 
 extension JSONReadable {
-    static func mismatch(_ expected: String, _ value: JSONValue) -> JSONTypeMismatch {
+    package static func mismatch(_ expected: String, _ value: JSONValue) -> JSONTypeMismatch {
         JSONTypeMismatch(reason: "must be \(expected), not \(value.kindName)")
     }
 }
 
 extension String: JSONReadable {
-    init(json: JSONValue) throws(JSONTypeMismatch) {
+    package init(json: JSONValue) throws(JSONTypeMismatch) {
         guard case .string(let string) = json else { throw Self.mismatch("a string", json) }
         self = string
     }
 }
 
 extension Bool: JSONReadable {
-    init(json: JSONValue) throws(JSONTypeMismatch) {
+    package init(json: JSONValue) throws(JSONTypeMismatch) {
         guard case .bool(let bool) = json else { throw Self.mismatch("true or false", json) }
         self = bool
     }
@@ -88,7 +89,7 @@ extension Bool: JSONReadable {
 
 extension Int: JSONReadable {
     /// A whole number within `Int`. As in JSON Schema, `3.0` and `3e0` are whole numbers too.
-    init(json: JSONValue) throws(JSONTypeMismatch) {
+    package init(json: JSONValue) throws(JSONTypeMismatch) {
         guard case .number(let literal) = json else { throw Self.mismatch("a whole number", json) }
         if let integer = Int(literal) {
             self = integer
@@ -104,15 +105,15 @@ extension Int: JSONReadable {
 
 extension Decimal: JSONReadable {
     /// The most significant digits a `Decimal` keeps; a number with more would be rounded.
-    static let exactDigits = 38
+    package static let exactDigits = 38
     /// The exponents a `Decimal` holds: it is a whole number of up to 38 digits times ten to
     /// one of these.
-    static let exponents = -128...127
+    package static let exponents = -128...127
 
     /// A number, exactly as written: `1299.99` stays `1299.99`. A number `Decimal` cannot
     /// hold exactly is refused rather than rounded, whichever way it is written: `1e128` and
     /// `10e127` are the same number, and both are kept.
-    init(json: JSONValue) throws(JSONTypeMismatch) {
+    package init(json: JSONValue) throws(JSONTypeMismatch) {
         guard case .number(let literal) = json else { throw Self.mismatch("a number", json) }
         // The parser checked the grammar: an optional minus, digits with an optional point,
         // an optional exponent.
@@ -150,7 +151,7 @@ extension Decimal: JSONReadable {
 
 extension Date: JSONReadable {
     /// An RFC 3339 timestamp or a bare date.
-    init(json: JSONValue) throws(JSONTypeMismatch) {
+    package init(json: JSONValue) throws(JSONTypeMismatch) {
         guard case .string(let text) = json else { throw Self.mismatch("a date string", json) }
         guard let date = TripDate.parse(text) else {
             throw JSONTypeMismatch(
@@ -161,18 +162,18 @@ extension Date: JSONReadable {
 }
 
 extension JSONMembers {
-    mutating func required<T: JSONReadable>(_ field: Trip.Field) throws(TripsError) -> T {
+    package mutating func required<T: JSONReadable>(_ field: Trip.Field) throws(TripsError) -> T {
         try required(field.rawValue)
     }
 
-    mutating func optional<T: JSONReadable>(_ field: Trip.Field) throws(TripsError) -> T? {
+    package mutating func optional<T: JSONReadable>(_ field: Trip.Field) throws(TripsError) -> T? {
         try optional(field.rawValue)
     }
 }
 
 extension JSONValue: JSONReadable {
     /// Any value at all: for members whose shape the caller inspects itself.
-    init(json: JSONValue) {
+    package init(json: JSONValue) {
         self = json
     }
 }

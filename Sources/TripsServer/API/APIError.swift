@@ -1,4 +1,6 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 /// An error the API answers with: a status, a sentence that says what was wrong, and
 /// members that help a client act on it (the unknown ids, the member at fault). It is

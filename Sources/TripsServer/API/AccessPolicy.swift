@@ -1,3 +1,5 @@
+import TripsHTTP
+
 /// Which requests need a bearer token (RFC 6750), and whose token a request carries.
 ///
 /// With tokens, every request that changes something needs one; `isPrivate` makes reads

@@ -1,4 +1,5 @@
 import Glibc
+import TripsHTTP
 
 /// Who may use the API: bearer tokens (RFC 6750), each with a name for the access log,
 /// read once from a file of `NAME TOKEN` lines (`#` starts a comment).

@@ -1,3 +1,5 @@
+import TripsHTTP
+
 /// Writes from other sites' pages (cross-site request forgery): a page the user visits can
 /// send a POST without asking first, as a form with `enctype=text/plain` or a `no-cors`
 /// fetch, with any body; the browser does not let it read the answer, but the change is made.

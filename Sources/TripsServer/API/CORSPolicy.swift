@@ -1,3 +1,6 @@
+import TripsDomain
+import TripsHTTP
+
 /// Cross-origin access for browser apps on other origins (the Fetch standard's CORS), for
 /// the origins configured and no others; without any, no CORS header is ever sent.
 struct CORSPolicy: Sendable {

@@ -1,6 +1,10 @@
 import Dispatch
 import Synchronization
 import TripsDomain
+import TripsFormats
+import TripsHTTP
+import TripsPlatform
+import TripsStore
 
 /// `GET /trips/changes`: every durable change, in order, to every client that follows it,
 /// as server-sent events or by long polling, with resumption from any revision the history

@@ -1,4 +1,6 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 extension EntityTag {
     /// A trip's representation: differs per media type and language (English has no

@@ -1,4 +1,5 @@
 import TripsDomain
+import TripsFormats
 
 /// The answer to a favorite drop: which trips newly became favorites, and the favorites now.
 /// `added` is empty when nothing changed, so a client can give feedback only for a drop that

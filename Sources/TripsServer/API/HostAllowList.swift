@@ -1,4 +1,5 @@
 import Glibc
+import TripsHTTP
 
 /// The `Host` names the server answers, against DNS rebinding: a page on `attacker.example`
 /// whose name is made to resolve to 127.0.0.1 reaches this server with that name in `Host`,

@@ -1,5 +1,8 @@
 import Glibc
 import TripsDomain
+import TripsHTTP
+import TripsPlatform
+import TripsStore
 
 /// `Idempotency-Key` (the IETF httpapi draft, as Stripe uses it): a retry of a change with
 /// the same key and the same request gets the first answer again, without a second change.

@@ -1,4 +1,5 @@
 import TripsDomain
+import TripsFormats
 
 /// The representation of `Value` that negotiation chose for a response, and the language
 /// it is written in where it has words.

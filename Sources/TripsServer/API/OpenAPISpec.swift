@@ -1,4 +1,5 @@
 import TripsDomain
+import TripsFormats
 
 /// The service's OpenAPI document, compiled in from the repository's `openapi.yaml`
 /// (`Resources/openapi.yaml` links to it), so the binary serves exactly that file.

@@ -1,4 +1,5 @@
 import TripsDomain
+import TripsFormats
 
 /// A value the browser page shows: a trip, or a list of trips.
 protocol PageRepresentable: Transferable {

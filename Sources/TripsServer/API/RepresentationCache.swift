@@ -1,5 +1,6 @@
 import Synchronization
 import TripsDomain
+import TripsHTTP
 
 /// Finished responses for the most-read resources, kept until what they show changes:
 /// a trip's representations per version, and the whole list's per revision. And the list

@@ -1,4 +1,6 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 /// Reads a request body in one of the forms an endpoint takes, chosen by `Content-Type`,
 /// as a drop destination takes only the types it lists.

@@ -1,4 +1,6 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 /// The resources the API serves, parsed once from a request path.
 enum Route: Sendable, Hashable {

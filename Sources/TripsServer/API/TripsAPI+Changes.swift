@@ -1,4 +1,6 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 /// `GET /trips/changes`: the change feed, negotiated like any resource (declared order:
 /// JSON first, for long polling; then `text/event-stream`).

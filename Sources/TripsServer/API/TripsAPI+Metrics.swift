@@ -1,5 +1,8 @@
 import Foundation
 import TripsDomain
+import TripsFormats
+import TripsHTTP
+import TripsStore
 
 /// `GET /metrics`: the Prometheus text format, version 0.0.4.
 ///

@@ -1,4 +1,6 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 /// The browser page's endpoints and answers: `GET /` sends a browser to the list, the
 /// assets come from the binary, and every page carries the headers that keep a trip's text

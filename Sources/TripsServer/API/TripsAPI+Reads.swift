@@ -1,4 +1,7 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
+import TripsStore
 
 /// Endpoints that only read: `GET` and `HEAD` (the connection drops a `HEAD` body).
 extension TripsAPI {
@@ -6,7 +9,7 @@ extension TripsAPI {
     /// of either (`limit`, `after`).
     func listTrips(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var items = request.queryItems
-        let page = try Page(taking: &items)
+        let page = try Pagination(taking: &items)
         let query = try TripQuery(queryItems: items)
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
@@ -24,7 +27,7 @@ extension TripsAPI {
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
     func listFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var items = request.queryItems
-        let page = try Page(taking: &items)
+        let page = try Pagination(taking: &items)
         if let item = items.first { throw APIError(.badRequest, "\(item.name): is not a parameter of /favorites (limit, after)") }
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
@@ -41,7 +44,7 @@ extension TripsAPI {
         _ trips: [Trip], query: TripQuery, nextAfter: Trip.ID?, of request: HTTPRequest, list: TripList, as form: ReadForm<[Trip]>,
         etag: EntityTag
     ) -> HTTPResponse {
-        let next = nextAfter.map { Page.nextURL(path: request.path, query: request.query, after: $0) }
+        let next = nextAfter.map { Pagination.nextURL(path: request.path, query: request.query, after: $0) }
         switch form {
         case .representation(let chosen):
             var fields: HTTPFields = [:]

@@ -1,4 +1,6 @@
 import TripsDomain
+import TripsHTTP
+import TripsStore
 
 /// Endpoints that change the list. Each reads and checks its body first, negotiates the
 /// answer before changing anything, checks `If-Match` against the newest list inside the

@@ -1,4 +1,8 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
+import TripsPlatform
+import TripsStore
 
 /// The Trips HTTP API: turns requests into reads and changes of the store, and answers in
 /// the representation the client prefers.

@@ -1,4 +1,7 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
+import TripsPlatform
 
 /// The page's stylesheet, script and icon, compiled into the binary from `Resources/page/`: the
 /// page needs no other file, no CDN and no build step.

@@ -1,4 +1,6 @@
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 /// What every page shares: the document's head (one stylesheet, one deferred script, an icon, all
 /// served by this server: no inline script or style, so `Content-Security-Policy:

@@ -1,5 +1,7 @@
 import Foundation
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 /// One trip as a page to share: Open Graph tags for link previews (the city as the title,
 /// the sentence as the description, the trip's URL), the lesson's SharePreview as a card,

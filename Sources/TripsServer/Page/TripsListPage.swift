@@ -1,5 +1,7 @@
 import Foundation
 import TripsDomain
+import TripsFormats
+import TripsHTTP
 
 /// The list as a browser shows it: the lesson's app, rendered by the server and complete
 /// without a script (the chips, the sort choices and the search are links and a form).

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 /// What a browser page sends on a load.
 private let pageLoad = ["Accept": "text/html,application/xhtml+xml,*/*;q=0.8"]

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
+@testable import TripsHTTP
 @testable import TripsServer
+@testable import TripsStore
 
 /// `GET /trips/changes` by long polling (in memory) and as server-sent events (live).
 @Suite struct APIChangeFeedTests {

@@ -3,8 +3,10 @@ import Foundation
 import Glibc
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
+@testable import TripsPostgres
 @testable import TripsServer
+@testable import TripsStore
 
 /// `Idempotency-Key`: a retried change is answered again, not made again.
 @Suite struct APIIdempotencyTests {

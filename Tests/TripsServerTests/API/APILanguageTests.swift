@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 /// Trip 2 of the samples, as each language writes it (checked by reading, not only by running).
 private let vancouver: [String: String] = [

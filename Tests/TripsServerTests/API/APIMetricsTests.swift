@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsHTTP
 @testable import TripsServer
+@testable import TripsStore
 
 /// `GET /metrics`, read back by a strict parser of the Prometheus text format 0.0.4.
 @Suite struct APIMetricsTests {

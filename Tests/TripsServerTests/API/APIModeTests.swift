@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 /// The in-memory mode answers exactly as the live server does, so the bulk of the API's
 /// rules can be tested without sockets.

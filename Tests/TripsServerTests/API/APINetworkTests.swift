@@ -2,8 +2,10 @@ import Foundation
 import Glibc
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
+@testable import TripsHTTP
 @testable import TripsServer
+@testable import TripsStore
 
 private let alice = "alice-0123456789abcdef"
 private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", token: "bob-fedcba9876543210")])

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 /// `POST /trips` with several trips at once (lines of text, a JSON array), where they land,
 /// and how a body that breaks rules is refused.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 /// What a browser sends on a page load.
 private let browser = ["Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"]

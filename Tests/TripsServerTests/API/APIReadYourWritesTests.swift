@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 /// `Trips-Revision: N` on a read: the client saw revision N (its last write's answer, maybe
 /// from another instance), so this server answers once it has reached N, or 503 after 2 s.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TripsDomain
-
+import TripsFormats
+@testable import TripsHTTP
 @testable import TripsServer
 
 /// Rules every answer keeps, over a live socket: `X-Content-Type-Options`, the next page's

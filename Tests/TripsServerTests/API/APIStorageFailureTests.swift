@@ -1,8 +1,8 @@
 import Glibc
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct APIStorageFailureTests {
     @Test func aFullDiskRefusesTheChangeWith507AndKeepsServing() async throws {

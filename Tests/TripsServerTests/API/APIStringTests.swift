@@ -1,7 +1,8 @@
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 /// U+0000 in a string: PostgreSQL's text cannot hold it, so every way a string reaches a
 /// trip refuses it with 422 naming the member, on every store alike, and nothing changes.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
-
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// The PostgreSQL databases API tests keep their trips in, each test's store alone in one.

@@ -2,8 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
+@testable import TripsHTTP
+@testable import TripsPlatform
 @testable import TripsServer
+@testable import TripsStore
 
 /// The Trips API over an in-memory store (or a given one), and a way to talk to it.
 ///

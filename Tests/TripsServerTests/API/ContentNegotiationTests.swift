@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
+@testable import TripsHTTP
 @testable import TripsServer
 
 @Suite struct ContentNegotiationTests {

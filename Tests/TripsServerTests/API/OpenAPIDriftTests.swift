@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsHTTP
 @testable import TripsServer
+@testable import TripsStore
 
 /// The statuses and header fields the server answers, operation by operation, against what
 /// openapi.yaml lists for them: every exchange below gets the status it names, and the spec

@@ -1,7 +1,8 @@
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct APIReadTests {
     @Test(arguments: TestStore.all) func theListComesAsJSONInStoredOrder(store: TestStore) async throws {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct APICreateTests {
     @Test(arguments: TestStore.all) func aJSONDraftBecomesATripWithALocation(store: TestStore) async throws {

@@ -1,6 +1,7 @@
 import Testing
-
+@testable import TripsHTTP
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct ServerOptionsTests {
     @Test func defaultsServeSamplesFromTripsDataOnLocalhost8080() throws {

@@ -1,6 +1,7 @@
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
+@testable import TripsHTTP
 @testable import TripsServer
 
 /// Inputs the fuzz targets (`Fuzz/`, `scripts/fuzz.sh`) stopped on, kept byte for byte.

@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-
+@testable import TripsHTTP
 @testable import TripsServer
 
 /// A pipe whose write end an `AccessLog` writes to, read back whole.

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-
+@testable import TripsHTTP
+@testable import TripsPlatform
 @testable import TripsServer
 
 /// Collects deferred responses as an event loop's mailbox would.

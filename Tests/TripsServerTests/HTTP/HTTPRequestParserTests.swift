@@ -1,5 +1,5 @@
 import Testing
-
+@testable import TripsHTTP
 @testable import TripsServer
 
 /// Feeds `chunks` the way a connection does (keeping unconsumed bytes) and collects the events.

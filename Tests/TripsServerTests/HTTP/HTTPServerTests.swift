@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
-
+@testable import TripsHTTP
+@testable import TripsPlatform
 @testable import TripsServer
 
 /// The server over real sockets on an ephemeral port.

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Synchronization
-
+@testable import TripsHTTP
+@testable import TripsPlatform
 @testable import TripsServer
 
 /// Runs blocking socket work on a thread of its own, never on Swift's shared pool.

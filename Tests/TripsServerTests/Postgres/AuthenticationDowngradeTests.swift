@@ -1,5 +1,5 @@
 import Testing
-
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// A server (or someone in between) that talks the client down to a weaker login: asks for

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-
+@testable import TripsPlatform
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// The cryptography of PostgreSQL authentication, against published vectors: any wrong bit

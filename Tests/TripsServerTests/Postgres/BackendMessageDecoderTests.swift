@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-
+@testable import TripsPostgres
 @testable import TripsServer
 
 @Suite struct BackendMessageDecoderTests {

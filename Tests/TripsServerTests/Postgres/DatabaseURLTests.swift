@@ -1,5 +1,5 @@
 import Testing
-
+@testable import TripsPostgres
 @testable import TripsServer
 
 @Suite struct DatabaseURLTests {

@@ -1,5 +1,5 @@
 import Testing
-
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// The default authenticator through a whole start-up with a scripted server: the bytes the

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// The pool's backoff, with an injected clock and a connect that always fails.

@@ -1,5 +1,6 @@
 import Testing
-
+@testable import TripsPlatform
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// The connection against a server played from a script over a socketpair: every step of the

@@ -1,5 +1,5 @@
 import Glibc
-
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// The throwaway cluster of `scripts/postgres.sh`, named by the URLs it exports. Without them

@@ -1,5 +1,6 @@
 import Testing
-
+@testable import TripsPlatform
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// Against a real server: `eval "$(scripts/postgres.sh start /tmp/trips-pg)"`, then

@@ -1,6 +1,9 @@
 import Testing
-
+@testable import TripsHTTP
+@testable import TripsPlatform
+@testable import TripsPostgres
 @testable import TripsServer
+@testable import TripsStore
 
 /// What the store does with each way a transaction can fail: retry it, answer 503, or
 /// answer 500.

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import TripsDomain
-
+@testable import TripsPostgres
 @testable import TripsServer
+@testable import TripsStore
 
 /// Two `PostgresTripStore`s on one database stand for two instances of the server behind a
 /// balancer. Each test has a database of its own, dropped at the end.

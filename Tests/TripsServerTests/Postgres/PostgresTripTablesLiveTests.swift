@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import TripsDomain
-
+@testable import TripsPostgres
 @testable import TripsServer
+@testable import TripsStore
 
 /// The trips tables against the real server, each test in a schema of its own (first on
 /// the search path of every connection it opens), dropped at the end. Two connections to

@@ -1,3 +1,4 @@
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// Builds backend messages byte by byte, the way a server writes them.

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-
+@testable import TripsPostgres
 @testable import TripsServer
+@testable import TripsStore
 
 /// Migrations against the real server, each test in a schema of its own (first on the search
 /// path, so the migrations' tables land there), dropped at the end.

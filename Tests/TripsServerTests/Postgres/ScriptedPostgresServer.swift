@@ -1,5 +1,6 @@
 import Glibc
-
+@testable import TripsPlatform
+@testable import TripsPostgres
 @testable import TripsServer
 
 /// The server's end of a socketpair, played from a script: a test writes what the server

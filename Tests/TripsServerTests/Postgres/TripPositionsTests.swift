@@ -1,6 +1,6 @@
 import Testing
-
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct TripPositionsTests {
     private func isIncreasing(_ keys: [Int64]) -> Bool {

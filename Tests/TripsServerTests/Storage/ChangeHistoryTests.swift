@@ -1,7 +1,8 @@
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct ChangeHistoryTests {
     private func history(capacity: Int, through revision: UInt64) -> ChangeHistory {

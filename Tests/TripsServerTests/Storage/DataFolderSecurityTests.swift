@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 import Testing
 import TripsDomain
-
+@testable import TripsPlatform
 @testable import TripsServer
+@testable import TripsStore
 
 /// The data folder is the server's user's alone: made 0700 with files 0600, never written
 /// through a symbolic link, and refused when someone else could change it.

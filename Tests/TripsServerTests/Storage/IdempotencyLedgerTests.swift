@@ -1,7 +1,7 @@
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 /// What the idempotency ledger keeps, how much, and how it is written.
 @Suite struct IdempotencyLedgerTests {

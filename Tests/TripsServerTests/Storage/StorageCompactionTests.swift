@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct StorageCompactionTests {
     /// Compacts after every two records.

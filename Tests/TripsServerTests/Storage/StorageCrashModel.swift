@@ -1,4 +1,5 @@
 import TripsDomain
+@testable import TripsFormats
 
 /// The list as the crash test believes it is: ids in order, each trip as the server wrote it.
 struct CrashListState: Sendable, Equatable {

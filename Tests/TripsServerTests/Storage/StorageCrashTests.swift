@@ -4,6 +4,9 @@ import Glibc
 import Synchronization
 import Testing
 import TripsDomain
+import TripsTestSupport
+
+@testable import TripsFormats
 
 /// A real `kill -9`: a `trips-server` child process under concurrent writes is killed,
 /// restarted on the same folder, and must hold every write it acknowledged, in commit order.
@@ -373,23 +376,4 @@ private struct CrashRequest: CustomStringConvertible {
     var change: CrashInFlight
 
     var description: String { "\(method) \(target)" + (body.map { " " + $0 } ?? "") }
-}
-
-/// A small seeded generator, so a round's choice of writes is the same every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int {
-        Int(next(upperBound: UInt64(bound)))
-    }
 }

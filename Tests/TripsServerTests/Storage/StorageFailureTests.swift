@@ -4,8 +4,8 @@ import Glibc
 import Synchronization
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct StorageFailureTests {
     @Test(arguments: [

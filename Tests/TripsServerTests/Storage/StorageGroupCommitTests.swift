@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct StorageGroupCommitTests {
     @Test func concurrentChangesShareOneSyncAndCompleteInOrder() async throws {

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
+@testable import TripsPlatform
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct StorageJournalTests {
     @Test func theChecksumIsCRC32C() {

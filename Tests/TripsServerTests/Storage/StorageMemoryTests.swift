@@ -1,8 +1,8 @@
 import Synchronization
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 @Suite struct StorageMemoryTests {
     @Test func inMemoryChangesCompleteAtOnceAndFollowTheSameRules() throws {

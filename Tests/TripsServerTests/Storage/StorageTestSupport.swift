@@ -4,8 +4,8 @@ import Glibc
 import Synchronization
 import Testing
 import TripsDomain
-
 @testable import TripsServer
+@testable import TripsStore
 
 /// A fresh folder under the temporary directory, removed when `body` returns.
 func withStorageFolder<T>(_ body: (String) async throws -> T) async rethrows -> T {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TripsDomain
-
+@testable import TripsFormats
 @testable import TripsServer
+@testable import TripsStore
 
 /// The snapshot's fast trip reader against the general one: the same trip for every record
 /// it reads, and nil (the general reader decides) for anything outside the written layout.

@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-
+@testable import TripsPlatform
 @testable import TripsServer
 
 /// The blocking client socket against listeners of our own: port 0, no fixed ports, and the

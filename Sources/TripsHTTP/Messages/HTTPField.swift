@@ -1,0 +1,135 @@
+/// One header or trailer field line: a name and its value.
+///
+/// https://www.rfc-editor.org/rfc/rfc9110#name-fields
+package struct HTTPField: Sendable, Hashable {
+    package var name: Name
+    package var value: String
+
+    package init(name: Name, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// A field name, compared case-insensitively.
+    ///
+    /// `rawName` keeps the spelling that is written out; `canonicalName` is lowercased
+    /// and is what equality and hashing use.
+    package struct Name: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// The name as given, written on the wire.
+        package let rawName: String
+        /// The lowercased name, used for comparison.
+        package let canonicalName: String
+
+        /// Validates `name` as a token; returns nil for anything else.
+        package init?(_ name: String) {
+            guard HTTPField.isValidToken(name) else { return nil }
+            self.init(unchecked: name)
+        }
+
+        /// For literals in our own code; an invalid literal is a programming error.
+        package init(stringLiteral name: String) {
+            precondition(HTTPField.isValidToken(name), "\(name) is not a field name token")
+            self.init(unchecked: name)
+        }
+
+        private init(unchecked name: String) {
+            rawName = name
+            canonicalName =
+                name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+                ? name.lowercased() : name
+        }
+
+        /// Builds a name from bytes the parser has already checked to be token characters.
+        package init(validatedBytes bytes: UnsafeRawBufferPointer) {
+            if let common = Self.common(bytes) {
+                self = common
+                return
+            }
+            let raw = String(decoding: bytes, as: UTF8.self)
+            rawName = raw
+            if bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+                canonicalName = String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                    for (index, byte) in bytes.enumerated() { buffer[index] = asciiLowercased(byte) }
+                    return bytes.count
+                }
+            } else {
+                canonicalName = raw
+            }
+        }
+
+        package var description: String { rawName }
+
+        /// The names nearly every request carries, spelled the usual way: matched with a length
+        /// check and a `memcmp`, they cost no String building. Other spellings go the long way,
+        /// so `rawName` is always exactly what was sent.
+        private static func common(_ bytes: UnsafeRawBufferPointer) -> Name? {
+            switch bytes.count {
+            case 4: bytes.equals("Host") ? .host : nil
+            case 6: bytes.equals("Accept") ? .accept : nil
+            case 10: bytes.equals("User-Agent") ? .userAgent : bytes.equals("Connection") ? .connection : nil
+            case 12: bytes.equals("Content-Type") ? .contentType : bytes.equals("X-Request-ID") ? .xRequestID : nil
+            case 13: bytes.equals("If-None-Match") ? .ifNoneMatch : nil
+            case 14: bytes.equals("Content-Length") ? .contentLength : nil
+            default: nil
+            }
+        }
+
+        /// Lengths first: most names compared differ in length, and that is cheaper to see than
+        /// a string comparison (every field lookup compares against every field of a request).
+        package static func == (lhs: Name, rhs: Name) -> Bool {
+            lhs.canonicalName.utf8.count == rhs.canonicalName.utf8.count && lhs.canonicalName == rhs.canonicalName
+        }
+        package func hash(into hasher: inout Hasher) { hasher.combine(canonicalName) }
+
+        package static let accept: Name = "Accept"
+        package static let acceptLanguage: Name = "Accept-Language"
+        package static let acceptPatch: Name = "Accept-Patch"
+        package static let acceptPost: Name = "Accept-Post"
+        package static let accessControlAllowHeaders: Name = "Access-Control-Allow-Headers"
+        package static let accessControlAllowMethods: Name = "Access-Control-Allow-Methods"
+        package static let accessControlAllowOrigin: Name = "Access-Control-Allow-Origin"
+        package static let accessControlExposeHeaders: Name = "Access-Control-Expose-Headers"
+        package static let accessControlMaxAge: Name = "Access-Control-Max-Age"
+        package static let accessControlRequestMethod: Name = "Access-Control-Request-Method"
+        package static let allow: Name = "Allow"
+        package static let authorization: Name = "Authorization"
+        package static let cacheControl: Name = "Cache-Control"
+        package static let connection: Name = "Connection"
+        package static let contentLanguage: Name = "Content-Language"
+        package static let contentLength: Name = "Content-Length"
+        package static let contentLocation: Name = "Content-Location"
+        package static let contentSecurityPolicy: Name = "Content-Security-Policy"
+        package static let contentType: Name = "Content-Type"
+        package static let date: Name = "Date"
+        package static let etag: Name = "ETag"
+        package static let expect: Name = "Expect"
+        package static let host: Name = "Host"
+        package static let idempotencyKey: Name = "Idempotency-Key"
+        package static let ifMatch: Name = "If-Match"
+        package static let ifNoneMatch: Name = "If-None-Match"
+        package static let lastEventID: Name = "Last-Event-ID"
+        package static let lastModified: Name = "Last-Modified"
+        package static let link: Name = "Link"
+        package static let location: Name = "Location"
+        package static let origin: Name = "Origin"
+        package static let prefer: Name = "Prefer"
+        package static let preferenceApplied: Name = "Preference-Applied"
+        package static let referrerPolicy: Name = "Referrer-Policy"
+        package static let retryAfter: Name = "Retry-After"
+        /// Where a browser's request comes from, relative to its target (Fetch Metadata).
+        package static let secFetchSite: Name = "Sec-Fetch-Site"
+        package static let server: Name = "Server"
+        package static let transferEncoding: Name = "Transfer-Encoding"
+        /// The list revision a response reflects (and, on a request, the one to wait for).
+        package static let tripsRevision: Name = "Trips-Revision"
+        package static let userAgent: Name = "User-Agent"
+        package static let vary: Name = "Vary"
+        package static let wwwAuthenticate: Name = "WWW-Authenticate"
+        package static let xRequestID: Name = "X-Request-ID"
+    }
+
+    /// Whether `string` is a non-empty token (RFC 9110 §5.6.2).
+    package static func isValidToken(_ string: String) -> Bool {
+        !string.isEmpty && string.utf8.allSatisfy(isTokenByte)
+    }
+}

@@ -1,0 +1,148 @@
+/// A complete, parsed request: the layer hands one of these to the handler.
+///
+/// https://www.rfc-editor.org/rfc/rfc9112#name-request-line
+package struct HTTPRequest: Sendable, Hashable {
+    /// The fields live in one shared, copy-on-write box, as in swift-nio's `HTTPRequestHead`:
+    /// a request passes through the parser's event, the connection and the handler, and each
+    /// copy is then one retain instead of one per string and array.
+    private final class Storage: @unchecked Sendable {
+        // Immutable once shared: setters copy the box first unless it is uniquely referenced.
+        var method: HTTPMethod
+        var target: String
+        var path: String
+        var query: String?
+        var version: HTTPVersion
+        var headerFields: HTTPFields
+        var body: [UInt8]
+        var keepAlive: Bool
+
+        init(
+            method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
+            headerFields: HTTPFields, body: [UInt8], keepAlive: Bool
+        ) {
+            self.method = method
+            self.target = target
+            self.path = path
+            self.query = query
+            self.version = version
+            self.headerFields = headerFields
+            self.body = body
+            self.keepAlive = keepAlive
+        }
+
+        func copy() -> Storage {
+            Storage(
+                method: method, target: target, path: path, query: query, version: version,
+                headerFields: headerFields, body: body, keepAlive: keepAlive)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box to write to: this request's own.
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    package var method: HTTPMethod {
+        get { storage.method }
+        set { unique.method = newValue }
+    }
+    /// The request target exactly as sent (origin-form `/a?b`, absolute-form, `*`, or authority-form).
+    package var target: String {
+        get { storage.target }
+        set { unique.target = newValue }
+    }
+    /// The path part of the target, not percent-decoded (`/trips/1` for `/trips/1?x=2`).
+    package var path: String {
+        get { storage.path }
+        set { unique.path = newValue }
+    }
+    /// The raw query after `?`, without it; nil when the target has no `?`.
+    package var query: String? {
+        get { storage.query }
+        set { unique.query = newValue }
+    }
+    package var version: HTTPVersion {
+        get { storage.version }
+        set { unique.version = newValue }
+    }
+    package var headerFields: HTTPFields {
+        get { storage.headerFields }
+        set { unique.headerFields = newValue }
+    }
+    package var body: [UInt8] {
+        get { storage.body }
+        set { unique.body = newValue }
+    }
+    /// Whether the client wants the connection kept open after the response:
+    /// HTTP/1.1 unless `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`.
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9112#name-persistence
+    package var keepAlive: Bool {
+        get { storage.keepAlive }
+        set { unique.keepAlive = newValue }
+    }
+
+    package init(
+        method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+        headerFields: HTTPFields = [:], body: [UInt8] = [], keepAlive: Bool? = nil
+    ) {
+        let (path, query) = HTTPRequest.split(target: target)
+        self.init(
+            method: method, target: target, path: path, query: query, version: version, headerFields: headerFields,
+            body: body, keepAlive: keepAlive ?? HTTPRequest.defaultKeepAlive(version: version, fields: headerFields))
+    }
+
+    /// The parser's initializer: the target has been split already.
+    package init(
+        method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
+        headerFields: HTTPFields, body: [UInt8], keepAlive: Bool
+    ) {
+        storage = Storage(
+            method: method, target: target, path: path, query: query, version: version,
+            headerFields: headerFields, body: body, keepAlive: keepAlive)
+    }
+
+    package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.method == rhs.method && lhs.target == rhs.target && lhs.path == rhs.path
+                && lhs.query == rhs.query && lhs.version == rhs.version && lhs.headerFields == rhs.headerFields
+                && lhs.body == rhs.body && lhs.keepAlive == rhs.keepAlive)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(target)
+        hasher.combine(path)
+        hasher.combine(query)
+        hasher.combine(version)
+        hasher.combine(headerFields)
+        hasher.combine(body)
+        hasher.combine(keepAlive)
+    }
+
+    package static func defaultKeepAlive(version: HTTPVersion, fields: HTTPFields) -> Bool {
+        if fields.listContains(.connection, token: "close") { return false }
+        return version == .http1_1 || fields.listContains(.connection, token: "keep-alive")
+    }
+
+    /// Splits an origin-form or absolute-form target into path and query.
+    package static func split(target: String) -> (path: String, query: String?) {
+        var rest = Substring(target)
+        if !rest.hasPrefix("/"), let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
+            rest = rest[rest.index(colon, offsetBy: 3)...]
+            if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+                rest = rest[slash...]
+            } else {
+                return ("/", nil)
+            }
+        }
+        guard let mark = rest.firstIndex(of: "?") else { return (String(rest), nil) }
+        let path = rest[..<mark]
+        return (path.isEmpty ? "/" : String(path), String(rest[rest.index(after: mark)...]))
+    }
+}

@@ -1,0 +1,164 @@
+extension HTTPResponse {
+    /// Which Connection field the connection adds.
+    package enum ConnectionField: Sendable {
+        /// HTTP/1.1 keep-alive: nothing to say.
+        case none
+        case close
+        /// HTTP/1.0 keep-alive must be said.
+        case keepAlive
+    }
+
+    /// How the content is delimited.
+    package enum Framing: Sendable {
+        /// `Content-Length`, and the body follows: every ordinary response.
+        case contentLength
+        /// `Transfer-Encoding: chunked`, and nothing follows yet: a stream to an HTTP/1.1 client.
+        case chunked
+        /// Neither: a stream to an HTTP/1.0 client, whose content ends when the connection closes.
+        case untilClose
+    }
+
+    package static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    /// On every answer, whatever its status or route: a browser never reads a body as another
+    /// type than its `Content-Type` says (a trip's notes as a script, a problem as a page).
+    /// https://fetch.spec.whatwg.org/#x-content-type-options-header
+    package static let noSniffLine: [UInt8] = Array("X-Content-Type-Options: nosniff\r\n".utf8)
+
+    /// Appends one chunk (`size CRLF bytes CRLF`); the empty chunk ends a chunked stream.
+    package static func appendChunk(_ bytes: [UInt8], to output: inout [UInt8]) {
+        output.append(contentsOf: String(bytes.count, radix: 16).utf8)
+        output.append(contentsOf: "\r\n".utf8)
+        output.append(contentsOf: bytes)
+        output.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// Appends the whole response (status line, fields, content) to `output`.
+    ///
+    /// The `dateFields` lines (Date and Server, cached per loop) come first, then
+    /// `X-Content-Type-Options: nosniff`; handler fields named Date, Server, Content-Length,
+    /// Transfer-Encoding, Connection, X-Content-Type-Options or X-Request-ID are not written,
+    /// since the connection owns the framing, the request id and the fields every answer has. CR, LF and NUL in
+    /// values become spaces, so a value cannot inject a field. `omitContent` is for HEAD: same
+    /// fields, including Content-Length, no content. `requestID` (with its loop prefix) is
+    /// written as `X-Request-ID`. A `prepared()` response copies its head instead of formatting it.
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9112#name-message-format
+    /// A stream's head says `Transfer-Encoding: chunked` (or nothing, for HTTP/1.0) instead of
+    /// `Content-Length`, and no content follows it here.
+    package func serialize(
+        into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dateFields: [UInt8],
+        requestID: (id: RequestID, prefix: [UInt8])? = nil, framing: Framing = .contentLength
+    ) {
+        let prepared = framing == .contentLength ? preparedHead : nil
+        if let prepared {
+            output.append(contentsOf: prepared.statusLine)
+        } else {
+            appendStatusLine(to: &output)
+        }
+        output.append(contentsOf: dateFields)
+        output.append(contentsOf: Self.noSniffLine)
+        if let requestID {
+            output.append(contentsOf: "X-Request-ID: ".utf8)
+            requestID.id.append(to: &output, prefix: requestID.prefix)
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        if let prepared {
+            output.append(contentsOf: prepared.fieldLines)
+        } else {
+            appendFieldLines(to: &output, framing: framing)
+        }
+        switch connection {
+        case .none: break
+        case .close: output.append(contentsOf: "Connection: close\r\n".utf8)
+        case .keepAlive: output.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        output.append(contentsOf: "\r\n".utf8)
+        if status.allowsContent && !omitContent && framing == .contentLength { output.append(contentsOf: body) }
+    }
+
+    /// `HTTP/1.1 200 OK\r\n`
+    package func appendStatusLine(to output: inout [UInt8]) {
+        output.append(contentsOf: "HTTP/1.1 ".utf8)
+        Self.appendDecimal(status.code, to: &output)
+        output.append(ASCII.space)
+        Self.appendString(status.reasonPhrase, to: &output)
+        output.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// The handler's fields the connection does not own, then what delimits the content.
+    package func appendFieldLines(to output: inout [UInt8], framing: Framing = .contentLength) {
+        for field in headerFields where !Self.isConnectionOwned(field.name) {
+            Self.appendString(field.name.rawName, to: &output)
+            output.append(contentsOf: ": ".utf8)
+            var value = field.value
+            value.withUTF8 { bytes in
+                if bytes.contains(where: { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }) {
+                    for byte in bytes { output.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte) }
+                } else {
+                    output.append(contentsOf: bytes)
+                }
+            }
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        guard status.allowsContent else { return }
+        switch framing {
+        case .contentLength:
+            output.append(contentsOf: "Content-Length: ".utf8)
+            Self.appendDecimal(body.count, to: &output)
+            output.append(contentsOf: "\r\n".utf8)
+        case .chunked:
+            output.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+        case .untilClose:
+            break
+        }
+    }
+
+    /// Whether the handler asked to close the connection with `Connection: close`.
+    package var asksToClose: Bool {
+        preparedHead?.asksToClose ?? computeAsksToClose()
+    }
+
+    package func computeAsksToClose() -> Bool {
+        headerFields.contains(.connection) && headerFields.listContains(.connection, token: "close")
+    }
+
+    private static func isConnectionOwned(_ name: HTTPField.Name) -> Bool {
+        let canonical = name.canonicalName
+        switch canonical.utf8.count {
+        case 4: return canonical == "date"
+        case 6: return canonical == "server"
+        case 10: return canonical == "connection"
+        case 12: return canonical == "x-request-id"
+        case 14: return canonical == "content-length"
+        case 17: return canonical == "transfer-encoding"
+        case 22: return canonical == "x-content-type-options"
+        default: return false
+        }
+    }
+
+    @inline(__always)
+    private static func appendString(_ string: String, to output: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { output.append(contentsOf: $0) }
+    }
+
+    /// Appends a non-negative integer in decimal without building a String.
+    package static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        guard value > 0 else {
+            output.append(UInt8(ascii: "0"))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var remaining = value
+            var index = buffer.count
+            while remaining > 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(remaining % 10)
+                remaining /= 10
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+}

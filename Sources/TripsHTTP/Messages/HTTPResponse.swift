@@ -1,0 +1,70 @@
+/// A response to write: status, fields and content.
+///
+/// The connection adds `Date`, `Server`, `X-Content-Type-Options`, `Content-Length` and
+/// `Connection` itself; fields of those names set here are not written (a `Connection: close` here does close the connection).
+/// `body` is an array, copy-on-write: a handler can return a cached response without copying it.
+package struct HTTPResponse: Sendable, Hashable {
+    package var status: HTTPStatus {
+        didSet { preparedHead = nil }
+    }
+    package var headerFields: HTTPFields {
+        didSet { preparedHead = nil }
+    }
+    /// A `didSet` that does not read `oldValue` keeps in-place appends in place (SE-0268).
+    package var body: [UInt8] {
+        didSet { preparedHead = nil }
+    }
+    /// The status line and field lines, serialized by `prepared()`; any change drops them.
+    private(set) var preparedHead: PreparedHTTPHead?
+    /// Who the request was made as (a token's name), for the access log; never sent.
+    package var user: String?
+    /// Which of the handler's `routeLabels` the metrics count this answer under; never sent.
+    package var routeLabel: Int?
+
+    package init(status: HTTPStatus, headerFields: HTTPFields = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headerFields = headerFields
+        self.body = body
+    }
+
+    /// This response with its head serialized once, for a response that is sent many times
+    /// (a cached representation): writing it then copies bytes instead of formatting fields.
+    package func prepared() -> HTTPResponse {
+        var response = self
+        response.preparedHead = PreparedHTTPHead(self)
+        return response
+    }
+
+    /// Equal when status, fields and content are; whether the head is prepared does not matter.
+    package static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.headerFields == rhs.headerFields && lhs.body == rhs.body
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(headerFields)
+        hasher.combine(body)
+    }
+}
+
+/// The parts of a response's head that do not change from one sending to the next: the status
+/// line, and its own field lines with Content-Length. Date, Server, X-Content-Type-Options,
+/// X-Request-ID and Connection are written around them per request.
+final class PreparedHTTPHead: Sendable {
+    /// `HTTP/1.1 200 OK\r\n`
+    let statusLine: [UInt8]
+    /// The handler's fields (minus those the connection owns) and Content-Length, each with CRLF.
+    let fieldLines: [UInt8]
+    /// Whether the handler asked to close the connection with `Connection: close`.
+    let asksToClose: Bool
+
+    init(_ response: HTTPResponse) {
+        var statusLine: [UInt8] = []
+        response.appendStatusLine(to: &statusLine)
+        var fieldLines: [UInt8] = []
+        response.appendFieldLines(to: &fieldLines)
+        self.statusLine = statusLine
+        self.fieldLines = fieldLines
+        asksToClose = response.computeAsksToClose()
+    }
+}

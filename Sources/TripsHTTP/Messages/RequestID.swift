@@ -1,0 +1,81 @@
+/// Names one request in the access log and in its response's `X-Request-ID`: the client's
+/// own id when it sends a sane one, otherwise the loop's random prefix and a counter.
+///
+/// Written straight into byte buffers, so a generated id costs no allocation.
+package enum RequestID: Sendable, Hashable {
+    case client(String)
+    case generated(UInt64)
+
+    /// Longest client id kept; longer or stranger ones are replaced, not echoed (into the
+    /// access log, a proxy's log, or a page's script that reads the field).
+    static let maxClientLength = 64
+
+    /// The client's `X-Request-ID` when it is 1...64 characters of `A-Z a-z 0-9 . _ -`: a
+    /// UUID, a trace id or nginx's `$request_id` fit.
+    init?(clientValue value: String?) {
+        guard let value, !value.isEmpty, value.utf8.count <= Self.maxClientLength,
+            value.utf8.allSatisfy(Self.isAllowed)
+        else { return nil }
+        self = .client(value)
+    }
+
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Appends the id: the client's text, or `prefix` and the counter in hex.
+    func append(to output: inout [UInt8], prefix: [UInt8]) {
+        switch self {
+        case .client(let value):
+            output.append(contentsOf: value.utf8)
+        case .generated(let counter):
+            output.append(contentsOf: prefix)
+            // Hex digits by arithmetic: a lookup table here was an array allocated per call.
+            var shift = 60
+            while shift > 0 && (counter >> UInt64(shift)) & 0xF == 0 { shift -= 4 }
+            while shift >= 0 {
+                let nibble = UInt8(truncatingIfNeeded: counter >> UInt64(shift)) & 0xF
+                output.append(nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10))
+                shift -= 4
+            }
+        }
+    }
+}
+
+/// Issues request ids on one loop: a random prefix per loop, then a counter.
+///
+/// Confined to its loop.
+package final class RequestIDGenerator {
+    /// `<8 random hex digits>-<loop>-`, so ids from different loops and runs do not collide.
+    let prefix: [UInt8]
+    private var counter: UInt64 = 0
+
+    init(loopIndex: Int) {
+        let hex = String(UInt32.random(in: .min ... .max), radix: 16)
+        prefix = Array((String(repeating: "0", count: 8 - hex.count) + hex + "-\(loopIndex)-").utf8)
+    }
+
+    /// The id for a request: the client's, or the next generated one.
+    func id(for request: HTTPRequest) -> RequestID {
+        if let client = RequestID(clientValue: request.headerFields[.xRequestID]) { return client }
+        counter &+= 1
+        return .generated(counter)
+    }
+
+    /// An id for a message that never became a request (a parse error).
+    func next() -> RequestID {
+        counter &+= 1
+        return .generated(counter)
+    }
+}
+
+@available(*, unavailable)
+extension RequestIDGenerator: Sendable {}

@@ -1,0 +1,52 @@
+import TripsDomain
+import TripsFormats
+
+/// Picks the representation to send, the way `Transferable` does: the first of the
+/// declared representations (most preferred first) among those the client likes best.
+///
+///     // declared: [application/json, text/plain]
+///     // Accept: text/plain, application/json        → application/json (a tie: declared order)
+///     // Accept: text/plain, application/json;q=0.9  → text/plain
+///     // Accept: image/png                           → nil (406)
+///
+/// https://www.rfc-editor.org/rfc/rfc9110#name-proactive-negotiation
+package enum ContentNegotiation {
+    /// The index into `offered` of the representation to send, or nil when the client
+    /// accepts none of them. No `Accept`, or one with no valid element, accepts anything.
+    package static func choose(_ offered: [MediaType], accept values: [String]) -> Int? {
+        if values.count == 1, let index = exactChoice(offered, values[0]) { return index }
+        let accept = AcceptField(values)
+        guard !accept.ranges.isEmpty else { return offered.isEmpty ? nil : 0 }
+        var best: (index: Int, quality: Int)?
+        for (index, mediaType) in offered.enumerated() {
+            let quality = accept.quality(of: mediaType)
+            if quality > 0, quality > (best?.quality ?? 0) { best = (index, quality) }
+        }
+        return best?.index
+    }
+
+    /// The answer for the commonest `Accept` of all, one bare type (`text/plain`, `*/*`), found
+    /// without parsing the field: the same index the full rules give, or nil to apply them.
+    /// (A bare type has quality 1, as do the types whose suffix names it; every other type 0.)
+    private static func exactChoice(_ offered: [MediaType], _ value: String) -> Int? {
+        var value = value
+        return value.withUTF8 { bytes -> Int? in
+            guard let first = bytes.firstIndex(where: { !isWhitespace($0) }), let last = bytes.lastIndex(where: { !isWhitespace($0) })
+            else { return nil }
+            let trimmed = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first...last])
+            if trimmed.equals("*/*") { return offered.isEmpty ? nil : 0 }
+            guard !trimmed.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "*") }) else {
+                return nil
+            }
+            guard
+                let named = offered.firstIndex(where: { mediaType in
+                    let name = mediaType.description.utf8
+                    return name.count == trimmed.count && zip(name, trimmed).allSatisfy { $0 == asciiLowercased($1) }
+                })
+            else { return nil }
+            // A type with a suffix whose base is the named one (`application/problem+json` for
+            // `application/json`) has its quality too, and wins if declared first.
+            return offered[..<named].firstIndex { $0.subtype.contains("+") && $0.suffixBase == offered[named] } ?? named
+        }
+    }
+}

@@ -1,0 +1,536 @@
+import Glibc
+
+/// An incremental HTTP/1.1 request parser (RFC 9112). It never touches a socket.
+///
+/// Feed it the unconsumed bytes; it answers with an event and how many bytes it consumed. The
+/// caller keeps the unconsumed rest and presents it again, followed by newly read bytes:
+///
+///     var parser = RequestParser()
+///     let step = parser.parse(bytes)   // .request(GET /), consumed: 37
+///
+/// Lines are consumed whole, so the caller only ever keeps a partial line or partial chunk
+/// header, and every limit is checked before the excess is kept. Content bytes are copied
+/// straight into the request's body.
+///
+/// Line endings must be CRLF: a bare LF or a bare CR is rejected with 400 (stricter than nginx,
+/// which accepts a bare LF; RFC 9112 §2.2 allows either choice, and strictness closes
+/// request-smuggling gaps between us and any proxy in front).
+///
+/// - Complexity: O(n) in the bytes fed; each byte is scanned once except a partial line, which is
+///   scanned again when more bytes arrive.
+package struct RequestParser {
+    /// What the parser found.
+    enum Event: Sendable, Equatable {
+        /// The bytes hold no complete request yet.
+        case needMoreBytes
+        /// The head asked for `Expect: 100-continue`, passed every check, and no content has
+        /// arrived yet: send `100 Continue` now, then keep feeding.
+        case sendContinue
+        /// A complete request; the bytes after it belong to the next one.
+        case request(HTTPRequest)
+        /// The request is refused; the parser stays failed.
+        case failure(HTTPParseError)
+    }
+
+    /// One answer: the event, and how many bytes from the start of the input it used up.
+    struct Step: Sendable, Equatable {
+        var event: Event
+        var consumed: Int
+    }
+
+    private enum State: Equatable {
+        case requestLine
+        case fields
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        case failed
+    }
+
+    /// What the head said so far about the request.
+    private struct Head {
+        var method: HTTPMethod = .get
+        var target = ""
+        var path = ""
+        var query: String?
+        var version: HTTPVersion = .http1_1
+        var fields = HTTPFields()
+        var fieldCount = 0
+        var hostCount = 0
+        var hasInvalidHost = false
+        var contentLength: Int?
+        var contentLengthError: HTTPParseError?
+        var hasTransferEncoding = false
+        var chunkedCount = 0
+        var lastCodingIsChunked = false
+        var otherCodingCount = 0
+        var expectsContinue = false
+        var hasUnsupportedExpectation = false
+        var connectionClose = false
+        var connectionKeepAlive = false
+
+        var keepAlive: Bool { !connectionClose && (version == .http1_1 || connectionKeepAlive) }
+    }
+
+    let limits: HTTPServerConfiguration.Limits
+    private var state: State = .requestLine
+    private var head = Head()
+    private var body: [UInt8] = []
+    /// Bytes of field lines (then trailer lines) consumed for the current request.
+    private var sectionLength = 0
+    /// Content bytes declared so far by chunk sizes.
+    private var chunkedLength = 0
+
+    init(limits: HTTPServerConfiguration.Limits = .init()) {
+        self.limits = limits
+    }
+
+    /// The `Accept` values of the request being read (or refused), so far: how an error about
+    /// it is written.
+    var acceptOfCurrentRequest: [String] {
+        head.fields.values(for: .accept)
+    }
+
+    /// The request whose header section is complete and whose content is being read, without
+    /// its content: what a handler judges before `100 Continue` is sent.
+    var headOfCurrentRequest: HTTPRequest {
+        HTTPRequest(
+            method: head.method, target: head.target, path: head.path, query: head.query, version: head.version,
+            headerFields: head.fields, body: [], keepAlive: head.keepAlive)
+    }
+
+    /// Content bytes of the current request read so far.
+    var contentReceived: Int { body.count }
+
+    /// True between requests: nothing of the next request has been consumed.
+    var isBetweenRequests: Bool { state == .requestLine }
+
+    /// True while the head is complete and content (or trailers) is being read.
+    var isReadingBody: Bool {
+        switch state {
+        case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers: true
+        case .requestLine, .fields, .failed: false
+        }
+    }
+
+    /// Parses as far as `input` allows, stopping after the first event other than progress.
+    mutating func parse(_ input: UnsafeRawBufferPointer) -> Step {
+        var offset = 0
+        while true {
+            switch state {
+            case .failed:
+                return Step(event: .needMoreBytes, consumed: 0)
+
+            case .requestLine:
+                guard let lf = Self.findLineFeed(input, from: offset) else {
+                    if input.count - offset > limits.maxRequestLineLength + 1 {
+                        return fail(.requestLineTooLong, offset)
+                    }
+                    if let error = Self.checkPartialMethod(input, from: offset) { return fail(error, offset) }
+                    return Step(event: .needMoreBytes, consumed: offset)
+                }
+                guard lf > offset, input[lf - 1] == ASCII.cr else { return fail(.invalidLineEnding, offset) }
+                let end = lf - 1
+                if end == offset {
+                    // An empty line before the request line is ignored (RFC 9112 §2.2).
+                    offset = lf + 1
+                    continue
+                }
+                if end - offset > limits.maxRequestLineLength { return fail(.requestLineTooLong, offset) }
+                if let error = parseRequestLine(UnsafeRawBufferPointer(rebasing: input[offset..<end])) {
+                    return fail(error, offset)
+                }
+                offset = lf + 1
+                state = .fields
+
+            case .fields, .trailers:
+                let isTrailer = state == .trailers
+                guard let lf = Self.findLineFeed(input, from: offset) else {
+                    if sectionLength + (input.count - offset) > limits.maxHeaderSectionLength {
+                        return fail(.headerSectionTooLarge, offset)
+                    }
+                    return Step(event: .needMoreBytes, consumed: offset)
+                }
+                sectionLength += lf + 1 - offset
+                if sectionLength > limits.maxHeaderSectionLength { return fail(.headerSectionTooLarge, offset) }
+                guard lf > offset, input[lf - 1] == ASCII.cr else { return fail(.invalidLineEnding, offset) }
+                let line = UnsafeRawBufferPointer(rebasing: input[offset..<(lf - 1)])
+                offset = lf + 1
+                if line.isEmpty {
+                    if isTrailer { return complete(offset) }
+                    if let step = finishHead(input, offset) { return step }
+                    continue
+                }
+                head.fieldCount += 1
+                if head.fieldCount > limits.maxHeaderFieldCount { return fail(.tooManyHeaderFields, offset) }
+                switch Self.scanFieldLine(line) {
+                case .failure(let error):
+                    return fail(error, offset)
+                case .success(let split) where !isTrailer:
+                    addField(line, split)
+                case .success:
+                    break  // trailer fields are read and dropped
+                }
+
+            case .fixedBody(let remaining):
+                let count = min(remaining, input.count - offset)
+                if count == 0 { return Step(event: .needMoreBytes, consumed: offset) }
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[offset..<(offset + count)]))
+                offset += count
+                if count == remaining { return complete(offset) }
+                state = .fixedBody(remaining: remaining - count)
+
+            case .chunkSize:
+                guard let lf = Self.findLineFeed(input, from: offset) else {
+                    if input.count - offset > limits.maxChunkLineLength + 1 { return fail(.invalidChunkSize, offset) }
+                    return Step(event: .needMoreBytes, consumed: offset)
+                }
+                guard lf > offset, input[lf - 1] == ASCII.cr, lf - 1 - offset <= limits.maxChunkLineLength else {
+                    return fail(.invalidChunkSize, offset)
+                }
+                guard let size = Self.parseChunkSize(UnsafeRawBufferPointer(rebasing: input[offset..<(lf - 1)])) else {
+                    return fail(.invalidChunkSize, offset)
+                }
+                offset = lf + 1
+                if size == 0 {
+                    state = .trailers
+                    continue
+                }
+                if size > limits.maxBodyLength - chunkedLength { return fail(.contentTooLarge, offset) }
+                chunkedLength += size
+                state = .chunkData(remaining: size)
+
+            case .chunkData(let remaining):
+                let count = min(remaining, input.count - offset)
+                if count == 0 { return Step(event: .needMoreBytes, consumed: offset) }
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[offset..<(offset + count)]))
+                offset += count
+                state = count == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - count)
+
+            case .chunkDataEnd:
+                let available = input.count - offset
+                if available == 0 { return Step(event: .needMoreBytes, consumed: offset) }
+                guard input[offset] == ASCII.cr else { return fail(.invalidChunkTerminator, offset) }
+                if available == 1 { return Step(event: .needMoreBytes, consumed: offset) }
+                guard input[offset + 1] == ASCII.lf else { return fail(.invalidChunkTerminator, offset) }
+                offset += 2
+                state = .chunkSize
+            }
+        }
+    }
+
+    // MARK: - Request line
+
+    /// request-line = method SP request-target SP HTTP-version
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9112#name-request-line
+    private mutating func parseRequestLine(_ line: UnsafeRawBufferPointer) -> HTTPParseError? {
+        var index = 0
+        while index < line.count, isTokenByte(line[index]) { index += 1 }
+        guard index < line.count else { return .malformedRequestLine }
+        guard line[index] == ASCII.space else { return .invalidMethod }
+        guard index > 0 else { return .malformedRequestLine }
+        let methodBytes = UnsafeRawBufferPointer(rebasing: line[0..<index])
+
+        let targetStart = index + 1
+        index = targetStart
+        while index < line.count, line[index] != ASCII.space { index += 1 }
+        guard index < line.count, index > targetStart else { return .malformedRequestLine }
+        let targetBytes = UnsafeRawBufferPointer(rebasing: line[targetStart..<index])
+        let versionBytes = UnsafeRawBufferPointer(rebasing: line[(index + 1)...])
+
+        for byte in targetBytes where byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "#") {
+            return .invalidTarget
+        }
+        switch Self.parseVersion(versionBytes) {
+        case .success(let version): head.version = version
+        case .failure(let error): return error
+        }
+        guard let method = HTTPMethod.known(methodBytes) else { return .methodNotImplemented }
+        head.method = method
+
+        let target = String(decoding: targetBytes, as: UTF8.self)
+        head.target = target
+        if targetBytes[0] == UInt8(ascii: "/") {
+            if let mark = targetBytes.firstIndex(of: UInt8(ascii: "?")) {
+                head.path = String(decoding: UnsafeRawBufferPointer(rebasing: targetBytes[..<mark]), as: UTF8.self)
+                head.query = String(decoding: UnsafeRawBufferPointer(rebasing: targetBytes[(mark + 1)...]), as: UTF8.self)
+            } else {
+                head.path = target
+            }
+        } else if targetBytes.count == 1, targetBytes[0] == UInt8(ascii: "*") {
+            guard method == .options else { return .invalidTarget }
+            head.path = target
+        } else if method == .connect {
+            head.path = target  // authority-form
+        } else if Self.hasHTTPScheme(targetBytes) {
+            (head.path, head.query) = HTTPRequest.split(target: target)
+        } else {
+            return .invalidTarget
+        }
+        return nil
+    }
+
+    /// HTTP-version = "HTTP/" DIGIT "." DIGIT; anything else is 400, a well-formed other version 505.
+    private static func parseVersion(_ bytes: UnsafeRawBufferPointer) -> Result<HTTPVersion, HTTPParseError> {
+        guard bytes.count == 8, UnsafeRawBufferPointer(rebasing: bytes[0..<5]).equals("HTTP/"), bytes[6] == UInt8(ascii: "."),
+            let major = digitValue(bytes[5]), let minor = digitValue(bytes[7])
+        else { return .failure(.invalidVersion) }
+        switch (major, minor) {
+        case (1, 1): return .success(.http1_1)
+        case (1, 0): return .success(.http1_0)
+        default: return .failure(.versionNotSupported)
+        }
+    }
+
+    private static func hasHTTPScheme(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        startsCaseInsensitive(bytes, with: "http://") || startsCaseInsensitive(bytes, with: "https://")
+    }
+
+    /// Rejects early a request line whose method already holds a byte no method can hold
+    /// (a TLS handshake sent to this port, say), instead of waiting for a line end.
+    private static func checkPartialMethod(_ input: UnsafeRawBufferPointer, from offset: Int) -> HTTPParseError? {
+        var index = offset
+        while index < input.count {
+            let byte = input[index]
+            if byte == ASCII.space { return nil }
+            if !isTokenByte(byte) && byte != ASCII.cr { return .invalidMethod }
+            index += 1
+        }
+        return nil
+    }
+
+    // MARK: - Fields
+
+    /// Where a field line splits: the name ends at `nameEnd`, the trimmed value spans `valueStart..<valueEnd`.
+    private struct FieldSplit {
+        var nameEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+    }
+
+    /// field-line = field-name ":" OWS field-value OWS
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9112#name-field-syntax
+    private static func scanFieldLine(_ line: UnsafeRawBufferPointer) -> Result<FieldSplit, HTTPParseError> {
+        let first = line[0]
+        if isWhitespace(first) { return .failure(.obsoleteLineFolding) }
+        var index = 0
+        while index < line.count, isTokenByte(line[index]) { index += 1 }
+        guard index < line.count, index > 0 else { return .failure(.invalidFieldName) }
+        let stop = line[index]
+        if stop != UInt8(ascii: ":") {
+            if isWhitespace(stop), line[index...].contains(UInt8(ascii: ":")) {
+                return .failure(.whitespaceBeforeColon)
+            }
+            return .failure(stop == ASCII.cr ? .invalidLineEnding : .invalidFieldName)
+        }
+        let nameEnd = index
+        var start = index + 1
+        while start < line.count, isWhitespace(line[start]) { start += 1 }
+        var end = line.count
+        while end > start, isWhitespace(line[end - 1]) { end -= 1 }
+        for position in start..<end {
+            let byte = line[position]
+            if byte < 0x20 && byte != ASCII.tab || byte == 0x7F {
+                return .failure(byte == ASCII.cr ? .invalidLineEnding : .invalidFieldValue)
+            }
+        }
+        return .success(FieldSplit(nameEnd: nameEnd, valueStart: start, valueEnd: end))
+    }
+
+    /// Records a field and what the framing fields say.
+    private mutating func addField(_ line: UnsafeRawBufferPointer, _ split: FieldSplit) {
+        let name = UnsafeRawBufferPointer(rebasing: line[0..<split.nameEnd])
+        let value = UnsafeRawBufferPointer(rebasing: line[split.valueStart..<split.valueEnd])
+        switch name.count {
+        case 4 where equalsCaseInsensitive(name, "host"):
+            head.hostCount += 1
+            if !isValidHost(value) { head.hasInvalidHost = true }
+        case 6 where equalsCaseInsensitive(name, "expect"):
+            if equalsCaseInsensitive(value, "100-continue") {
+                head.expectsContinue = true
+            } else {
+                head.hasUnsupportedExpectation = true
+            }
+        case 10 where equalsCaseInsensitive(name, "connection"):
+            forEachListElement(value) { range in
+                let token = UnsafeRawBufferPointer(rebasing: value[range])
+                if equalsCaseInsensitive(token, "close") { head.connectionClose = true }
+                if equalsCaseInsensitive(token, "keep-alive") { head.connectionKeepAlive = true }
+            }
+        case 14 where equalsCaseInsensitive(name, "content-length"):
+            addContentLength(value)
+        case 17 where equalsCaseInsensitive(name, "transfer-encoding"):
+            head.hasTransferEncoding = true
+            forEachListElement(value) { range in
+                let element = UnsafeRawBufferPointer(rebasing: value[range])
+                var end = 0
+                while end < element.count, isTokenByte(element[end]) { end += 1 }
+                let coding = UnsafeRawBufferPointer(rebasing: element[..<end])
+                let isChunked = equalsCaseInsensitive(coding, "chunked")
+                if isChunked { head.chunkedCount += 1 } else { head.otherCodingCount += 1 }
+                head.lastCodingIsChunked = isChunked
+            }
+        default:
+            break
+        }
+        if head.fields.isEmpty { head.fields.reserveCapacity(8) }
+        head.fields.append(
+            HTTPField(name: HTTPField.Name(validatedBytes: name), value: String(decoding: value, as: UTF8.self)))
+    }
+
+    /// Content-Length = 1*DIGIT, possibly a list of equal values.
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9110#name-content-length
+    private mutating func addContentLength(_ value: UnsafeRawBufferPointer) {
+        var sawElement = false
+        forEachListElement(value) { range in
+            let element = UnsafeRawBufferPointer(rebasing: value[range])
+            sawElement = true
+            var length = 0
+            for byte in element {
+                guard let digit = digitValue(byte) else {
+                    head.contentLengthError = head.contentLengthError ?? .invalidContentLength
+                    return
+                }
+                let (times10, overflow1) = length.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(digit)
+                if overflow1 || overflow2 {
+                    head.contentLengthError = head.contentLengthError ?? .invalidContentLength
+                    return
+                }
+                length = sum
+            }
+            if let existing = head.contentLength, existing != length {
+                head.contentLengthError = head.contentLengthError ?? .conflictingContentLength
+            }
+            head.contentLength = length
+        }
+        if !sawElement { head.contentLengthError = head.contentLengthError ?? .invalidContentLength }
+    }
+
+    /// Checks the head as a whole and chooses how the content is framed.
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9112#name-message-body-length
+    private mutating func finishHead(_ input: UnsafeRawBufferPointer, _ offset: Int) -> Step? {
+        if head.hostCount > 1 { return fail(.multipleHost, offset) }
+        if head.hostCount == 0 && head.version == .http1_1 { return fail(.missingHost, offset) }
+        if head.hasInvalidHost { return fail(.invalidHost, offset) }
+        if let error = head.contentLengthError { return fail(error, offset) }
+        if head.hasTransferEncoding {
+            if head.version == .http1_0 { return fail(.transferEncodingInHTTP1_0, offset) }
+            if head.contentLength != nil { return fail(.contentLengthWithTransferEncoding, offset) }
+            if !head.lastCodingIsChunked || head.chunkedCount != 1 { return fail(.chunkedNotFinal, offset) }
+            if head.otherCodingCount > 0 { return fail(.unsupportedTransferCoding, offset) }
+        }
+        if head.hasUnsupportedExpectation { return fail(.unsupportedExpectation, offset) }
+        let length = head.contentLength ?? 0
+        if length > limits.maxBodyLength { return fail(.contentTooLarge, offset) }
+
+        if head.hasTransferEncoding {
+            state = .chunkSize
+            chunkedLength = 0
+        } else if length > 0 {
+            state = .fixedBody(remaining: length)
+            // Room for the first read, not the declared length: the buffer grows with what
+            // arrives, so a client that declares 1 MiB and sends a byte now and then holds little.
+            body.reserveCapacity(min(length, Self.initialBodyCapacity))
+        } else {
+            return complete(offset)
+        }
+        sectionLength = 0
+        // RFC 9110 §10.1.1: a 1.0 client cannot understand 100; ignore its expectation.
+        if head.expectsContinue && head.version == .http1_1 && offset == input.count {
+            return Step(event: .sendContinue, consumed: offset)
+        }
+        return nil
+    }
+
+    /// What a fixed-length body reserves at first: one full read of the event loop.
+    private static let initialBodyCapacity = 64 * 1024
+
+    private mutating func complete(_ offset: Int) -> Step {
+        let request = HTTPRequest(
+            method: head.method, target: head.target, path: head.path, query: head.query,
+            version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive)
+        head = Head()
+        body = []
+        sectionLength = 0
+        chunkedLength = 0
+        state = .requestLine
+        return Step(event: .request(request), consumed: offset)
+    }
+
+    private mutating func fail(_ error: HTTPParseError, _ offset: Int) -> Step {
+        state = .failed
+        // The head stays, so that the error can be written in the form its `Accept` prefers.
+        body = []
+        return Step(event: .failure(error), consumed: offset)
+    }
+
+    // MARK: - Chunks
+
+    /// `chunk-size [ chunk-ext ]`, with the extensions checked and ignored:
+    ///
+    ///     chunk-size = 1*HEXDIG
+    ///     chunk-ext  = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
+    ///
+    /// So whitespace may only come before a `;` or an `=` or after one, every extension has a
+    /// name, and `5 `, `5;` and `5;=v` are refused, while `5;ext=v` and `5 ; ext = "v"` pass.
+    ///
+    /// https://www.rfc-editor.org/rfc/rfc9112#name-chunked-transfer-coding
+    private static func parseChunkSize(_ line: UnsafeRawBufferPointer) -> Int? {
+        var size = 0
+        var index = 0
+        while index < line.count, let digit = hexValue(line[index]) {
+            guard size <= Int.max >> 4 else { return nil }
+            size = size << 4 | Int(digit)
+            index += 1
+        }
+        guard index > 0 else { return nil }
+        func skipWhitespace() {
+            while index < line.count, isWhitespace(line[index]) { index += 1 }
+        }
+        func token() -> Bool {
+            let start = index
+            while index < line.count, isTokenByte(line[index]) { index += 1 }
+            return index > start
+        }
+        while index < line.count {
+            skipWhitespace()
+            guard index < line.count, line[index] == UInt8(ascii: ";") else { return nil }
+            index += 1
+            skipWhitespace()
+            guard token() else { return nil }
+            let afterName = index
+            skipWhitespace()
+            guard index < line.count, line[index] == UInt8(ascii: "=") else {
+                index = afterName  // no value: what follows must be another extension
+                continue
+            }
+            index += 1
+            skipWhitespace()
+            guard index < line.count else { return nil }
+            if line[index] == UInt8(ascii: "\"") {
+                guard let end = quotedStringEnd(line, from: index) else { return nil }
+                index = end
+            } else if !token() {
+                return nil
+            }
+        }
+        return size
+    }
+
+    // MARK: - Bytes
+
+    /// The index of the next LF at or after `from`, found with memchr.
+    @inline(__always)
+    static func findLineFeed(_ input: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard from < input.count, let base = input.baseAddress else { return nil }
+        guard let found = memchr(base + from, Int32(ASCII.lf), input.count - from) else { return nil }
+        return UnsafeRawPointer(found) - base
+    }
+}

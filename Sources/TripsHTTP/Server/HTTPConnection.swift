@@ -1,0 +1,431 @@
+import TripsPlatform
+
+/// The HTTP/1.1 side of one connection, without its socket: fed bytes and the time, it appends
+/// what to write to an output buffer and says, through `state` and `deadline()`, what to do next.
+///
+/// The event loop owns the socket: it reads into its shared buffer, calls `receive`, writes the
+/// output in one `send`, keeps any unsent rest in `pendingOutput`, and stops reading while
+/// `isReadable` is false (a deferred response is pending, output is backed up, requests are held
+/// back, or it is closing).
+///
+/// Pipelined requests are answered only while the client keeps up: once more than
+/// `maxAnswerBacklog` bytes of answers are unsent, the rest wait unparsed in `leftover` (and
+/// the socket is not read), until the loop sees the client take enough and calls `resume`.
+///
+/// Confined to its loop.
+package final class HTTPConnection {
+    enum State: Equatable {
+        /// Reading and answering requests.
+        case open
+        /// A handler answered `.later`; no further request is read until it responds.
+        case awaitingResponse
+        /// A handler answered `.stream`: the head is out, and messages follow until the end.
+        /// Whatever the client sends meanwhile is read and dropped, to see it leave.
+        case streaming
+        /// The last response is written (or being written); then the write side is shut.
+        case closing
+        /// The write side is shut; reads are drained and dropped until EOF or the deadline, so
+        /// that unread request bytes do not turn the close into a reset that loses the response.
+        case lingering(until: MonotonicInstant)
+        /// Close the socket now.
+        case closed
+    }
+
+    let id: ConnectionID
+    private let environment: ConnectionEnvironment
+    private var parser: RequestParser
+    private(set) var state: State = .open
+    /// Unconsumed bytes of an incomplete request (or requests pipelined behind a deferred one,
+    /// or behind answers the client has not read).
+    private var leftover: [UInt8] = []
+    /// `leftover` holds requests held back because the client left too many answers unread.
+    private var isHoldingRequests = false
+    /// Bytes the socket did not take yet; the loop owns writing them.
+    var pendingOutput: [UInt8] = []
+    /// What the deferred response needs to be written like the immediate ones.
+    private var deferred: (omitContent: Bool, connection: HTTPResponse.ConnectionField)?
+    /// The request being answered, for its `X-Request-ID` and its access log line.
+    private var current: InFlight?
+    /// The stream this connection follows, while `state` is `.streaming` (and until the loop
+    /// closes it, which counts it out of the hub).
+    private var stream: Stream?
+
+    private struct Stream {
+        let hub: HTTPStreamHub
+        /// The last message sequence written; later messages at or below it are skipped.
+        var sequence: UInt64
+        /// Chunked for HTTP/1.1; for HTTP/1.0 the content runs until the connection closes.
+        let isChunked: Bool
+        /// When the stream last wrote anything: a heartbeat is due a heartbeat later.
+        var lastSentAt: MonotonicInstant
+        /// The hub's backlog capacity the start holds, until nothing written is left unsent.
+        var reservation: HTTPStreamBacklog.Reservation?
+    }
+
+    /// A request on its way to an answer: its id, what it asked for (nil for bytes that never
+    /// parsed into a request), and when it arrived.
+    private struct InFlight {
+        var id: RequestID
+        var method: HTTPMethod? = nil
+        var target: String? = nil
+        var startedAt: MonotonicInstant
+    }
+    private var peerClosed = false
+
+    private let openedAt: MonotonicInstant
+    private var requestStartedAt: MonotonicInstant?
+    /// When the current request's header section ended and its content began.
+    private var contentStartedAt: MonotonicInstant?
+    private var idleSince: MonotonicInstant?
+    private var lastReadAt: MonotonicInstant
+    private var lastWriteAt: MonotonicInstant
+
+    init(id: ConnectionID, environment: ConnectionEnvironment, now: MonotonicInstant) {
+        self.id = id
+        self.environment = environment
+        parser = RequestParser(limits: environment.configuration.limits)
+        openedAt = now
+        lastReadAt = now
+        lastWriteAt = now
+    }
+
+    /// Whether the loop should read from the socket now.
+    var isReadable: Bool {
+        switch state {
+        case .open, .streaming: pendingOutput.isEmpty && !isHoldingRequests
+        case .lingering: true
+        case .awaitingResponse, .closing, .closed: false
+        }
+    }
+
+    /// True when no request is in progress: nothing buffered, nothing pending, nothing to write.
+    var isIdle: Bool {
+        state == .open && parser.isBetweenRequests && leftover.isEmpty && pendingOutput.isEmpty
+    }
+
+    // MARK: - Input
+
+    /// Takes bytes read from the socket and appends any responses to `output`.
+    func receive(_ bytes: UnsafeRawBufferPointer, now: MonotonicInstant, output: inout [UInt8]) {
+        switch state {
+        case .lingering, .closed, .streaming:
+            return
+        case .awaitingResponse, .closing:
+            leftover.append(contentsOf: bytes)
+            return
+        case .open:
+            break
+        }
+        lastReadAt = now
+        if leftover.isEmpty {
+            let consumed = process(bytes, now: now, output: &output)
+            if consumed < bytes.count, state != .closing {
+                leftover.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
+            }
+        } else {
+            leftover.append(contentsOf: bytes)
+            processLeftover(now: now, output: &output)
+        }
+        noteRequestProgress(now)
+    }
+
+    /// The peer shut its write side (read returned 0).
+    func peerDidClose() {
+        switch state {
+        case .awaitingResponse, .closing:
+            peerClosed = true
+        case .open where !pendingOutput.isEmpty:
+            peerClosed = true
+            state = .closing
+        case .open, .lingering, .closed, .streaming:
+            state = .closed
+        }
+    }
+
+    private func processLeftover(now: MonotonicInstant, output: inout [UInt8]) {
+        let consumed = leftover.withUnsafeBytes { process($0, now: now, output: &output) }
+        if state == .closing || consumed == leftover.count {
+            leftover = []  // not emptied in place: a burst of pipelined requests gives its memory back
+        } else {
+            leftover.removeFirst(consumed)
+        }
+    }
+
+    /// Whether answers the client has not taken (sent earlier, or in `output` now) exceed the
+    /// backlog, so that no further pipelined request is parsed for now.
+    private func isBackedUp(_ output: [UInt8]) -> Bool {
+        pendingOutput.count + output.count > environment.configuration.limits.maxAnswerBacklog
+    }
+
+    /// Parses and answers as many requests as `buffer` holds and the backlog allows; returns
+    /// the bytes consumed.
+    private func process(_ buffer: UnsafeRawBufferPointer, now: MonotonicInstant, output: inout [UInt8]) -> Int {
+        var offset = 0
+        isHoldingRequests = false
+        while state == .open {
+            if isBackedUp(output) {
+                isHoldingRequests = offset < buffer.count
+                return offset
+            }
+            let step = parser.parse(UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+            offset += step.consumed
+            switch step.event {
+            case .needMoreBytes:
+                return offset
+            case .sendContinue:
+                let head = parser.headOfCurrentRequest
+                if let refusal = environment.handler.refusal(beforeContent: head) {
+                    begin(head)
+                    write(refusal, omitContent: head.method == .head, connection: .close, now: now, output: &output)
+                    return offset
+                }
+                output.append(contentsOf: HTTPResponse.continueBytes)
+            case .request(let request):
+                dispatch(request, now: now, output: &output)
+            case .failure(let error):
+                write(
+                    error.response(accept: parser.acceptOfCurrentRequest), omitContent: false, connection: .close, now: now,
+                    output: &output)
+                return offset
+            }
+        }
+        return offset
+    }
+
+    /// The client took some of its answers: parses the requests held back, as far as the
+    /// backlog allows again. The loop calls it whenever `canResume` is true.
+    func resume(now: MonotonicInstant, output: inout [UInt8]) {
+        guard canResume else { return }
+        processLeftover(now: now, output: &output)
+        noteRequestProgress(now)
+    }
+
+    /// Requests are held back and the client has read enough of its answers to parse them.
+    var canResume: Bool { isHoldingRequests && state == .open && !isBackedUp([]) }
+
+    /// Starts answering `request`: its timers stop, and it becomes the one the next answer logs.
+    private func begin(_ request: HTTPRequest) {
+        requestStartedAt = nil
+        contentStartedAt = nil
+        if let requestIDs = environment.requestIDs {
+            // The clock is read for the access log's duration only; without a log, `now` will do.
+            current = InFlight(
+                id: requestIDs.id(for: request), method: request.method, target: request.target,
+                startedAt: environment.clock.now())
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
+        begin(request)
+        let omitContent = request.method == .head
+        let connection: HTTPResponse.ConnectionField =
+            !request.keepAlive || environment.isShuttingDown
+            ? .close : (request.version == .http1_0 ? .keepAlive : .none)
+        switch environment.handler.handle(request) {
+        case .now(let response):
+            write(response, omitContent: omitContent, connection: connection, now: now, output: &output)
+        case .later(let start):
+            state = .awaitingResponse
+            deferred = (omitContent, connection)
+            start(HTTPResponder(sink: environment.sink, connection: id))
+        case .stream(let head, let start):
+            startStream(head, start, request: request, connection: connection, now: now, output: &output)
+        }
+    }
+
+    /// Writes a stream's head and backlog and makes the connection follow the hub. A HEAD
+    /// request gets the head alone; a stream that starts during shutdown ends at once.
+    private func startStream(
+        _ head: HTTPResponse, _ start: HTTPStreamStart, request: HTTPRequest, connection: HTTPResponse.ConnectionField,
+        now: MonotonicInstant, output: inout [UInt8]
+    ) {
+        let isChunked = request.version == .http1_1
+        guard request.method != .head else {
+            write(head, omitContent: true, connection: connection, now: now, output: &output, framing: isChunked ? .chunked : .untilClose)
+            return
+        }
+        write(
+            head, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output,
+            framing: isChunked ? .chunked : .untilClose)
+        state = .streaming
+        stream = Stream(
+            hub: start.hub, sequence: start.sequence, isChunked: isChunked, lastSentAt: now, reservation: start.reservation)
+        start.hub.streamOpened()
+        appendStreamBytes(start.initial, output: &output)
+        if environment.isShuttingDown { endStream(output: &output) }
+    }
+
+    /// Whether the connection follows a stream (and so counts as one of its hub's).
+    var isStreaming: Bool { stream != nil }
+
+    /// A message published to the streams: written unless this stream already has it.
+    func deliver(_ message: HTTPStreamHub.Message, now: MonotonicInstant, output: inout [UInt8]) {
+        guard state == .streaming, let sequence = stream?.sequence, message.sequence > sequence else { return }
+        if pendingOutput.isEmpty { stream?.reservation = nil }  // the client took the backlog
+        stream?.sequence = message.sequence
+        stream?.lastSentAt = now
+        appendStreamBytes(message.bytes, output: &output)
+    }
+
+    /// Ends the stream cleanly (the last chunk), then the connection closes.
+    func endStream(output: inout [UInt8]) {
+        guard state == .streaming, let stream else { return }
+        if stream.isChunked { output.append(contentsOf: "0\r\n\r\n".utf8) }
+        state = .closing
+    }
+
+    /// The loop closed the socket: the stream, if any, is counted out of its hub.
+    func didClose() {
+        stream?.hub.streamClosed()
+        stream = nil
+    }
+
+    private func appendStreamBytes(_ bytes: [UInt8], output: inout [UInt8]) {
+        guard !bytes.isEmpty, let stream else { return }
+        if stream.isChunked {
+            HTTPResponse.appendChunk(bytes, to: &output)
+        } else {
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    /// What a silent stream sends every heartbeat: a comment line, which readers ignore.
+    private static let heartbeat = Array(": keep-alive\n\n".utf8)
+
+    /// The response to a request whose handler answered `.later`.
+    func complete(_ response: HTTPResponse, now: MonotonicInstant, output: inout [UInt8]) {
+        guard state == .awaitingResponse, let deferred else { return }
+        self.deferred = nil
+        state = .open
+        var connection = deferred.connection
+        if peerClosed || environment.isShuttingDown { connection = .close }
+        write(response, omitContent: deferred.omitContent, connection: connection, now: now, output: &output)
+        if state == .open && !leftover.isEmpty {
+            processLeftover(now: now, output: &output)
+            noteRequestProgress(now)
+        }
+    }
+
+    private func write(
+        _ response: HTTPResponse, omitContent: Bool, connection: HTTPResponse.ConnectionField,
+        now: MonotonicInstant, output: inout [UInt8], framing: HTTPResponse.Framing = .contentLength
+    ) {
+        var connection = connection
+        if connection != .close && response.asksToClose { connection = .close }
+        let answered =
+            current ?? environment.requestIDs.map { InFlight(id: $0.next(), startedAt: environment.clock.now()) }
+        current = nil
+        response.serialize(
+            into: &output, omitContent: omitContent, connection: connection,
+            dateFields: environment.dates.fieldLines,
+            requestID: answered.map { ($0.id, environment.requestIDs?.prefix ?? []) }, framing: framing)
+        if let answered {
+            let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
+            environment.counters.record(
+                route: response.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
+            environment.accessLog?.record(
+                id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
+                target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,
+                duration: duration, user: response.user)
+        }
+        idleSince = now
+        lastWriteAt = now
+        if connection == .close { state = .closing }
+    }
+
+    private func noteRequestProgress(_ now: MonotonicInstant) {
+        guard state == .open else { return }
+        if parser.isBetweenRequests && leftover.isEmpty {
+            requestStartedAt = nil
+        } else if requestStartedAt == nil {
+            requestStartedAt = now
+        }
+        if !parser.isReadingBody {
+            contentStartedAt = nil
+        } else if contentStartedAt == nil {
+            contentStartedAt = now
+        }
+    }
+
+    // MARK: - Output
+
+    /// The socket took some output: the write timer restarts.
+    func noteWriteProgress(now: MonotonicInstant) {
+        lastWriteAt = now
+    }
+
+    /// The final response is out and the write side shut: drain what the client still sends.
+    func beginLingering(now: MonotonicInstant) {
+        state = peerClosed ? .closed : .lingering(until: now + environment.configuration.timeouts.lingeringClose)
+    }
+
+    /// At shutdown: close if nothing is in progress; otherwise the next response closes.
+    func closeIfIdle() {
+        if isIdle { state = .closed }
+    }
+
+    // MARK: - Time
+
+    /// When this connection next needs attention, or nil if it waits on nothing that can time out.
+    func deadline() -> MonotonicInstant? {
+        let timeouts = environment.configuration.timeouts
+        switch state {
+        case .closed:
+            return nil
+        case .lingering(let until):
+            return until
+        case .awaitingResponse:
+            return pendingOutput.isEmpty ? nil : lastWriteAt + timeouts.writeStall
+        case .closing:
+            return lastWriteAt + timeouts.writeStall
+        case .streaming:
+            if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
+            return (stream?.lastSentAt ?? lastWriteAt) + max(timeouts.heartbeat, .seconds(1))  // never a busy loop
+        case .open:
+            if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
+            if parser.isReadingBody {
+                let stall = lastReadAt + timeouts.bodyStall
+                return contentPaceDeadline.map { min($0, stall) } ?? stall
+            }
+            if let requestStartedAt { return requestStartedAt + timeouts.header }
+            if let idleSince { return idleSince + timeouts.idle }
+            return openedAt + timeouts.header
+        }
+    }
+
+    /// When the content read so far falls under the minimum average rate: the end of the grace
+    /// period, or later by a second for every `minimumBodyRate` bytes received.
+    private var contentPaceDeadline: MonotonicInstant? {
+        let timeouts = environment.configuration.timeouts
+        guard let contentStartedAt, timeouts.minimumBodyRate > 0 else { return nil }
+        let earned = Duration.seconds(Double(parser.contentReceived) / Double(timeouts.minimumBodyRate))
+        return contentStartedAt + max(timeouts.bodyGrace, earned)
+    }
+
+    /// Acts on a passed deadline: 408 for a request begun but not complete, otherwise a silent close.
+    func expire(now: MonotonicInstant, output: inout [UInt8]) {
+        guard let deadline = deadline(), deadline <= now else { return }
+        if state == .streaming && pendingOutput.isEmpty {
+            stream?.reservation = nil  // the client took the backlog
+            stream?.lastSentAt = now
+            appendStreamBytes(Self.heartbeat, output: &output)
+            return
+        }
+        if state == .open && pendingOutput.isEmpty && (parser.isReadingBody || requestStartedAt != nil) {
+            let detail =
+                !parser.isReadingBody
+                ? "The request header section did not arrive in time."
+                : lastReadAt + environment.configuration.timeouts.bodyStall <= now
+                    ? "The request content stalled."
+                    : "The request content arrived too slowly: under \(environment.configuration.timeouts.minimumBodyRate) bytes a second on average."
+            let response = ProblemDetails(.requestTimeout, detail).response(accept: parser.acceptOfCurrentRequest)
+            write(response, omitContent: false, connection: .close, now: now, output: &output)
+            leftover = []
+        } else {
+            state = .closed
+        }
+    }
+}
+
+@available(*, unavailable)
+extension HTTPConnection: Sendable {}

@@ -1,0 +1,58 @@
+import Synchronization
+
+/// Identifies a connection on its loop: its descriptor and a serial number that is never reused,
+/// so a late response for a closed connection is not delivered to a new one on the same descriptor.
+package struct ConnectionID: Sendable, Hashable {
+    var descriptor: Int32
+    var serial: UInt64
+}
+
+/// Where a deferred response goes: the event loop's mailbox (or a test's).
+package protocol HTTPResponseSink: Sendable {
+    func deliver(_ response: HTTPResponse, to connection: ConnectionID)
+}
+
+/// Hands a response on after a transform.
+private struct TransformingSink: HTTPResponseSink {
+    let base: any HTTPResponseSink
+    let transform: @Sendable (HTTPResponse) -> HTTPResponse
+
+    func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
+        base.deliver(transform(response), to: connection)
+    }
+}
+
+/// Completes one deferred request, once, from any thread.
+///
+/// A responder dropped without answering sends 500, so a request is never left hanging.
+package final class HTTPResponder: Sendable {
+    private let sink: any HTTPResponseSink
+    private let connection: ConnectionID
+    private let answered = Atomic<Bool>(false)
+
+    package init(sink: any HTTPResponseSink, connection: ConnectionID) {
+        self.sink = sink
+        self.connection = connection
+    }
+
+    /// Sends `response`; later calls are ignored.
+    package func respond(_ response: HTTPResponse) {
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        sink.deliver(response, to: connection)
+    }
+
+    /// A responder whose response passes through `transform` first (a handler adding fields
+    /// to whatever its parts answer). This one is done then: it answers through the new one.
+    package func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPResponder {
+        answered.store(true, ordering: .releasing)
+        return HTTPResponder(sink: TransformingSink(base: sink, transform: transform), connection: connection)
+    }
+
+    deinit {
+        if !answered.load(ordering: .acquiring) {
+            sink.deliver(
+                ProblemDetails(.internalServerError, "The request was dropped without a response.").response(),
+                to: connection)
+        }
+    }
+}

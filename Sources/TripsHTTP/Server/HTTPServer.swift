@@ -1,0 +1,146 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import TripsPlatform
+
+/// The HTTP/1.1 server: a fixed set of event loop threads sharing one listening socket, none
+/// per connection.
+///
+///     let server = HTTPServer(configuration: .init(), handler: MyHandler())
+///     try server.start()   // or: try server.start(on: listener), bound earlier
+///     server.shutdownOnSignals()
+///     server.waitUntilStopped()
+package final class HTTPServer: Sendable {
+    package let configuration: HTTPServerConfiguration
+    private let handler: any HTTPHandler
+    private let clock: any ServerClock
+    private let loopsRunning = DispatchGroup()
+
+    private struct State {
+        var started = false
+        var port = 0
+        var mailboxes: [LoopMailbox] = []
+        var signalSources: [any DispatchSourceSignal] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Where streamed responses get their messages; the server attaches its loops to it.
+    private let streams: HTTPStreamHub?
+    /// Where a scrape collects the loops' metrics; the server attaches its loops to it.
+    private let metrics: HTTPServerMetrics?
+
+    package init(
+        configuration: HTTPServerConfiguration, handler: any HTTPHandler, clock: any ServerClock = SystemClock(),
+        streams: HTTPStreamHub? = nil, metrics: HTTPServerMetrics? = nil
+    ) {
+        self.configuration = configuration
+        self.handler = handler
+        self.clock = clock
+        self.streams = streams
+        self.metrics = metrics
+    }
+
+    /// The bound port (the chosen one when the configuration says 0); 0 before `start()`.
+    package var port: Int { state.withLock { $0.port } }
+
+    /// Binds the configured address, then starts the loop threads. Throws if the address
+    /// cannot be bound.
+    package func start() throws(SystemError) {
+        try start(on: Listener(host: configuration.host, port: configuration.port, backlog: configuration.backlog))
+    }
+
+    /// Starts the loop threads on a socket bound earlier; it is closed once they stop.
+    package func start(on listener: Listener) throws(SystemError) {
+        Socket.ignoreSIGPIPE()
+        Socket.raiseOpenFileLimit()
+        var opened: [Int32] = []
+        var mailboxes: [LoopMailbox] = []
+        var setups: [EventLoopSetup] = []
+        do throws(SystemError) {
+            let loopCount = max(1, configuration.eventLoopCount)
+            for _ in 0..<loopCount { mailboxes.append(try LoopMailbox()) }
+            let spreader = ConnectionSpreader(mailboxes)
+            let quota = ConnectionQuota(limit: configuration.limits.maxConnections)
+            for index in 0..<loopCount {
+                let epoll = try blockingSystemCall("epoll_create1") { Linux.calls.epollCreate1(Linux.closeOnExec) }
+                opened.append(epoll)
+                let mailbox = mailboxes[index]
+                try Linux.epollAdd(
+                    epoll, listener.descriptor, events: Linux.epollIn | Linux.epollExclusive, data: EventLoop.listenerTag)
+                try Linux.epollAdd(epoll, mailbox.eventDescriptor, events: Linux.epollIn, data: EventLoop.mailboxTag)
+                setups.append(
+                    EventLoopSetup(
+                        index: index, listener: listener, epoll: epoll, mailbox: mailbox, spreader: spreader, quota: quota,
+                        handler: handler, clock: clock, configuration: configuration))
+            }
+            try state.withLock { state throws(SystemError) in
+                guard !state.started else { throw SystemError(call: "HTTPServer.start", errno: EALREADY) }
+                state.started = true
+                state.port = listener.port
+                state.mailboxes = mailboxes
+                streams?.attach(mailboxes)
+                metrics?.attach(mailboxes)
+            }
+        } catch {
+            for descriptor in opened { close(descriptor) }
+            for mailbox in mailboxes { mailbox.close() }
+            throw error
+        }
+        for setup in setups {
+            loopsRunning.enter()
+            let group = loopsRunning
+            let thread = Thread {
+                EventLoop(setup).run()
+                group.leave()
+            }
+            thread.name = "trips-loop-\(setup.index)"
+            thread.start()
+        }
+    }
+
+    /// Starts a graceful shutdown and returns at once: the loops stop accepting, close idle
+    /// connections, finish requests in flight (deferred ones too), then stop.
+    package func beginShutdown() {
+        let mailboxes = state.withLock { $0.mailboxes }
+        for mailbox in mailboxes { mailbox.requestShutdown() }
+    }
+
+    /// Shuts down gracefully and returns when every loop has stopped.
+    package func shutdown() async {
+        beginShutdown()
+        await stopped()
+    }
+
+    /// Returns when every loop has stopped.
+    package func stopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loopsRunning.notify(queue: .global()) { continuation.resume() }
+        }
+    }
+
+    /// Blocks the calling thread until every loop has stopped. For `main`, not for tasks.
+    package func waitUntilStopped() {
+        loopsRunning.wait()
+    }
+
+    /// Begins a graceful shutdown on any of `signals` (default SIGTERM and SIGINT), after
+    /// telling `onSignal` which one arrived.
+    package func shutdownOnSignals(
+        _ signals: [Int32] = [SIGTERM, SIGINT], onSignal: @escaping @Sendable (Int32) -> Void = { _ in }
+    ) {
+        state.withLock { state in
+            for number in signals {
+                signal(number, SIG_IGN)  // let the dispatch source, not the default action, see it
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [weak self] in
+                    onSignal(number)
+                    self?.beginShutdown()
+                }
+                source.resume()
+                state.signalSources.append(source)
+            }
+        }
+    }
+}

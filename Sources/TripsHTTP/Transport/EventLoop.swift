@@ -1,0 +1,415 @@
+import Glibc
+import TripsPlatform
+
+/// What a loop thread is handed at start: descriptors it will own, and the shared parts.
+struct EventLoopSetup: Sendable {
+    var index: Int
+    var listener: Listener
+    var epoll: Int32
+    var mailbox: LoopMailbox
+    var spreader: ConnectionSpreader
+    var quota: ConnectionQuota
+    var handler: any HTTPHandler
+    var clock: any ServerClock
+    var configuration: HTTPServerConfiguration
+}
+
+/// One event loop thread: an epoll set watching the shared listener, its connections, and
+/// a mailbox for deferred responses and shutdown. No call on it blocks except `epoll_wait`.
+///
+/// Connection sockets are edge-triggered for EPOLLIN | EPOLLOUT | EPOLLRDHUP, registered once.
+/// All connections of a loop share one 64 KiB read buffer and one output buffer, so an idle
+/// connection costs two small objects and its socket; only an incomplete request keeps bytes of
+/// its own; the output buffer is freed after a large answer rather than kept at its largest.
+/// Deadlines are checked by a sweep at most a second apart (sooner when one is due, and at once
+/// when the manual clock moves).
+final class EventLoop {
+    /// A connection's socket and its HTTP state.
+    final class Channel {
+        let descriptor: Int32
+        var socket: FileDescriptor?
+        let connection: HTTPConnection
+        /// EPOLLRDHUP was seen: read to EOF instead of stopping at a short read.
+        var peerHalfClosed = false
+        /// The connection follows a stream and is in `streams`.
+        var isListedAsStream = false
+
+        init(descriptor: Int32, connection: HTTPConnection) {
+            self.descriptor = descriptor
+            socket = FileDescriptor(descriptor)
+            self.connection = connection
+        }
+    }
+
+    /// epoll data tags for the listener and the mailbox; connections are tagged with their descriptor.
+    static let listenerTag = UInt64.max
+    static let mailboxTag = UInt64.max - 1
+    static let maxEvents: Int32 = 256
+    static let readBufferSize = 64 * 1024
+    /// The most capacity the shared output buffer keeps between answers; past it, it is freed.
+    static let keptOutputCapacity = 4 * readBufferSize
+    /// Reads per connection per wake before others get a turn.
+    static let readRoundsPerTurn = 4
+
+    let index: Int
+    let epoll: FileDescriptor
+    /// The server's listening socket while this loop accepts; nil once it stopped accepting.
+    var listener: Listener?
+    /// Kept open so that, out of descriptors, one can be freed to accept and drop a connection
+    /// instead of leaving it in the backlog, where it would wake the loop forever.
+    var reserveDescriptor: Int32
+    let mailbox: LoopMailbox
+    let spreader: ConnectionSpreader
+    let quota: ConnectionQuota
+    let clock: any ServerClock
+    let environment: ConnectionEnvironment
+    var channels: [Channel?] = []
+    var liveCount = 0
+    var nextSerial: UInt64 = 0
+    let readBuffer: UnsafeMutableRawBufferPointer
+    let eventBuffer: UnsafeMutableRawBufferPointer
+    var output: [UInt8] = []
+    /// Connections that still had bytes to read when their turn ended.
+    var again: [Int32] = []
+    /// Connections that follow a stream, which every published message is written to.
+    var streams: Set<Int32> = []
+    var now: MonotonicInstant
+    var nextSweep: MonotonicInstant
+    var acceptPausedUntil: MonotonicInstant?
+    var shuttingDown = false
+
+    init(_ setup: EventLoopSetup) {
+        index = setup.index
+        epoll = FileDescriptor(setup.epoll)
+        listener = setup.listener
+        reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        mailbox = setup.mailbox
+        spreader = setup.spreader
+        quota = setup.quota
+        clock = setup.clock
+        now = setup.clock.now()
+        nextSweep = now + .seconds(1)
+        environment = ConnectionEnvironment(
+            handler: setup.handler, configuration: setup.configuration, sink: setup.mailbox,
+            dates: DateCache(epochSeconds: time(nil)), clock: setup.clock,
+            requestIDs: RequestIDGenerator(loopIndex: setup.index),
+            accessLog: setup.configuration.logsRequests ? AccessLog(descriptor: STDOUT_FILENO) : nil)
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        eventBuffer = .allocate(byteCount: Int(Self.maxEvents) * Linux.epollEventStride, alignment: 16)
+        output.reserveCapacity(Self.readBufferSize)
+        let mailbox = setup.mailbox
+        setup.clock.onAdvance { mailbox.clockAdvanced() }
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        eventBuffer.deallocate()
+        if reserveDescriptor >= 0 { close(reserveDescriptor) }
+    }
+
+    /// Runs until shutdown has been requested and every connection has closed.
+    func run() {
+        while !(shuttingDown && liveCount == 0) {
+            let timeout: Int32 = again.isEmpty ? milliseconds(until: nextSweep) : 0
+            let count = Linux.calls.epollWait(epoll.rawValue, eventBuffer.baseAddress, Self.maxEvents, timeout)
+            now = clock.now()
+            environment.dates.update(epochSeconds: time(nil))
+            if count < 0 {
+                if errno == EINTR { continue }
+                break  // EBADF/EINVAL: the set is gone; nothing sensible remains to do
+            }
+            for slot in 0..<Int(count) {
+                let offset = slot * Linux.epollEventStride
+                let events = eventBuffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let data = eventBuffer.loadUnaligned(fromByteOffset: offset + Linux.epollDataOffset, as: UInt64.self)
+                switch data {
+                case Self.listenerTag: acceptConnections()
+                case Self.mailboxTag: readMailbox()
+                default: service(descriptor: Int32(truncatingIfNeeded: data), events: events)
+                }
+            }
+            if !again.isEmpty {
+                let turn = again
+                again.removeAll(keepingCapacity: true)
+                for descriptor in turn {
+                    if let channel = channel(descriptor) { readAvailable(channel) }
+                }
+            }
+            if now >= nextSweep { sweep() }
+            environment.accessLog?.flush()
+        }
+        mailbox.close()
+        listener = nil
+    }
+
+    func milliseconds(until deadline: MonotonicInstant) -> Int32 {
+        let nanoseconds = deadline.nanoseconds(since: now)
+        return Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
+    }
+
+    func channel(_ descriptor: Int32) -> Channel? {
+        let index = Int(descriptor)
+        return index >= 0 && index < channels.count ? channels[index] : nil
+    }
+
+    // MARK: - Accepting
+
+    func acceptConnections() {
+        guard let listening = listener?.descriptor else { return }
+        for _ in 0..<64 {  // the listener is level-triggered: what is left wakes us again
+            do {
+                switch try systemCall("accept4", { Linux.calls.accept4(listening, nil, nil, Linux.nonBlocking | Linux.closeOnExec) }) {
+                case .done(let descriptor):
+                    guard quota.admit() else {
+                        close(descriptor)  // the peer sees its connection end at once
+                        environment.counters.recordRefusedConnection()
+                        continue
+                    }
+                    let target = spreader.nextLoop()
+                    if target == index {
+                        adopt(descriptor)
+                    } else if !spreader.give(descriptor, to: target) {
+                        drop(descriptor)  // that loop has stopped
+                    }
+                case .wouldBlock: return
+                }
+            } catch {
+                switch error.errno {
+                case ECONNABORTED, EPROTO, EPERM:
+                    continue
+                case EMFILE where reserveDescriptor >= 0, ENFILE where reserveDescriptor >= 0:
+                    // Free the reserve, accept and drop one connection, take the reserve back.
+                    close(reserveDescriptor)
+                    let dropped = Linux.calls.accept4(listening, nil, nil, Linux.closeOnExec)
+                    if dropped >= 0 { close(dropped) }
+                    reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                    if reserveDescriptor < 0 { pauseAccepting() }
+                    return
+                default:
+                    pauseAccepting()  // out of memory or descriptors: retry in 100 ms, don't spin
+                    return
+                }
+            }
+        }
+    }
+
+    func pauseAccepting() {
+        guard let listening = listener?.descriptor, acceptPausedUntil == nil else { return }
+        Linux.epollRemove(epoll.rawValue, listening)
+        acceptPausedUntil = now + .milliseconds(100)
+        nextSweep = min(nextSweep, now + .milliseconds(100))
+    }
+
+    func resumeAccepting() {
+        acceptPausedUntil = nil
+        guard let listening = listener?.descriptor else { return }
+        do {
+            try Linux.epollAdd(
+                epoll.rawValue, listening, events: Linux.epollIn | Linux.epollExclusive, data: Self.listenerTag)
+        } catch {
+            acceptPausedUntil = now + .milliseconds(100)
+        }
+    }
+
+    func adopt(_ descriptor: Int32) {
+        do {
+            try Socket.setOption(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+            try Linux.epollAdd(
+                epoll.rawValue, descriptor,
+                events: Linux.epollIn | Linux.epollOut | Linux.epollRdHup | Linux.epollEdgeTriggered,
+                data: UInt64(descriptor))
+        } catch {
+            drop(descriptor)  // the peer sees a reset; the loop goes on
+            return
+        }
+        let index = Int(descriptor)
+        if index >= channels.count {
+            channels.append(contentsOf: repeatElement(nil, count: max(index + 1, channels.count * 2) - channels.count))
+        }
+        nextSerial += 1
+        let connection = HTTPConnection(
+            id: ConnectionID(descriptor: descriptor, serial: nextSerial), environment: environment, now: now)
+        channels[index] = Channel(descriptor: descriptor, connection: connection)
+        liveCount += 1
+    }
+
+    /// Closes an admitted connection that never became a channel, and gives back its place.
+    func drop(_ descriptor: Int32) {
+        close(descriptor)
+        quota.release()
+    }
+
+    // MARK: - Connections
+
+    func service(descriptor: Int32, events: UInt32) {
+        guard let channel = channel(descriptor) else { return }
+        if events & (Linux.epollErr | Linux.epollHup) != 0 {
+            closeChannel(channel)
+            return
+        }
+        if events & Linux.epollRdHup != 0 { channel.peerHalfClosed = true }
+        var wrote = false
+        if events & Linux.epollOut != 0 && !channel.connection.pendingOutput.isEmpty {
+            guard writePending(channel), settle(channel) else { return }
+            wrote = true
+        }
+        if events & (Linux.epollIn | Linux.epollRdHup) != 0 || wrote {
+            readAvailable(channel)
+        }
+    }
+
+    /// Reads while the connection takes bytes, answering as it goes; first, answers the
+    /// requests it held back while its client did not read, once the client has.
+    func readAvailable(_ channel: Channel) {
+        let connection = channel.connection
+        var rounds = 0
+        var socketIsEmpty = false
+        while true {
+            if connection.canResume {
+                resetOutput()
+                connection.resume(now: now, output: &output)
+                guard flush(channel) else { return }
+                continue
+            }
+            guard connection.isReadable, !socketIsEmpty else { return }
+            let result: IOResult<Int>
+            do {
+                result = try systemCall("recv") {
+                    recv(channel.descriptor, readBuffer.baseAddress, readBuffer.count, 0)
+                }
+            } catch {
+                closeChannel(channel)  // ECONNRESET and friends: the peer is gone
+                return
+            }
+            switch result {
+            case .wouldBlock:
+                return
+            case .done(0):
+                connection.peerDidClose()
+                resetOutput()
+                _ = flush(channel)
+                return
+            case .done(let count):
+                resetOutput()
+                connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: now, output: &output)
+                guard flush(channel) else { return }
+                // Edge-triggered: a short read emptied the socket; new bytes bring a new edge.
+                // (Requests it held back may still be answered first, if the socket took enough.)
+                socketIsEmpty = count < readBuffer.count && !channel.peerHalfClosed
+                if socketIsEmpty { continue }
+                rounds += 1
+                if rounds == Self.readRoundsPerTurn {
+                    again.append(channel.descriptor)
+                    return
+                }
+            }
+        }
+    }
+
+    /// Empties the shared output buffer for the next connection's answers; after a large
+    /// answer, frees it instead, so that one large answer does not hold its size for good.
+    func resetOutput() {
+        if output.capacity > Self.keptOutputCapacity {
+            output = []
+            output.reserveCapacity(Self.readBufferSize)
+        } else {
+            output.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Writes `output` (after anything already pending) and acts on the connection's state.
+    /// Returns false if the connection was closed.
+    func flush(_ channel: Channel) -> Bool {
+        let connection = channel.connection
+        // A stream whose client left more than the limit unread from earlier messages is cut
+        // (it resumes with Last-Event-ID); what is written now does not count, so a large
+        // backlog or event alone never cuts a client that reads.
+        if channel.isListedAsStream && connection.pendingOutput.count > environment.configuration.limits.maxStreamBacklog {
+            closeChannel(channel)
+            return false
+        }
+        if connection.isStreaming && !channel.isListedAsStream {
+            channel.isListedAsStream = true
+            streams.insert(channel.descriptor)
+        }
+        if !output.isEmpty {
+            if connection.pendingOutput.isEmpty {
+                let sent: Int
+                do {
+                    sent = try output.withUnsafeBytes { bytes throws(SystemError) in try send(channel, bytes) }
+                } catch {
+                    closeChannel(channel)
+                    return false
+                }
+                if sent > 0 { connection.noteWriteProgress(now: now) }
+                if sent < output.count { connection.pendingOutput.append(contentsOf: output[sent...]) }
+            } else {
+                connection.pendingOutput.append(contentsOf: output)
+                guard writePending(channel) else { return false }
+            }
+        }
+        return settle(channel)
+    }
+
+    /// Writes as much pending output as the socket takes. Returns false if the connection was closed.
+    func writePending(_ channel: Channel) -> Bool {
+        let connection = channel.connection
+        while !connection.pendingOutput.isEmpty {
+            let sent: Int
+            do {
+                sent = try connection.pendingOutput.withUnsafeBytes { bytes throws(SystemError) in try send(channel, bytes) }
+            } catch {
+                closeChannel(channel)
+                return false
+            }
+            if sent == 0 { return true }
+            if sent == connection.pendingOutput.count {
+                connection.pendingOutput = []  // not emptied in place: a large backlog gives its memory back
+            } else {
+                connection.pendingOutput.removeFirst(sent)
+            }
+            connection.noteWriteProgress(now: now)
+        }
+        return true
+    }
+
+    func send(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
+        switch try systemCall("send", { Glibc.send(channel.descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }) {
+        case .done(let sent): sent
+        case .wouldBlock: 0
+        }
+    }
+
+    /// Closes or half-closes as the connection's state asks. Returns false if it was closed.
+    func settle(_ channel: Channel) -> Bool {
+        let connection = channel.connection
+        switch connection.state {
+        case .closed:
+            closeChannel(channel)
+            return false
+        case .closing where connection.pendingOutput.isEmpty:
+            shutdown(channel.descriptor, Int32(SHUT_WR))
+            connection.beginLingering(now: now)
+            if connection.state == .closed {
+                closeChannel(channel)
+                return false
+            }
+            return true
+        default:
+            return true
+        }
+    }
+
+    func closeChannel(_ channel: Channel) {
+        guard channel.socket != nil else { return }
+        if channel.isListedAsStream { streams.remove(channel.descriptor) }
+        channel.connection.didClose()  // before the close, so a client never sees it ahead of the count
+        channel.socket = nil  // closing removes it from the epoll set
+        channels[Int(channel.descriptor)] = nil
+        liveCount -= 1
+        quota.release()
+    }
+}
+
+@available(*, unavailable)
+extension EventLoop: Sendable {}

@@ -1,0 +1,92 @@
+import Glibc
+import Synchronization
+import TripsPlatform
+
+/// How other threads reach an event loop: a locked queue and an eventfd that wakes the loop.
+///
+/// The eventfd is written only when the queue goes from quiet to signalled, so a burst of
+/// deferred responses costs one wake-up.
+package final class LoopMailbox: HTTPResponseSink {
+    struct Mail {
+        var deliveries: [(ConnectionID, HTTPResponse)] = []
+        /// Messages for the loop's streams, in publication order.
+        var streamMessages: [HTTPStreamHub.Message] = []
+        /// Connections another loop accepted for this one.
+        var adoptions: [Int32] = []
+        /// Scrapes waiting for a copy of the loop's metrics.
+        var metricRequests: [@Sendable (LoopMetrics) -> Void] = []
+        var shutdownRequested = false
+        var clockAdvanced = false
+    }
+
+    private struct State: ~Copyable {
+        var mail = Mail()
+        var signalled = false
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    /// The eventfd the loop polls.
+    let eventDescriptor: Int32
+
+    init() throws(SystemError) {
+        eventDescriptor = try blockingSystemCall("eventfd") {
+            Linux.calls.eventFD(0, Linux.nonBlocking | Linux.closeOnExec)
+        }
+    }
+
+    package func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
+        post { $0.deliveries.append((connection, response)) }
+    }
+
+    func publish(_ message: HTTPStreamHub.Message) { post { $0.streamMessages.append(message) } }
+
+    func collectMetrics(_ reply: @escaping @Sendable (LoopMetrics) -> Void) { post { $0.metricRequests.append(reply) } }
+
+    /// Hands the loop a connection to serve; false when the loop has stopped (the caller
+    /// closes it then).
+    func adopt(_ descriptor: Int32) -> Bool {
+        var posted = false
+        post { mail in
+            mail.adoptions.append(descriptor)
+            posted = true
+        }
+        return posted
+    }
+
+    func requestShutdown() { post { $0.shutdownRequested = true } }
+
+    func clockAdvanced() { post { $0.clockAdvanced = true } }
+
+    private func post(_ change: (inout Mail) -> Void) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            change(&state.mail)
+            guard !state.signalled else { return }
+            state.signalled = true
+            var one: UInt64 = 1
+            _ = write(eventDescriptor, &one, 8)  // a full counter still wakes the loop
+        }
+    }
+
+    /// Called by the loop when the eventfd is readable: clears it and takes the mail.
+    func take() -> Mail {
+        var count: UInt64 = 0
+        _ = read(eventDescriptor, &count, 8)
+        return state.withLock { state in
+            state.signalled = false
+            let mail = state.mail
+            state.mail = Mail()
+            return mail
+        }
+    }
+
+    /// The loop has stopped: later mail is dropped.
+    func close() {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.closed = true
+            Glibc.close(eventDescriptor)
+        }
+    }
+}

@@ -1,0 +1,440 @@
+import Glibc
+import TripsPlatform
+
+/// A client connection to PostgreSQL: blocking, single-threaded, over `ClientSocket`.
+///
+///     let connection = try PostgresConnection.connect(configuration)
+///     let rows = try connection.query("SELECT name FROM trips WHERE id = $1", ["7"])
+///     // rows.columns == ["name"], rows.rows == [["Lisbon"]], rows.commandTag == "SELECT 1"
+///
+/// Statements go through the extended protocol (Parse, Bind, Describe, Execute, Sync) with
+/// every value as a text parameter: no SQL is ever built from data. `simpleQuery` takes only
+/// string literals, for fixed statements such as `LISTEN` and `BEGIN`.
+///
+/// A statement the server refuses throws `.server` once the server is ready again, and the
+/// connection goes on; a socket failure, a timeout, a malformed or misplaced message, or a
+/// FATAL error closes it (`PostgresConnectionError.leavesConnectionUsable`). Notices,
+/// setting changes and notifications may arrive between any two messages and are set aside
+/// as they come.
+///
+/// Every call blocks its thread (a thread of our own, never Swift's shared pool) until the
+/// server answers or a deadline passes.
+/// https://www.postgresql.org/docs/current/protocol-flow.html
+package final class PostgresConnection {
+    package let configuration: PostgresConnectionConfiguration
+    /// nil once closed.
+    private var socket: ClientSocket?
+    private let decoder: BackendMessageDecoder
+    /// Bytes read and not yet decoded: `buffer[readIndex...]`.
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+    /// Notifications that arrived and were not yet handed out.
+    private var notifications: [PostgresNotification] = []
+
+    /// The transaction state the last ReadyForQuery reported.
+    package private(set) var transactionStatus: PostgresTransactionStatus = .idle
+    /// The server's run-time settings (`server_version`, `client_encoding`, `TimeZone`, …), as
+    /// ParameterStatus messages reported them, at start-up and on every change.
+    private(set) var parameters: [String: String] = [:]
+    /// What a cancel request for this session would quote.
+    private(set) var backendKey: BackendMessage.BackendKeyData?
+    /// Called with each NoticeResponse (warnings, `IF EXISTS … skipping`); by default they
+    /// are dropped.
+    package var noticeHandler: ((PostgresDiagnostic) -> Void)?
+
+    /// How much one read asks the socket for.
+    private static let readSize = 64 * 1024
+
+    private init(socket: consuming ClientSocket, configuration: PostgresConnectionConfiguration) {
+        self.socket = consume socket
+        self.configuration = configuration
+        self.decoder = BackendMessageDecoder(maxMessageLength: configuration.maxMessageLength)
+    }
+
+    deinit { close() }
+
+    /// Connects, starts the session and authenticates, all within `connectTimeout`.
+    package static func connect(_ configuration: PostgresConnectionConfiguration) throws(PostgresConnectionError) -> PostgresConnection {
+        let deadline = ContinuousClock.now + configuration.connectTimeout
+        let socket: ClientSocket
+        do {
+            socket = try openSocket(to: configuration.address, deadline: deadline)
+        } catch {
+            throw .socket(error)
+        }
+        return try start(over: socket, configuration: configuration, deadline: deadline)
+    }
+
+    private static func openSocket(to address: PostgresAddress, deadline: ContinuousClock.Instant) throws(ClientSocketError) -> ClientSocket
+    {
+        switch address {
+        case .tcp(let host, let port): try ClientSocket.connect(host: host, port: port, deadline: deadline)
+        case .unixSocket: try ClientSocket.connect(unixSocketPath: address.socketPath ?? "", deadline: deadline)
+        }
+    }
+
+    /// Starts a session over a socket that is already connected (tests use a socketpair).
+    package static func start(
+        over socket: consuming ClientSocket, configuration: PostgresConnectionConfiguration, deadline: ContinuousClock.Instant
+    ) throws(PostgresConnectionError) -> PostgresConnection {
+        let connection = PostgresConnection(socket: socket, configuration: configuration)
+        do {
+            try connection.perform { () throws(PostgresConnectionError) in try connection.startUp(deadline: deadline) }
+        } catch {
+            connection.socket = nil  // a session that failed to start is over, whatever the error
+            throw error
+        }
+        return connection
+    }
+
+    /// Whether the connection can take a query: not closed, by `close()` or by a failure.
+    package var isOpen: Bool { socket != nil }
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`, … as text (nil is NULL).
+    ///
+    /// The server infers each parameter's type from the statement; cast where it cannot
+    /// (`$1::int`). Returns the rows in text format and the command tag.
+    package func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresConnectionError) -> PostgresRows {
+        try pipeline([PostgresStatement(sql, parameters)])[0]
+    }
+
+    /// Runs `statements` in order with one round trip: all are sent at once, with one Sync
+    /// after the last, and their results read back. The first statement the server refuses
+    /// throws `.server`, and those after it are skipped (the server discards them up to the
+    /// Sync); inside a transaction, the transaction is then failed, to be rolled back.
+    /// https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-PIPELINING
+    package func pipeline(_ statements: [PostgresStatement]) throws(PostgresConnectionError) -> [PostgresRows] {
+        try perform { () throws(PostgresConnectionError) in
+            let deadline = ContinuousClock.now + configuration.queryTimeout
+            var messages: [FrontendMessage] = []
+            messages.reserveCapacity(statements.count * 4 + 1)
+            for statement in statements {
+                messages.append(.parse(statement: "", query: statement.sql))
+                messages.append(.bind(portal: "", statement: "", parameters: statement.parameters))
+                messages.append(.describe(.portal("")))
+                messages.append(.execute(portal: "", maxRows: 0))
+            }
+            messages.append(.sync)
+            try send(messages, deadline: deadline)
+            return try readExtendedQueryResults(count: statements.count, deadline: deadline)
+        }
+    }
+
+    /// Runs fixed SQL through the simple protocol: one or more statements, separated by `;`,
+    /// such as `LISTEN trips` or `BEGIN ISOLATION LEVEL SERIALIZABLE`. The SQL must be a
+    /// literal (nothing built from data reaches the server as SQL); returns one result per
+    /// statement.
+    @discardableResult
+    package func simpleQuery(_ sql: StaticString) throws(PostgresConnectionError) -> [PostgresRows] {
+        try perform { () throws(PostgresConnectionError) in
+            let deadline = ContinuousClock.now + configuration.queryTimeout
+            try send([.query(sql.description)], deadline: deadline)
+            return try readSimpleQueryResults(deadline: deadline)
+        }
+    }
+
+    /// Waits up to `timeout` for notifications on the channels this session LISTENs to;
+    /// returns those that arrived (any that came during earlier queries at once), or none when
+    /// the time is up.
+    package func waitForNotifications(timeout: Duration) throws(PostgresConnectionError) -> [PostgresNotification] {
+        try perform { () throws(PostgresConnectionError) in
+            try receiveNotifications(until: ContinuousClock.now + timeout)
+        }
+    }
+
+    /// Says goodbye (Terminate) and closes the socket. Idempotent.
+    package func close() {
+        guard isOpen else { return }
+        var goodbye: [UInt8] = []
+        // Terminate holds no data: it always encodes.
+        try? FrontendMessage.terminate.encode(into: &goodbye)
+        // The session ends either way: a goodbye that cannot be sent (the server already
+        // left) changes nothing.
+        try? socket?.send(goodbye, deadline: ContinuousClock.now + min(configuration.queryTimeout, .seconds(1)))
+        socket = nil
+        buffer = []
+        readIndex = 0
+    }
+
+    // MARK: - The protocol's steps
+
+    /// Runs `body` on an open connection; closes the connection after an error that leaves
+    /// the protocol's state unknown.
+    private func perform<Result>(_ body: () throws(PostgresConnectionError) -> Result) throws(PostgresConnectionError) -> Result {
+        guard isOpen else { throw .connectionClosed }
+        do {
+            return try body()
+        } catch {
+            if !error.leavesConnectionUsable {
+                if case .socket(.timedOut) = error { requestCancel() }
+                socket = nil
+                buffer = []
+                readIndex = 0
+            }
+            throw error
+        }
+    }
+
+    /// Asks the server, over a connection of its own, to stop what this session is running (a
+    /// statement past its deadline), so that it does not go on holding locks for a client that
+    /// gave up. Best effort: the request gets no answer, and one that cannot be sent changes
+    /// nothing, since the session is closed next anyway.
+    /// https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-CANCELING-REQUESTS
+    private func requestCancel() {
+        guard let backendKey else { return }
+        var request: [UInt8] = []
+        guard (try? FrontendMessage.cancelRequest(backendKey).encode(into: &request)) != nil else { return }
+        let deadline = ContinuousClock.now + min(configuration.connectTimeout, .seconds(1))
+        do {
+            let socket = try Self.openSocket(to: configuration.address, deadline: deadline)
+            try socket.send(request, deadline: deadline)
+        } catch {
+            return
+        }
+    }
+
+    /// Reads until a notification is there or `deadline` passes; hands out all there are.
+    private func receiveNotifications(until deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> [PostgresNotification] {
+        while true {
+            if let message = try bufferedMessage() {
+                // A server that is shutting down says so with a FATAL error, then closes.
+                if case .errorResponse(let diagnostic) = message, diagnostic.endsSession {
+                    throw .server(PostgresServerError(diagnostic: diagnostic))
+                }
+                throw .unexpectedMessage(message.kind)
+            }
+            // Whatever whole messages were read are decoded: hand out what came.
+            if !notifications.isEmpty { break }
+            do {
+                try readMore(deadline: deadline)
+            } catch {
+                guard case .socket(.timedOut) = error else { throw error }
+                break
+            }
+        }
+        defer { notifications.removeAll() }
+        return notifications
+    }
+
+    /// Sends `messages` in one write; if one cannot be encoded, sends none.
+    private func send(_ messages: [FrontendMessage], deadline: ContinuousClock.Instant) throws(PostgresConnectionError) {
+        var bytes: [UInt8] = []
+        for message in messages {
+            do {
+                try message.encode(into: &bytes)
+            } catch {
+                throw .encoding(error)
+            }
+        }
+        let sent: Void?
+        do {
+            sent = try socket?.send(bytes, deadline: deadline)
+        } catch {
+            guard case .system(let failure) = error, failure.errno == EPIPE || failure.errno == ECONNRESET else { throw .socket(error) }
+            throw farewell()
+        }
+        guard sent != nil else { throw .connectionClosed }
+    }
+
+    /// The next message that is not asynchronous, reading as needed until `deadline`.
+    private func nextMessage(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> BackendMessage {
+        while true {
+            if let message = try bufferedMessage() { return message }
+            try readMore(deadline: deadline)
+        }
+    }
+
+    /// The next whole message in the buffer that is not asynchronous; nil if there is none yet.
+    /// Notices, parameter changes and notifications are set aside on the way.
+    private func bufferedMessage() throws(PostgresConnectionError) -> BackendMessage? {
+        while true {
+            let start = readIndex
+            let decoder = decoder
+            let outcome = buffer.withUnsafeBytes { bytes in
+                Result { () throws(PostgresWireError) in try decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start...])) }
+            }
+            let step: BackendMessageDecoder.Step
+            do {
+                step = try outcome.get()
+            } catch {
+                throw .wire(error)
+            }
+            guard case .message(let message, let consumed) = step else { return nil }
+            readIndex += consumed
+            switch message {
+            case .noticeResponse(let diagnostic): noticeHandler?(diagnostic)
+            case .parameterStatus(let name, let value): parameters[name] = value
+            case .notificationResponse(let notification): notifications.append(notification)
+            default: return message
+            }
+        }
+    }
+
+    /// Why the server hung up, when a send finds it gone: the FATAL error it left before
+    /// closing (an administrator's shutdown, an idle session timeout), if it is there to read.
+    private func farewell() -> PostgresConnectionError {
+        while true {
+            do {
+                if let message = try bufferedMessage() {
+                    guard case .errorResponse(let diagnostic) = message, diagnostic.endsSession else { return .closedByServer }
+                    return .server(PostgresServerError(diagnostic: diagnostic))
+                }
+                try readMore(deadline: .now)  // what is there already; no waiting
+            } catch {
+                return .closedByServer
+            }
+        }
+    }
+
+    /// Reads more bytes onto the buffer, dropping the decoded ones first.
+    private func readMore(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) {
+        if readIndex > 0 {
+            buffer.removeSubrange(..<readIndex)
+            readIndex = 0
+        }
+        let count: Int?
+        do {
+            count = try socket?.receive(into: &buffer, maxCount: Self.readSize, deadline: deadline)
+        } catch {
+            guard case .system(let failure) = error, failure.errno == ECONNRESET else { throw .socket(error) }
+            throw .closedByServer
+        }
+        guard let count else { throw .connectionClosed }
+        guard count > 0 else { throw .closedByServer }
+    }
+
+    /// Start-up: authentication, then the session's settings and key, until ReadyForQuery.
+    /// https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-START-UP
+    private func startUp(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) {
+        try send(
+            [.startup(user: configuration.user, database: configuration.database, applicationName: configuration.applicationName)],
+            deadline: deadline)
+        var authentication = AuthenticationState.waiting
+        while true {
+            let message = try nextMessage(deadline: deadline)
+            switch message {
+            case .authentication(let request):
+                if let answer = try authentication.answer(request, configuration: configuration) {
+                    try send([answer], deadline: deadline)
+                }
+            case .backendKeyData(let key) where authentication.isDone:
+                backendKey = key
+            case .negotiateProtocolVersion:
+                // We ask for 3.0 with no options, the oldest version there is: nothing to lower.
+                continue
+            case .readyForQuery(let status) where authentication.isDone:
+                transactionStatus = status
+                return
+            case .errorResponse(let diagnostic):
+                throw .server(PostgresServerError(diagnostic: diagnostic))
+            default:
+                throw .unexpectedMessage(message.kind)
+            }
+        }
+    }
+
+    /// The extended query's answers, for each of `count` statements: ParseComplete,
+    /// BindComplete, RowDescription or NoData, DataRows, CommandComplete (or
+    /// EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse the server skips to
+    /// ReadyForQuery.
+    private func readExtendedQueryResults(count: Int, deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> [PostgresRows] {
+        enum Stage { case parse, bind, describe, rows, done }
+        var results: [PostgresRows] = []
+        results.reserveCapacity(count)
+        var stage = count == 0 ? Stage.done : .parse
+        var columns: [String] = []
+        var rows: [[String?]] = []
+        var failure: PostgresServerError?
+        while true {
+            let message = try nextMessage(deadline: deadline)
+            if case .errorResponse(let diagnostic) = message {
+                let error = PostgresServerError(diagnostic: diagnostic)
+                // A FATAL error ends the session at once, even after an ordinary one.
+                if error.endsSession { throw .server(error) }
+                guard failure == nil else { throw .unexpectedMessage(.errorResponse) }
+                failure = error
+                continue
+            }
+            if let failure {
+                guard case .readyForQuery(let status) = message else { throw .unexpectedMessage(message.kind) }
+                transactionStatus = status
+                throw .server(failure)
+            }
+            switch (stage, message) {
+            case (.parse, .parseComplete): stage = .bind
+            case (.bind, .bindComplete): stage = .describe
+            case (.describe, .rowDescription(let descriptions)):
+                guard descriptions.allSatisfy({ $0.formatCode == 0 }) else { throw .unexpectedMessage(.rowDescription) }
+                columns = descriptions.map(\.name)
+                stage = .rows
+            case (.describe, .noData): stage = .rows
+            case (.rows, .dataRow(let values)): rows.append(try Self.text(values, columnCount: columns.count))
+            case (.rows, .commandComplete), (.rows, .emptyQueryResponse):
+                let tag = if case .commandComplete(let tag) = message { tag } else { "" }
+                results.append(PostgresRows(columns: columns, rows: rows, commandTag: tag))
+                (columns, rows) = ([], [])
+                stage = results.count == count ? .done : .parse
+            case (.done, .readyForQuery(let status)):
+                transactionStatus = status
+                return results
+            default: throw .unexpectedMessage(message.kind)
+            }
+        }
+    }
+
+    /// The simple query's answers: per statement, RowDescription and DataRows if it returns
+    /// rows, then CommandComplete (EmptyQueryResponse for empty SQL); ReadyForQuery at the end.
+    /// An ErrorResponse ends the statements early.
+    private func readSimpleQueryResults(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> [PostgresRows] {
+        var results: [PostgresRows] = []
+        var columns: [String]?
+        var rows: [[String?]] = []
+        var failure: PostgresServerError?
+        while true {
+            let message = try nextMessage(deadline: deadline)
+            if case .errorResponse(let diagnostic) = message, diagnostic.endsSession {
+                throw .server(PostgresServerError(diagnostic: diagnostic))
+            }
+            if failure != nil, message.kind != .readyForQuery { throw .unexpectedMessage(message.kind) }
+            switch message {
+            case .rowDescription(let descriptions) where columns == nil:
+                guard descriptions.allSatisfy({ $0.formatCode == 0 }) else { throw .unexpectedMessage(.rowDescription) }
+                columns = descriptions.map(\.name)
+            case .dataRow(let values) where columns != nil:
+                rows.append(try Self.text(values, columnCount: columns?.count ?? 0))
+            case .commandComplete(let tag):
+                results.append(PostgresRows(columns: columns ?? [], rows: rows, commandTag: tag))
+                columns = nil
+                rows = []
+            case .emptyQueryResponse where columns == nil:
+                results.append(PostgresRows(columns: [], rows: [], commandTag: ""))
+            case .errorResponse(let diagnostic):
+                failure = PostgresServerError(diagnostic: diagnostic)
+            case .readyForQuery(let status) where columns == nil:
+                transactionStatus = status
+                if let failure { throw .server(failure) }
+                return results
+            default:
+                throw .unexpectedMessage(message.kind)
+            }
+        }
+    }
+
+    /// A DataRow's values as text; the row must have one value per column.
+    private static func text(_ values: [[UInt8]?], columnCount: Int) throws(PostgresConnectionError) -> [String?] {
+        guard values.count == columnCount else { throw .unexpectedMessage(.dataRow) }
+        var row: [String?] = []
+        row.reserveCapacity(values.count)
+        for value in values {
+            guard let value else {
+                row.append(nil)
+                continue
+            }
+            guard let text = String(validating: value, as: UTF8.self) else { throw .wire(.invalidUTF8(.dataRow)) }
+            row.append(text)
+        }
+        return row
+    }
+}
+
+@available(*, unavailable) extension PostgresConnection: Sendable {}

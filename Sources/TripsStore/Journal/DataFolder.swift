@@ -1,0 +1,46 @@
+/// The names of the files in a data folder, and who may use it.
+///
+///     lock                 flock'ed by the one server using the folder
+///     snapshot             the list as of the start of journal generation N (see `Snapshot`)
+///     snapshot.tmp         a snapshot being written; removed at start-up
+///     journal-000000000N   framed `JournalRecord`s appended after that snapshot; while a
+///     journal-000000000M   `Compaction` folds N..M-1 into a new snapshot, the writer appends
+///                          to M, and start-up replays every generation from N upwards
+package struct DataFolder: Sendable, Hashable {
+    let path: String
+
+    var lock: String { path + "/lock" }
+    var snapshot: String { path + "/snapshot" }
+    var snapshotTemporary: String { path + "/snapshot.tmp" }
+
+    func journal(_ generation: UInt64) -> String {
+        path + "/" + Self.journalName(generation)
+    }
+
+    static let journalPrefix = "journal-"
+
+    static func journalName(_ generation: UInt64) -> String {
+        let digits = String(generation)
+        return journalPrefix + String(repeating: "0", count: max(0, 10 - digits.count)) + digits
+    }
+
+    /// The generation a journal's file name carries, or nil for any other name.
+    static func generation(ofJournal name: String) -> UInt64? {
+        guard name.hasPrefix(journalPrefix) else { return nil }
+        return UInt64(name.dropFirst(journalPrefix.count))
+    }
+
+    /// Refuses a folder that someone other than `user` (the server's) could change: one
+    /// writable by its group or by others, or owned by another user. Either could replace a
+    /// journal, plant a link, or swap the snapshot under the server.
+    func checkIsPrivate(_ status: FileStatus, user: UInt32) throws(StorageError) {
+        guard status.owner == user else { throw .folderOwnedByAnotherUser(folder: path, owner: status.owner, user: user) }
+        guard status.permissions & 0o022 == 0 else { throw .folderWritableByOthers(folder: path, permissions: status.permissions) }
+    }
+
+    /// Whether others than the owner can read or enter the folder: a folder made before the
+    /// server created its own 0700 is still used, with a warning.
+    static func isOpenToOthers(_ status: FileStatus) -> Bool {
+        status.permissions & 0o077 != 0
+    }
+}

@@ -1,0 +1,23 @@
+import TripsPostgres
+
+/// Why the PostgreSQL store could not read or write.
+package enum PostgresStoreError: Error, Sendable, CustomStringConvertible {
+    /// The connection failed, or the server refused a statement.
+    case database(PostgresConnectionError)
+    /// No connection could be had: the database cannot be reached, or all are in use.
+    case connections(PostgresPoolError)
+    /// Bringing the schema up to date failed, or the database is newer than this server.
+    case migration(SchemaMigrationError)
+    /// The tables hold something this server would not have written (a change out of
+    /// sequence, an unreadable record, a revision that went backwards).
+    case damaged(String)
+
+    package var description: String {
+        switch self {
+        case .database(let error): "the database: \(error)"
+        case .connections(let error): "\(error)"
+        case .migration(let error): "\(error)"
+        case .damaged(let reason): "the trips tables are damaged: \(reason)"
+        }
+    }
+}

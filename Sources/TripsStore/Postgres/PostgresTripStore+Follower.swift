@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+import TripsDomain
+import TripsPlatform
+import TripsPostgres
+
+/// The follower thread: it listens on the changes channel and catches the list up with what
+/// other instances wrote.
+extension PostgresTripStore {
+    /// Listens for other instances' changes on a connection of its own and has the writer
+    /// catch up; reconnects with backoff when the connection breaks.
+    package func runFollower() {
+        var listening: PostgresConnection?
+        var lastLook = ContinuousClock.now
+        while !state.withLock({ $0.isClosing }) {
+            if listening == nil {
+                do {
+                    listening = try listen()
+                    setUnreachable(nil)
+                    requestCatchUp()  // whatever happened while no one listened
+                } catch {
+                    setUnreachable(.database(reason: "\(error)"))
+                    let wait = max(pool.backoffRemaining, .milliseconds(1))
+                    _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: wait.nanoseconds)))
+                    continue
+                }
+            }
+            do {
+                // Short waits, so that `close` never waits long for this thread.
+                let notifications = try listening?.waitForNotifications(timeout: min(pollInterval, .milliseconds(200))) ?? []
+                let known = state.withLock { $0.tables.list.revision }
+                if notifications.contains(where: { UInt64($0.payload).map { $0 > known } ?? true }) || .now - lastLook >= pollInterval {
+                    lastLook = .now
+                    requestCatchUp()
+                }
+            } catch {
+                stopListening(&listening)
+            }
+        }
+        stopListening(&listening)
+        followerStopped.signal()
+    }
+
+    /// A connection from the pool that listens on `PostgresTripTables.channel`. An idle
+    /// connection the server ended meanwhile (a restart) fails its first statement and is
+    /// dropped: the next one is tried, until the pool opens a new one.
+    package func listen() throws(PostgresStoreError) -> PostgresConnection {
+        var attempts = 0
+        while true {
+            let connection: PostgresConnection
+            do {
+                connection = try pool.lease(waitingUpTo: Self.leaseTimeout)
+            } catch {
+                throw .connections(error)
+            }
+            do {
+                try connection.simpleQuery("LISTEN trips_changes")
+                return connection
+            } catch {
+                let wasStale = !connection.isOpen
+                pool.giveBack(connection)
+                attempts += 1
+                guard wasStale, attempts <= pool.capacity else { throw .database(error) }
+            }
+        }
+    }
+
+    /// Closes the listening connection before the pool takes it back: no one else is to
+    /// receive its notifications.
+    package func stopListening(_ listening: inout PostgresConnection?) {
+        guard let connection = listening else { return }
+        connection.close()
+        pool.giveBack(connection)
+        listening = nil
+    }
+
+    /// Records whether the database can be reached, and logs when that changes.
+    package func setUnreachable(_ failure: StorageError?) {
+        let previous = state.withLock { state -> StorageError? in
+            defer { state.unreachable = failure }
+            return state.unreachable
+        }
+        switch (previous, failure) {
+        case (nil, let failure?): log.warning("\(failure); changes are refused until it is back, reads go on")
+        case (_?, nil): log.info("PostgreSQL can be reached again")
+        default: break
+        }
+    }
+
+    package func requestCatchUp() {
+        let wake = state.withLock { state -> Bool in
+            state.needsCatchUp = true
+            guard !state.isWriterAwake else { return false }
+            state.isWriterAwake = true
+            return true
+        }
+        if wake { wakeUp.signal() }
+    }
+}

@@ -1,0 +1,375 @@
+import Foundation
+import Synchronization
+import TripsDomain
+import TripsPostgres
+
+/// The trip list kept in PostgreSQL, so that several servers can share it: the same surface
+/// as `TripStore`, with the database in charge instead of a data folder.
+///
+/// Reads see the list in memory, as of the last revision this instance saw. A write goes to
+/// a writer thread of its own, which takes every write waiting and makes them in one
+/// transaction (`PostgresTripTables.commit`): planned against the tables' newest list, so a
+/// precondition holds inside the transaction even with other instances writing. A follower
+/// thread `LISTEN`s for other instances' changes (and looks every `pollInterval` anyway, in
+/// case a notification was lost with a connection) and has the writer catch up on them; the
+/// change feed hears every change, whichever instance made it.
+///
+/// Every `retention.interval` changes the writer prunes old changes and idempotency keys
+/// (`PostgresRetention`); an instance that falls further behind loads the list again, and its
+/// change feed says `reset`.
+///
+/// The threads take their connections from a pool of three (`PostgresConnectionPool`): the
+/// writer one per transaction, the follower one to listen on, the pruning one now and then.
+/// With the database unreachable, writes fail at once with `.database` (503, `Retry-After`)
+/// while reads go on from memory; the pool reconnects, backing off from `retryDelay` up to
+/// 30 times that.
+package final class PostgresTripStore: Sendable {
+    package let pool: PostgresConnectionPool
+    package let retention: PostgresRetention
+    package let log: any StorageLog
+    package let state: Mutex<State>
+    package let wakeUp = DispatchSemaphore(value: 0)
+    package let writerStopped = DispatchSemaphore(value: 0)
+    package let followerStopped = DispatchSemaphore(value: 0)
+    /// Cuts the follower's wait before reconnecting short when the store closes.
+    package let followerWake = DispatchSemaphore(value: 0)
+    /// The pruning under way, if any, which `close` waits for.
+    package let pruning = DispatchGroup()
+    package let isPruning = Atomic(false)
+    /// How long the follower waits for a notification before it looks for changes anyway.
+    package let pollInterval: Duration
+
+    /// The writer's, the follower's and one for pruning.
+    package static let connectionCount = 3
+    /// How long a thread waits for a connection while all are leased; with one per thread,
+    /// only while another thread's is being closed.
+    package static let leaseTimeout: Duration = .seconds(5)
+    /// How many times a transaction that lost a race (`PostgresStoreError.Handling.retry`) is
+    /// run before the writes in it are refused.
+    package static let attempts = 3
+
+    package struct State: ~Copyable {
+        /// What reads see, and what the next transaction catches up from.
+        package var tables: PostgresTripTables.State
+        package var listener: (@Sendable (ChangeEvent) -> Void)?
+        package var queue: [PendingWrite] = []
+        package var needsCatchUp = false
+        package var isWriterAwake = false
+        package var isClosing = false
+        /// The last write failed, and none has succeeded since.
+        package var lastWriteFailure: StorageError?
+        /// The follower cannot reach the database now: the next write would fail too.
+        package var unreachable: StorageError?
+        package var statistics = StoreStatistics()
+        /// The idempotency keys of writes queued or being written, with their requests'
+        /// fingerprints: a retry meanwhile is told 409 (another request with the key 422),
+        /// as the journal store tells it, rather than waiting for the first to commit.
+        package var keysInFlight: [IdempotencyLedger.Key: String] = [:]
+    }
+
+    /// A write waiting for the writer thread.
+    package struct PendingWrite: Sendable {
+        package let plan: @Sendable (TripList) throws(MutationError) -> TripChange?
+        package let returningList: Bool
+        package let idempotency: IdempotencyRequest?
+        package let completion: @Sendable (Result<Mutation, MutationError>) -> Void
+    }
+
+    /// Connects, brings the schema up to date (`SchemaMigrator`), seeds new tables with the
+    /// sample trips (unless `seedSamples` is false), loads the list and starts the writer and
+    /// follower threads.
+    package init(
+        connection: PostgresConnectionConfiguration, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
+        retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(100),
+        log: any StorageLog = ConsoleLog()
+    ) throws(PostgresStoreError) {
+        let pool = PostgresConnectionPool(connection, capacity: Self.connectionCount, retryDelay: retryDelay)
+        self.pool = pool
+        self.retention =
+            retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity, keyBytes: configuration.idempotencyBytes)
+        self.pollInterval = pollInterval
+        self.log = log
+        do throws(PostgresStoreError) {
+            let loaded = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
+                do throws(SchemaMigrationError) {
+                    _ = try SchemaMigrator.migrate(tables.connection)
+                } catch {
+                    throw PostgresStoreError.migration(error)
+                }
+                if seedSamples { try tables.seed(.samples) }
+                return try tables.load(historyCapacity: configuration.historyCapacity, ledger: configuration.emptyLedger)
+            }
+            state = Mutex(State(tables: loaded))
+        } catch {
+            pool.close()
+            throw error
+        }
+        let writer = Thread { [self] in runWriter() }
+        writer.name = "trips-postgres-writer"
+        writer.start()
+        let follower = Thread { [self] in runFollower() }
+        follower.name = "trips-postgres-follower"
+        follower.start()
+    }
+
+    // MARK: What the API uses (as `TripStore`)
+
+    package func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T {
+        try state.withLock { try body($0.tables.list) }
+    }
+
+    package var list: TripList {
+        read { copy $0 }
+    }
+
+    package var statistics: (store: StoreStatistics, trips: Int, revision: UInt64) {
+        state.withLock { ($0.statistics, $0.tables.list.count, $0.tables.list.revision) }
+    }
+
+    /// Why a write would fail now: the last one failed, or the database cannot be reached
+    /// (`/readyz` says not ready, so a balancer sends requests to another instance).
+    package var writeFailure: StorageError? {
+        state.withLock { $0.lastWriteFailure ?? $0.unreachable }
+    }
+
+    package func withHistory<T>(_ body: (ChangeHistory) throws -> T) rethrows -> T {
+        try state.withLock { try body($0.tables.history) }
+    }
+
+    package func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void) {
+        state.withLock { $0.listener = listener }
+    }
+
+    /// Queues a change for the writer, which plans it in its transaction against the newest
+    /// list; `completion` runs on the writer thread once the transaction committed (or failed).
+    package func mutate(
+        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
+        idempotency: IdempotencyRequest? = nil,
+        completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
+    ) {
+        let (refusal, wake) = state.withLock { state -> (MutationError?, Bool) in
+            guard !state.isClosing else { return (.storage(.closed), false) }
+            if let idempotency {
+                if let planned = state.keysInFlight[idempotency.key] {
+                    return (planned == idempotency.fingerprint ? .idempotencyInFlight : .idempotencyConflict, false)
+                }
+                state.keysInFlight[idempotency.key] = idempotency.fingerprint
+            }
+            state.queue.append(PendingWrite(plan: plan, returningList: returningList, idempotency: idempotency, completion: completion))
+            guard !state.isWriterAwake else { return (nil, false) }
+            state.isWriterAwake = true
+            return (nil, true)
+        }
+        if let refusal { completion(.failure(refusal)) }
+        if wake { wakeUp.signal() }
+    }
+
+    /// Finishes the writes waiting, stops both threads and closes their connections. Idempotent.
+    package func close() {
+        let (isFirstClose, wake) = state.withLock { state -> (Bool, Bool) in
+            guard !state.isClosing else { return (false, false) }
+            state.isClosing = true
+            guard !state.isWriterAwake else { return (true, false) }
+            state.isWriterAwake = true
+            return (true, true)
+        }
+        guard isFirstClose else { return }
+        if wake { wakeUp.signal() }
+        followerWake.signal()
+        writerStopped.wait()
+        followerStopped.wait()
+        pruning.wait()
+        pool.close()
+    }
+
+    /// Runs `body` on the tables over a connection leased from `pool`, and gives it back.
+    package static func withTables<T>(from pool: PostgresConnectionPool, _ body: (PostgresTripTables) throws(PostgresStoreError) -> T)
+        throws(PostgresStoreError) -> T
+    {
+        let connection: PostgresConnection
+        do {
+            connection = try pool.lease(waitingUpTo: leaseTimeout)
+        } catch {
+            throw .connections(error)
+        }
+        defer { pool.giveBack(connection) }
+        return try body(PostgresTripTables(connection: connection))
+    }
+
+    // MARK: The writer thread
+
+    package enum WriterStep {
+        case write([PendingWrite])
+        case catchUp
+        case sleep
+        case stop
+    }
+
+    package func runWriter() {
+        var prunedAt = state.withLock { $0.tables.list.revision }
+        while true {
+            wakeUp.wait()
+            while true {
+                let step = state.withLock { state -> WriterStep in
+                    if !state.queue.isEmpty {
+                        defer { state.queue.removeAll(keepingCapacity: true) }
+                        return .write(state.queue)
+                    }
+                    if state.needsCatchUp {
+                        state.needsCatchUp = false
+                        return .catchUp
+                    }
+                    if state.isClosing { return .stop }
+                    state.isWriterAwake = false
+                    return .sleep
+                }
+                switch step {
+                case .write(let batch):
+                    write(batch)
+                    pruneIfDue(prunedAt: &prunedAt)
+                case .catchUp:
+                    catchUp()
+                    pruneIfDue(prunedAt: &prunedAt)
+                case .sleep: break
+                case .stop:
+                    writerStopped.signal()
+                    return
+                }
+                if case .sleep = step { break }
+            }
+        }
+    }
+
+    /// Makes a batch in one transaction and completes every write in it, in order.
+    package func write(_ batch: [PendingWrite]) {
+        let failure: StorageError
+        var working = state.withLock { $0.tables }
+        let seen = working.list.revision
+        let writes = batch.map { pending in
+            PostgresTripTables.Write(
+                plan: pending.plan, key: pending.idempotency.map { ($0.key, $0.fingerprint) },
+                keyUse: pending.idempotency.map { idempotency in
+                    { written in
+                        idempotency.answer(Mutation(outcome: written.outcome, list: written.list, returningList: pending.returningList))
+                            .map { idempotency.use(answered: $0, outcome: written.outcome) }
+                    }
+                })
+        }
+        var attempt = 1
+        while true {
+            do {
+                let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
+                    try tables.commit(writes, to: &working)
+                }
+                publish(working, after: seen, failure: nil, finishing: batch)
+                for (pending, result) in zip(batch, results) {
+                    pending.completion(Self.answer(result, returningList: pending.returningList))
+                }
+                return
+            } catch {
+                let handling = error.handling
+                if handling == .refuseChange {
+                    // The value was never sent: the database is fine, and so is the catching up.
+                    publish(working, after: seen, failure: nil)
+                    refuseAlone(batch, error)
+                    return
+                }
+                if handling == .retry, attempt < Self.attempts {
+                    log.info("writing to PostgreSQL lost a race (\(error)); retrying, attempt \(attempt + 1) of \(Self.attempts)")
+                    attempt += 1
+                    continue
+                }
+                let reason = "writing to PostgreSQL failed: \(error)"
+                failure = handling == .fault ? .databaseFault(reason: reason) : .database(reason: reason)
+                break
+            }
+        }
+        // The catching up a failed transaction did is still true: keep it.
+        publish(working, after: seen, failure: failure, finishing: batch)
+        log.warning("\(batch.count) change\(batch.count == 1 ? "" : "s") refused: \(failure)")
+        for pending in batch { pending.completion(.failure(.storage(failure))) }
+    }
+
+    /// A value of a change in `batch` could not be sent: makes each write alone, so that
+    /// only the one holding the value is refused, and the others, and readiness, go on.
+    package func refuseAlone(_ batch: [PendingWrite], _ error: PostgresStoreError) {
+        guard batch.count == 1 else {
+            for pending in batch { write([pending]) }
+            return
+        }
+        log.warning("a change refused: \(error)")
+        let reason = "the change holds a value PostgreSQL cannot store (U+0000 in a string, or more than one message can carry)"
+        batch[0].completion(.failure(.rejected(.invalidBody(reason))))
+    }
+
+    package static func answer(_ result: PostgresTripTables.WriteResult, returningList: Bool) -> Result<Mutation, MutationError> {
+        switch result {
+        case .written(let written, let keyUse):
+            var mutation = Mutation(outcome: written.outcome, list: written.list, returningList: returningList)
+            mutation.answer = keyUse?.answer
+            return .success(mutation)
+        case .replayed(let answer, let list):
+            return .success(Mutation(replaying: answer, list: list))
+        case .refused(let error):
+            return .failure(error)
+        }
+    }
+
+    /// Brings the list up to the tables' newest revision (another instance wrote).
+    package func catchUp() {
+        var working = state.withLock { $0.tables }
+        let seen = working.list.revision
+        do {
+            _ = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in try tables.catchUp(&working) }
+        } catch {
+            log.warning("catching up on other instances' changes failed: \(error)")
+        }
+        publish(working, after: seen, failure: nil)
+    }
+
+    /// Prunes the tables in the background, on a connection of its own, once
+    /// `retention.interval` changes passed since the last time (and the last pruning is done).
+    package func pruneIfDue(prunedAt: inout UInt64) {
+        let revision = state.withLock { $0.tables.list.revision }
+        guard revision >= prunedAt + retention.interval,
+            isPruning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        prunedAt = revision
+        DispatchQueue.global().async(group: pruning) { [self] in
+            defer { isPruning.store(false, ordering: .releasing) }
+            do {
+                try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in try tables.prune(retention, now: Int64(time(nil)))
+                }
+            } catch {
+                log.warning("pruning old changes and idempotency keys failed: \(error)")
+            }
+        }
+    }
+
+    /// Makes `working` what reads see, and tells the listener every change after `seen`
+    /// (`reset` when they are more than the history holds, or were pruned); the keys of
+    /// `finishing`, a batch written or failed, are no longer in flight.
+    package func publish(
+        _ working: PostgresTripTables.State, after seen: UInt64, failure: StorageError?, finishing batch: [PendingWrite] = []
+    ) {
+        state.withLock { state in
+            let events = working.history.events(after: seen)
+            state.tables = working
+            for pending in batch { if let key = pending.idempotency?.key { state.keysInFlight[key] = nil } }
+            if let failure {
+                state.lastWriteFailure = failure
+                state.statistics.recordFailure(failure)
+            } else if working.list.revision != seen || state.lastWriteFailure != nil {
+                state.lastWriteFailure = nil
+            }
+            guard let listener = state.listener else { return }
+            if let events {
+                for event in events { listener(event) }
+            } else {
+                log.warning(
+                    "\(working.list.revision - seen) changes arrived at once, more than the history holds: the change feed says reset")
+                listener(.reset(revision: working.list.revision))
+            }
+        }
+    }
+}

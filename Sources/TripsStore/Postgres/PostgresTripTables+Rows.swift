@@ -1,0 +1,82 @@
+import Foundation
+import TripsDomain
+import TripsPostgres
+
+/// Reading rows: the text PostgreSQL answers with, checked and turned into values; a row that
+/// does not read is `.damaged`.
+extension PostgresTripTables {
+    /// A position column's value; nil for NULL (no row).
+    package func int64(_ text: String?) throws(PostgresStoreError) -> Int64? {
+        guard let text else { return nil }
+        guard let value = Int64(text) else { throw .damaged("\(text) is not a position") }
+        return value
+    }
+
+    package func positions(_ rows: PostgresRows) throws(PostgresStoreError) -> [(id: Trip.ID, key: Int64)] {
+        try rows.rows.map { (row) throws(PostgresStoreError) in
+            guard let id = row[0].flatMap({ Int($0) }), let key = row[1].flatMap({ Int64($0) }) else {
+                throw .damaged("a position row reads \(row)")
+            }
+            return (id, key)
+        }
+    }
+
+    /// A `trips` row: id, version, city, country, nights, is_favorite, image_name, price, start, notes.
+    package static func trip(_ row: [String?]) throws(PostgresStoreError) -> (Trip, UInt64) {
+        guard row.count == 10, let id = row[0].flatMap({ Int($0) }), let version = row[1].flatMap({ UInt64($0) }),
+            let city = row[2], let country = row[3], let nights = row[4].flatMap({ Int($0) }),
+            let isFavorite = row[5].flatMap({ $0 == "t" ? true : $0 == "f" ? false : nil }), let imageName = row[6],
+            let price = row[7].flatMap({ Decimal(string: $0, locale: nil) }), let start = row[8].flatMap({ Double($0) }),
+            let notes = row[9]
+        else { throw .damaged("a trips row reads \(row)") }
+        let trip = Trip(
+            id: id, city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
+            start: Date(timeIntervalSinceReferenceDate: start), notes: notes)
+        return (trip, version)
+    }
+
+    /// A `trip_changes` row's revision, event and data.
+    package static func event(_ row: [String?]) throws(PostgresStoreError) -> ChangeEvent {
+        guard row.count == 3, let revision = row[0].flatMap({ UInt64($0) }), let name = row[1], let data = row[2] else {
+            throw .damaged("a trip_changes row reads \(row)")
+        }
+        return ChangeEvent(revision: revision, name: name, data: Array(data.utf8))
+    }
+
+    package static func keyUse(_ text: String?) throws(PostgresStoreError) -> IdempotencyKeyUse {
+        do throws(StoredJSONError) {
+            guard let text else { throw StoredJSONError(reason: "it is NULL") }
+            var object = try StoredObject(parsing: Array(text.utf8), describing: "an idempotency key")
+            return try StoredObject.keyUse(object.takeRest())
+        } catch {
+            throw .damaged("an idempotency key: \(error)")
+        }
+    }
+
+    /// Applies a `trip_changes` row (revision, record) as the journal's replay does.
+    package static func replay(_ row: [String?], onto state: inout State) throws(PostgresStoreError) {
+        guard row.count == 2, let revision = row[0].flatMap({ UInt64($0) }), let text = row[1] else {
+            throw .damaged("a trip_changes row reads \(row)")
+        }
+        let record: JournalRecord
+        do {
+            record = try JournalRecord(payload: Array(text.utf8))
+        } catch {
+            throw .damaged("change \(revision): \(error)")
+        }
+        guard record.revision == revision, revision == state.list.revision + 1 else {
+            throw .damaged("change \(revision) follows \(state.list.revision)")
+        }
+        let event: ChangeEvent?
+        do throws(TripsError) {
+            event = try state.list.applyTelling(record.change).event
+        } catch {
+            throw .damaged("change \(revision) no longer applies: \(error)")
+        }
+        guard let event, state.list.revision == revision else {
+            throw .damaged("change \(revision) does not lead to revision \(revision)")
+        }
+        state.history.append(event)
+        if let use = record.idempotency { state.ledger.finish(use, now: use.at) }
+    }
+}

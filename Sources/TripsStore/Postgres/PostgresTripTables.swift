@@ -1,0 +1,262 @@
+import Foundation
+import TripsDomain
+import TripsPostgres
+
+/// The trip list's tables in PostgreSQL (`TripsSchema`), read and written over one
+/// connection, for a store that keeps the list in memory and the database in charge.
+///
+/// A write is one transaction that first locks the `trips_state` row (`FOR UPDATE`), so the
+/// writers of every instance take turns there. It catches up on what other instances wrote
+/// (`trip_changes` after the revision in memory), plans each change against that list (so a
+/// precondition such as `If-Match` is checked inside the transaction), applies it, and writes
+/// only what it changed: k rows for k trips touched (`TripPositions`), the change's journal
+/// record and event, the new revision, and a notification on `channel` that commits with it.
+///
+/// Statements whose answer nothing waits for (`execute`: the writes, `BEGIN`) are queued and
+/// sent with the next query, or with `COMMIT`, in one pipeline: a transaction of creates is
+/// three round trips (lock and catch up, find the end, write and commit), whatever it holds.
+package final class PostgresTripTables {
+    /// What `NOTIFY` announces a new revision on.
+    static let channel = "trips_changes"
+
+    /// The list, its recent changes and idempotency keys, as of one revision of the tables.
+    package struct State: Sendable {
+        var list: TripList
+        var history: ChangeHistory
+        var ledger: IdempotencyLedger
+    }
+
+    /// One change to make, planned against the list as the transaction finds it: nil for
+    /// "nothing to do". With `key`, a key the tables already hold answers as the ledger says
+    /// (a replay, a conflict) instead; `keyUse` makes the key's use to keep with the change
+    /// from what it did.
+    package struct Write {
+        var plan: (TripList) throws(MutationError) -> TripChange?
+        var key: (key: IdempotencyLedger.Key, fingerprint: String)? = nil
+        var keyUse: ((Written) -> IdempotencyKeyUse?)? = nil
+    }
+
+    /// What a write did, once planned and applied.
+    package struct Written: Sendable {
+        /// nil when the plan found nothing to do.
+        let change: TripChange?
+        let outcome: TripChangeOutcome?
+        /// The list right after it.
+        let list: TripList
+        /// Its event, or nil when it changed nothing (and was not written).
+        let event: ChangeEvent?
+    }
+
+    /// How `catchUp` brought a state up to the tables' revision.
+    enum CatchUp: Equatable {
+        /// It replayed this many changes.
+        case replayed(Int)
+        /// It read everything again: changes it had not seen were pruned (`prune`).
+        case reloaded
+    }
+
+    /// How one write of a transaction ended.
+    package enum WriteResult: Sendable {
+        /// Made (or found nothing to do), with the idempotency key's use kept with it.
+        case written(Written, keyUse: IdempotencyKeyUse?)
+        /// Its idempotency key was used before for the same request: its first answer, and the
+        /// list as it is now (to make an answer too large to keep again from).
+        case replayed(StoredAnswer, list: TripList)
+        case refused(MutationError)
+    }
+
+    let connection: PostgresConnection
+    /// During a `commit`: a key no lower than any position in the table, once a placement at
+    /// the end found it (nil: not known yet). The next trips added at the end take the keys
+    /// after it without asking the table again.
+    var endKey: Int64?
+    /// During a `commit`: trips added at the end whose rows are not written yet, so that a
+    /// run of creates is one `INSERT`; written before any other statement.
+    var unwritten: (trips: [Trip], keys: [Int64], versions: [UInt64]) = ([], [], [])
+    /// Statements queued by `execute`, sent before the next query's.
+    var queued: [PostgresStatement] = []
+
+    init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    // MARK: Reading
+
+    /// The whole state in one consistent snapshot of the tables: the list in order, the last
+    /// `historyCapacity` events, and the idempotency keys.
+    func load(historyCapacity: Int, ledger: IdempotencyLedger) throws(PostgresStoreError) -> State {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { () throws(PostgresStoreError) in
+            try readAll(historyCapacity: historyCapacity, ledger: ledger)
+        }
+    }
+
+    /// `load`'s reading, in a transaction that sees the tables still (a snapshot, or the
+    /// state row locked); the keys go into `ledger`, an empty one with the configured cap.
+    func readAll(historyCapacity: Int, ledger: consuming IdempotencyLedger) throws(PostgresStoreError) -> State {
+        let (revision, lastIssuedID) = try readState(locking: false)
+        let rows = try query(
+            "SELECT id, version, city, country, nights, is_favorite, image_name, price, start, notes FROM trips ORDER BY position"
+        ).rows
+        var restoration = TripList.Restoration(expectedCount: rows.count, revision: revision, lastIssuedID: Int(lastIssuedID))
+        for row in rows {
+            let (trip, version) = try Self.trip(row)
+            guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
+        }
+        let list = restoration.finish()
+
+        let events = try query(
+            "SELECT revision, event, data FROM trip_changes ORDER BY revision DESC LIMIT $1", [String(historyCapacity)]
+        ).rows.reversed().map { (row) throws(PostgresStoreError) in try Self.event(row) }
+        var history = ChangeHistory(capacity: historyCapacity, revision: revision - UInt64(events.count))
+        for (index, event) in events.enumerated() {
+            guard event.revision == history.revision + 1 else {
+                throw .damaged("change \(event.revision) follows \(history.revision) (number \(index) of the history)")
+            }
+            history.append(event)
+        }
+        guard history.revision == revision else {
+            throw .damaged("the last change is \(history.revision), the list's revision \(revision)")
+        }
+
+        let now = Int64(time(nil))
+        for row in try query("SELECT use FROM trip_idempotency_keys ORDER BY used_at, scope, key").rows {
+            ledger.finish(try Self.keyUse(row.first ?? nil), now: now)
+        }
+        return State(list: list, history: history, ledger: ledger)
+    }
+
+    /// Writes `list` as the tables' first content when they are new (revision 0, no id ever
+    /// issued), as a new data folder starts with the sample trips; when two instances start
+    /// together, the first to lock the state row seeds and the other finds it done.
+    func seed(_ list: TripList) throws(PostgresStoreError) {
+        try transaction("BEGIN") { () throws(PostgresStoreError) in
+            let (revision, lastIssuedID) = try readState(locking: true)
+            guard revision == 0, lastIssuedID == 0, list.lastIssuedID > 0 else { return }
+            let trips = Array(list.trips)
+            guard let keys = TripPositions.spread(trips.count, from: nil, to: nil) else { return }
+            insertRows(trips, at: keys, versions: trips.map { list.version(of: $0.id) ?? list.revision })
+            execute(
+                "UPDATE trips_state SET revision = $1, last_issued_id = $2", [String(list.revision), String(list.lastIssuedID)])
+        }
+    }
+
+    /// Brings `state` up to the tables' revision by replaying the changes after it, as the
+    /// journal's replay does, or, when some of them were pruned, by loading everything again.
+    @discardableResult
+    func catchUp(_ state: inout State) throws(PostgresStoreError) -> CatchUp {
+        if let replayed = try replay(query(Self.changes(after: state)).rows, onto: &state) { return .replayed(replayed) }
+        state = try load(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
+        return .reloaded
+    }
+
+    /// The changes after `state`'s revision, in order.
+    static func changes(after state: State) -> PostgresStatement {
+        PostgresStatement("SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision", [String(state.list.revision)])
+    }
+
+    /// Replays `rows` of `changes(after: state)`; nil, with `state` as it was, when the first
+    /// change after it was pruned.
+    func replay(_ rows: [[String?]], onto state: inout State) throws(PostgresStoreError) -> Int? {
+        guard let first = rows.first else { return 0 }
+        guard first[0].flatMap({ UInt64($0) }) == state.list.revision + 1 else { return nil }
+        for row in rows { try Self.replay(row, onto: &state) }
+        return rows.count
+    }
+
+    /// Deletes what no instance needs any longer: the changes before the newest
+    /// `retention.changes` (an instance further behind loads everything again), and the
+    /// idempotency keys `IdempotencyLedger` would forget: used more than `retention.keySeconds`
+    /// before `now`, and not among the newest `retention.keys`; or past the newest
+    /// `retention.keyBytes` of them.
+    func prune(_ retention: PostgresRetention, now: Int64) throws(PostgresStoreError) {
+        execute(
+            "DELETE FROM trip_changes WHERE revision <= (SELECT revision FROM trips_state) - $1", [String(retention.changes)])
+        execute(
+            """
+            DELETE FROM trip_idempotency_keys WHERE used_at < $1 AND used_at < (
+                SELECT used_at FROM trip_idempotency_keys ORDER BY used_at DESC OFFSET $2 LIMIT 1)
+            """,
+            [String(now - retention.keySeconds), String(max(retention.keys - 1, 0))])
+        execute(
+            """
+            DELETE FROM trip_idempotency_keys k USING (
+                SELECT scope, key FROM (
+                    SELECT scope, key, sum(octet_length(use)) OVER (ORDER BY used_at DESC, scope DESC, key DESC) AS newer_bytes
+                    FROM trip_idempotency_keys) t
+                WHERE newer_bytes > $1) old
+            WHERE k.scope = old.scope AND k.key = old.key
+            """,
+            [String(retention.keyBytes)])
+        try flush()
+    }
+
+    // MARK: Statements
+
+    /// The list's revision and the highest id issued; `locking` holds the row until the
+    /// transaction ends, so writers take turns.
+    func readState(locking: Bool) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
+        try Self.revisionAndLastID(query(Self.stateRow(locking: locking)))
+    }
+
+    static func stateRow(locking: Bool) -> PostgresStatement {
+        PostgresStatement(
+            locking ? "SELECT revision, last_issued_id FROM trips_state FOR UPDATE" : "SELECT revision, last_issued_id FROM trips_state")
+    }
+
+    static func revisionAndLastID(_ result: PostgresRows) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
+        let rows = result.rows
+        guard rows.count == 1, let revision = rows[0][0].flatMap({ UInt64($0) }), let last = rows[0][1].flatMap({ UInt64($0) }) else {
+            throw .damaged("trips_state does not hold one row")
+        }
+        return (revision, last)
+    }
+
+    func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresStoreError) -> PostgresRows {
+        try query(PostgresStatement(sql, parameters))
+    }
+
+    func query(_ statement: PostgresStatement) throws(PostgresStoreError) -> PostgresRows {
+        try queries([statement])[0]
+    }
+
+    /// Runs the queued statements and then `statements` in one round trip; answers the
+    /// latter's results.
+    func queries(_ statements: [PostgresStatement]) throws(PostgresStoreError) -> [PostgresRows] {
+        var sending: [PostgresStatement] = []
+        swap(&sending, &queued)
+        sending += statements
+        do {
+            return Array(try connection.pipeline(sending).suffix(statements.count))
+        } catch {
+            throw .database(error)
+        }
+    }
+
+    /// Queues a statement whose answer nothing needs: it runs before the next query, or with
+    /// `COMMIT` (`flush` sends it now).
+    func execute(_ sql: String, _ parameters: [String?] = []) {
+        queued.append(PostgresStatement(sql, parameters))
+    }
+
+    /// Runs the statements queued.
+    func flush() throws(PostgresStoreError) {
+        _ = try queries([])
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, both sent with other statements (`execute`);
+    /// rolls back when it throws.
+    func transaction<Value>(_ begin: String, _ body: () throws(PostgresStoreError) -> Value) throws(PostgresStoreError) -> Value {
+        queued = [PostgresStatement(begin)]
+        do throws(PostgresStoreError) {
+            let value = try body()
+            execute("COMMIT")
+            try flush()
+            return value
+        } catch {
+            queued = []
+            // Already failing; the error says why.
+            if connection.isOpen, connection.transactionStatus != .idle { _ = try? connection.simpleQuery("ROLLBACK") }
+            throw error
+        }
+    }
+}

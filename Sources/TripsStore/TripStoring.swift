@@ -1,0 +1,38 @@
+import TripsDomain
+
+/// What the API needs of the one owner of the trip list: reads from memory, changes that
+/// complete once durable, the history of changes and a listener for new ones. `TripStore`
+/// keeps the list in a data folder (or in memory); `PostgresTripStore` in PostgreSQL, shared
+/// by several servers.
+package protocol TripStoring: AnyObject, Sendable {
+    /// Runs `body` on the list as it is durable now, under the store's lock: keep it short.
+    func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T
+    /// The durable list (a copy that shares storage).
+    var list: TripList { get }
+    /// What the store did so far, with the list's size and revision now.
+    var statistics: (store: StoreStatistics, trips: Int, revision: UInt64) { get }
+    /// Whether changes go to a journal on disk, whose syncs, bytes and compactions
+    /// `statistics` counts (`/metrics` shows those families only then).
+    var keepsAJournal: Bool { get }
+    /// Why the store cannot write now, or nil when it can.
+    var writeFailure: StorageError? { get }
+    /// Runs `body` on the history, under the lock that tells the listener each new change.
+    func withHistory<T>(_ body: (ChangeHistory) throws -> T) rethrows -> T
+    /// Tells `listener` every durable change from now on, in revision order.
+    func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void)
+    /// Plans a change against the newest list and calls `completion` once it is durable, or
+    /// refused (`TripStore.mutate` says how).
+    func mutate(
+        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool,
+        idempotency: IdempotencyRequest?, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void)
+    /// Finishes what was accepted and stops. Idempotent.
+    func close()
+}
+
+extension TripStore: TripStoring {
+    package var keepsAJournal: Bool { directory != nil }
+}
+
+extension PostgresTripStore: TripStoring {
+    package var keepsAJournal: Bool { false }
+}

@@ -1,0 +1,48 @@
+import Testing
+import TripsTestSupport
+
+@testable import TripsDomain
+
+/// `TripIDTable` against a `Dictionary`, across pages, with negative and far-apart ids.
+@Suite struct TripIDTableTests {
+    @Test func everyChangeMatchesADictionary() {
+        var random = SplitMix64(seed: 16)
+        var table = TripIDTable<String>()
+        var model: [Int: String] = [:]
+        let ids = Array(-1_100...(-1_000)) + Array(0...3_000) + [1 << 40, Int.max, Int.min]
+        for step in 0..<20_000 {
+            let id = ids.randomElement(using: &random)!
+            if Bool.random(using: &random) {
+                let value = "\(step)"
+                #expect(table.updateValue(value, forKey: id) == model.updateValue(value, forKey: id))
+            } else {
+                table[id] = nil
+                model[id] = nil
+            }
+            #expect(table.count == model.count)
+        }
+        for id in ids { #expect(table[id] == model[id], "\(id)") }
+        #expect(table[5_000_000] == nil)
+    }
+
+    @Test func aCopyKeepsItsValuesWhenTheOriginalChanges() {
+        var table = TripIDTable<Int>()
+        for id in 1...3_000 { table[id] = id }
+        let copy = table
+        for id in stride(from: 1, through: 3_000, by: 7) { table[id] = nil }
+        table[2] = -2
+        #expect(copy.count == 3_000)
+        #expect((1...3_000).allSatisfy { copy[$0] == $0 })
+        #expect(table != copy)
+        table = copy
+        #expect(table == copy)
+    }
+
+    @Test func aTableEmptiedAgainEqualsAnEmptyOne() {
+        var table = TripIDTable<Int>()
+        for id in 1...5_000 { table[id] = id }
+        for id in 1...5_000 { table[id] = nil }
+        #expect(table.count == 0)
+        #expect(table == TripIDTable())
+    }
+}

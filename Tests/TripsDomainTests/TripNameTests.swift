@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TripsDomain
+import TripsTestSupport
+
+/// Every trip must survive its own sentence: the names that would not are refused.
+@Suite struct TripNameTests {
+    private func draft(city: String, country: String = "Canada") -> TripDraft {
+        TripDraft(city: city, country: country, nights: 3, price: 1, start: TripDate.parse("2027-03-05")!)
+    }
+
+    @Test(arguments: [
+        "Van\ncouver", "Van\rcouver", "Van\u{0}couver", "Van\u{7F}couver", "Van\u{85}couver", "Van\u{2028}couver", "Van\tcouver",
+    ])
+    func aNameWithAControlCharacterOrLineBreakIsRefused(city: String) {
+        #expect(throws: TripsError.invalidField(.city, "must not hold control characters or line breaks")) {
+            try draft(city: city).validate()
+        }
+    }
+
+    @Test func namesAreTrimmedAndMustNotBeBlank() throws {
+        #expect(draft(city: "  Vancouver \u{3000}").city == "Vancouver")
+        #expect(throws: TripsError.invalidField(.city, "must not be blank")) { try draft(city: " \u{3000} ").validate() }
+    }
+
+    @Test func aCountryMayNotHoldACommaAndASpaceButACityMay() throws {
+        try draft(city: "Washington, D.C.", country: "United States").validate()
+        #expect(throws: TripsError.self) { try draft(city: "Vancouver", country: "Canada, BC").validate() }
+        try draft(city: "Vancouver", country: "Canada,BC").validate()
+    }
+
+    @Test func everyBrokenRuleIsReported() {
+        var bad = draft(city: " ", country: "A, B")
+        bad.nights = 0
+        bad.price = -1
+        let error = #expect(throws: TripsError.self) { try bad.validate() }
+        #expect(error?.flattened.count == 4)
+    }
+
+    /// For many generated trips, reading the sentence back gives the same city, country,
+    /// nights and start day. Names mix commas, colons, accents and scripts.
+    @Test func everyValidTripSurvivesItsSentence() throws {
+        var random = SplitMix64(seed: 0x7A1F)
+        let pieces = [
+            "Zürich", "São Paulo", ", ", ": ", ",", ":", " ", "D.C.", "Ñ", "東京", "-", "'", "from", "1 night", "nights",
+            "Côte d'Ivoire", "a", "Z", "\u{301}", "e\u{301}", "🇨🇦", "2027", "May 1",
+        ]
+        func name() -> String {
+            (0..<Int.random(in: 1...5, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        }
+        var checked = 0
+        for _ in 0..<5_000 {
+            let day = Int.random(in: -719_162...2_932_896, using: &random)  // years 1...9999
+            let candidate = TripDraft(
+                city: name(), country: name(), nights: Int.random(in: 1...365, using: &random), price: 0,
+                start: Date(timeIntervalSince1970: Double(day) * 86_400 + Double(Int.random(in: 0..<86_400, using: &random))))
+            guard (try? candidate.validate()) != nil else { continue }
+            let read = try TripDraft(sentence: candidate.sentence)
+            #expect(read.city == candidate.city, "\(candidate.sentence)")
+            #expect(read.country == candidate.country, "\(candidate.sentence)")
+            #expect(read.nights == candidate.nights)
+            #expect(read.sentence == candidate.sentence)
+            checked += 1
+        }
+        #expect(checked > 1_000)
+    }
+}
