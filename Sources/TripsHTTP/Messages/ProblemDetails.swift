@@ -1,4 +1,3 @@
-import TripsDomain
 import TripsFormats
 
 /// An error answer: a status, a sentence that says what was wrong, and extension members

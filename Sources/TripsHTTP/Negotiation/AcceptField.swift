@@ -1,4 +1,3 @@
-import TripsDomain
 import TripsFormats
 
 /// A parsed `Accept` field: the ranges a client takes, in the order it sent them.

@@ -1,4 +1,3 @@
-import TripsDomain
 import TripsFormats
 
 /// Picks the representation to send, the way `Transferable` does: the first of the

@@ -1,4 +1,3 @@
-import TripsDomain
 import TripsFormats
 
 /// One element of an `Accept` field: a media range, its parameters and its weight.
