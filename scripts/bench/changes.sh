@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench-changes.sh - the change feed under load, against a release build of
+# scripts/bench/changes.sh - the change feed under load, against a release build of
 # trips-server on a real data folder (every change is fdatasync'ed before it is announced).
 #
 #   1. Delivery: SUBSCRIBERS event streams while one writer makes RATE changes a second for
@@ -10,8 +10,8 @@
 #   3. Reads: GET /trips/2 requests/s with wrk, without streams and with SUBSCRIBERS idle
 #      streams attached, in alternating rounds, and the ratio of the medians.
 #
-#   scripts/bench-changes.sh                     # 1,000 streams, 200 changes/s for 30 s, 10,000 idle
-#   SECONDS_TO_RUN=5 SUBSCRIBERS=200 IDLE=2000 scripts/bench-changes.sh
+#   scripts/bench/changes.sh                     # 1,000 streams, 200 changes/s for 30 s, 10,000 idle
+#   SECONDS_TO_RUN=5 SUBSCRIBERS=200 IDLE=2000 scripts/bench/changes.sh
 #
 # Environment: SUBSCRIBERS (1000), RATE (200), SECONDS_TO_RUN (30), IDLE (10000),
 # WRK_SECONDS (10), WRK_CONNECTIONS (64), ROUNDS (3: alternating runs, medians compared), TRIPS_RELEASE_SCRATCH / TRIPS_NO_BUILD=1
@@ -19,7 +19,7 @@
 # otherwise named (scripts/lib/require.sh). Traffic goes to 127.0.0.1 only; every process
 # it starts is stopped on any exit, and its data folder removed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 source scripts/lib/server.sh
@@ -50,7 +50,7 @@ trap 'exit 130' INT TERM
 
 gcc -O2 -Wall -o "$work/changes_client" scripts/bench/changes_client.c -lpthread
 
-"$binary" --port 0 --data "$work/data" --log-level warning --max-subscribers $((idle + subscribers + 100)) \
+run_server "$binary" --port 0 --data "$work/data" --log-level warning --max-subscribers $((idle + subscribers + 100)) \
   >"$work/stdout" 2>"$work/stderr" &
 server_pid=$!
 url=$(wait_until_listening "$server_pid" "$work/stdout" "$work/stderr")

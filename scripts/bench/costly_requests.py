@@ -8,13 +8,16 @@ on loopback, each mode on a server of its own, stopped at the end:
   memory       resident memory after 40 keyed no-op sorts of 20,000 trips
   bigrss N     resident memory with N trips
 
-usage: python3 scripts/costly_requests.py .build/release/trips-server MODE [N]
+usage: python3 scripts/bench/costly_requests.py .build/release/trips-server MODE [N]
 """
 import http.client, json, os, re, shutil, socket, subprocess, sys, tempfile, threading, time
 
+# The one way the scripts start trips-server (on 127.0.0.1); it execs, so proc.pid is the server's.
+SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "server.sh")
+
 def start(binary, *args):
     sock = socket.socket(); sock.bind(("127.0.0.1", 0)); port = sock.getsockname()[1]; sock.close()
-    proc = subprocess.Popen([binary, "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", *args],
+    proc = subprocess.Popen([SERVER_SH, binary, "--port", str(port), "--log-level", "warning", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(600):
         try:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench-page.sh - server time to render the list page for a list of TRIPS trips
+# scripts/bench/page.sh - server time to render the list page for a list of TRIPS trips
 # (default 1,000), against a release build of trips-server, in memory.
 #
 # Asks HEAD /trips?limit=TRIPS (the whole list in stored order, by the paged path, which is
@@ -12,13 +12,13 @@
 #   json    the same list as JSON, for comparison
 # Prints p50, p99 and max per case, and the page's size.
 #
-#   scripts/bench-page.sh
-#   TRIPS=200 REQUESTS=100 scripts/bench-page.sh
+#   scripts/bench/page.sh
+#   TRIPS=200 REQUESTS=100 scripts/bench/page.sh
 #
 # Environment: TRIPS (1000, at most 1000: the largest page), REQUESTS (200), ROUNDS (5),
 # TRIPS_RELEASE_SCRATCH / TRIPS_NO_BUILD=1 (scripts/lib/build.sh). Needs curl and python3.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 source scripts/lib/server.sh
@@ -59,7 +59,7 @@ PYTHON
 servers=0
 start_server() {
   servers=$(( servers + 1 ))
-  "$binary" --in-memory --no-samples --port 0 --threads 1 >"$work/log.$servers" 2>"$work/stderr" &
+  run_server "$binary" --in-memory --no-samples --port 0 --threads 1 >"$work/log.$servers" 2>"$work/stderr" &
   server_pid=$!
   url=$(wait_until_listening "$server_pid" "$work/log.$servers" "$work/stderr")
   local status

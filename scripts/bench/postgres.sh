@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# scripts/bench-postgres.sh - trips-server on PostgreSQL (two instances on one database)
+# scripts/bench/postgres.sh - trips-server on PostgreSQL (two instances on one database)
 # against the embedded journal, on this machine (issue #17's speed figures).
 #
-#   1. Acknowledged creates per second at 64 connections: wrk (scripts/bench-writes.lua) with
+#   1. Acknowledged creates per second at 64 connections: wrk (scripts/bench/writes.lua) with
 #      32 connections on each of the two instances at once, against one instance on a data
 #      folder with all 64. PostgreSQL runs with fsync and synchronous_commit on, as the
 #      journal syncs every answer.
@@ -14,8 +14,8 @@
 #      the "listening" line, three times, and the server's resident memory then: what an
 #      instance added behind the balancer takes to join.
 #
-#   scripts/bench-postgres.sh
-#   BENCH_DURATION=5 scripts/bench-postgres.sh
+#   scripts/bench/postgres.sh
+#   BENCH_DURATION=5 scripts/bench/postgres.sh
 #
 # Nothing is pinned: the two instances, PostgreSQL and wrk share the machine's cores, and the
 # journal's server gets the same. Needs wrk, curl, python3 and PostgreSQL (installed with
@@ -23,9 +23,10 @@
 # its folders, on any exit.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
+source "$ROOT/scripts/lib/server.sh"
 DURATION="${BENCH_DURATION:-10}"
 
 require_tool wrk wrk
@@ -41,13 +42,13 @@ PIDS=()
 cleanup() {
   local pid
   for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  [[ ! -e "$POSTGRES_DIR/.trips-postgres" ]] || scripts/postgres.sh stop "$POSTGRES_DIR" >/dev/null 2>&1 || true
+  [[ ! -e "$POSTGRES_DIR/.trips-postgres" ]] || scripts/lib/postgres.sh stop "$POSTGRES_DIR" >/dev/null 2>&1 || true
   rm -rf "$WORK" "$POSTGRES_DIR"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-exports="$(scripts/postgres.sh start "$POSTGRES_DIR")"
+exports="$(scripts/lib/postgres.sh start "$POSTGRES_DIR")"
 eval "$exports"
 # The test cluster trades durability for speed; the benchmark wants it back.
 psql_admin() { runuser -u postgres -- psql -X -q -h "$POSTGRES_DIR/socket" -p "${TRIPS_TEST_DATABASE_SOCKET_URL##*port=}" -d trips "$@"; }
@@ -60,19 +61,19 @@ psql_admin -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_com
 start() {
   local log="$WORK/server-$RANDOM.log"
   PORT=""
-  "$BINARY" --port 0 --log-level warning --no-samples "$@" >"$log" 2>&1 &
+  run_server "$BINARY" --port 0 --log-level warning --no-samples "$@" >"$log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 600); do
     PORT="$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")"
     [[ -z "$PORT" ]] || break
     sleep 0.1
   done
-  [[ -n "$PORT" ]] || { cat "$log" >&2; echo "bench-postgres.sh: a server did not start" >&2; exit 1; }
+  [[ -n "$PORT" ]] || { cat "$log" >&2; echo "bench/postgres.sh: a server did not start" >&2; exit 1; }
 }
 
 # creates PORT CONNECTIONS OUT: wrk creates for DURATION seconds, its summary in OUT.
 creates() {
-  BENCH_MIX=creates wrk -t1 -c"$2" -d"${DURATION}s" -s scripts/bench-writes.lua "http://127.0.0.1:$1/trips" >"$3" 2>&1
+  BENCH_MIX=creates wrk -t1 -c"$2" -d"${DURATION}s" -s scripts/bench/writes.lua "http://127.0.0.1:$1/trips" >"$3" 2>&1
 }
 rate() { grep -o '= [0-9]*/s' "$1" | head -1 | tr -d '= /s'; }
 latency() { grep '^latency' "$1"; }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# scripts/profile.sh - instructions per request for GET /trips/2 (JSON), and where they go.
+# scripts/bench/profile.sh - instructions per request for GET /trips/2 (JSON), and where they go.
 # TRIPS_PROFILE_HEADER adds one request header ('Accept: text/plain' profiles the sentence).
 #
-#   scripts/profile.sh callgrind   # valgrind --tool=callgrind; prints Ir/request and the top functions
-#   scripts/profile.sh perf        # perf stat at full speed: server CPU time per request, and
+#   scripts/bench/profile.sh callgrind   # valgrind --tool=callgrind; prints Ir/request and the top functions
+#   scripts/bench/profile.sh perf        # perf stat at full speed: server CPU time per request, and
 #                                  # user/kernel instructions per request where the CPU counts them
 #                                  # (many VMs do not: they show "<not supported>")
 #
@@ -16,7 +16,7 @@
 # Environment: TRIPS_PROFILE_SECONDS (default 3), TRIPS_PROFILE_CONNS (default 16),
 # TRIPS_PROFILE_URL_PATH (default /trips/2), TRIPS_PROFILE_HEADER (default none),
 # TRIPS_PROFILE_OUT (default /tmp/trips-profile),
-# TRIPS_RELEASE_SCRATCH and TRIPS_NO_BUILD=1 (the release build that bench.sh and the drills
+# TRIPS_RELEASE_SCRATCH and TRIPS_NO_BUILD=1 (the release build that the benchmarks and drills
 # share: scripts/lib/build.sh).
 #
 # Needs curl, wrk and valgrind (callgrind) or perf (Debian's linux-perf): installed with
@@ -25,9 +25,10 @@
 set -euo pipefail
 
 MODE="${1:-callgrind}"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
+source "$ROOT/scripts/lib/server.sh"
 SECONDS_RUN="${TRIPS_PROFILE_SECONDS:-3}"
 CONNS="${TRIPS_PROFILE_CONNS:-16}"
 URL_PATH="${TRIPS_PROFILE_URL_PATH:-/trips/2}"
@@ -49,7 +50,7 @@ case "$MODE" in
     require_tool perf linux-perf
     perf stat -e task-clock true >/dev/null 2>&1 \
       || die "perf cannot count here (kernel.perf_event_paranoid is $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo unknown));" \
-        "as root: sysctl kernel.perf_event_paranoid=1, or use scripts/profile.sh callgrind"
+        "as root: sysctl kernel.perf_event_paranoid=1, or use scripts/bench/profile.sh callgrind"
     ;;
   *) echo "usage: $0 callgrind|perf" >&2; exit 2 ;;
 esac
@@ -70,14 +71,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-SERVER=("$BINARY" --in-memory --host 127.0.0.1 --port 0 --threads 1 --log-level "$LOG_LEVEL")
+SERVER=("$BINARY" --in-memory --port 0 --threads 1 --log-level "$LOG_LEVEL")
 case "$MODE" in
   callgrind)
-    valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out.%p" --dump-instr=no \
+    run_server valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out.%p" --dump-instr=no -- \
       "${SERVER[@]}" >"$OUT/server.out" 2>"$OUT/valgrind.err" &
     ;;
   perf)
-    "${SERVER[@]}" >"$OUT/server.out" 2>&1 &
+    run_server "${SERVER[@]}" >"$OUT/server.out" 2>&1 &
     ;;
 esac
 SERVER_PID=$!

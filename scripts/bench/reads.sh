@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# scripts/bench.sh - GET /trips/2 (JSON) from a release trips-server, side by side with nginx
-# (and Node.js), with wrk, on 127.0.0.1 only.
+# scripts/bench/reads.sh - GET /trips/2 (JSON) from a release trips-server, side by side with
+# nginx (and Node.js), with wrk, on 127.0.0.1 only.
 #
 # With the shared harness ../shared/bench/peers.sh (see its README): builds the release
 # binary, then runs the harness with our server as the candidate (in memory, on the port the
 # harness picks, pinned to one core by the harness). Every argument goes to the harness:
 #
-#   scripts/bench.sh                                  # nginx, node, ours at 1/16/64/256 conns
-#   scripts/bench.sh --rounds 3 --out /tmp/bench.md   # medians over 3 interleaved rounds
-#   scripts/bench.sh --peers none --conns 64 --duration 2   # quick look at ours alone
-#   TRIPS_BENCH_ACCESS_LOG=1 scripts/bench.sh         # with the access log on (to /dev/null)
+#   scripts/bench/reads.sh                                 # nginx, node, ours at 1/16/64/256 conns
+#   scripts/bench/reads.sh --rounds 3 --out /tmp/bench.md  # medians over 3 interleaved rounds
+#   scripts/bench/reads.sh --peers none --conns 64 --duration 2  # quick look at ours alone
+#   TRIPS_BENCH_ACCESS_LOG=1 scripts/bench/reads.sh        # with the access log on (to /dev/null)
 #
 # Without the harness (no ../shared/bench, or TRIPS_BENCH_HARNESS=none): a built-in
 # comparison with nginx alone. It starts trips-server (in memory) and nginx (serving a static
@@ -23,7 +23,7 @@
 #   --peers nginx|none   none: trips-server alone            --out FILE     also write the report
 #   --no-install      install nothing (as TRIPS_NO_INSTALL=1)
 #
-#   TRIPS_BENCH_HARNESS=none scripts/bench.sh --conns 16 --duration 3
+#   TRIPS_BENCH_HARNESS=none scripts/bench/reads.sh --conns 16 --duration 3
 #
 # Environment:
 #   TRIPS_BENCH_HARNESS        the harness (default ../shared/bench/peers.sh; "none": built in)
@@ -41,15 +41,16 @@
 # comparison stops both servers and removes its temp folder on any exit.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
+source "$ROOT/scripts/lib/server.sh"
 
 DEFAULT_HARNESS="$ROOT/../shared/bench/peers.sh"
 HARNESS="${TRIPS_BENCH_HARNESS:-$DEFAULT_HARNESS}"
 if [[ "$HARNESS" != none && ! -f "$HARNESS" ]]; then
   [[ -z "${TRIPS_BENCH_HARNESS:-}" ]] || die "no harness at $HARNESS (TRIPS_BENCH_HARNESS=none runs the built-in comparison)"
-  echo "bench.sh: no harness at $HARNESS; running the built-in comparison with nginx" >&2
+  echo "reads.sh: no harness at $HARNESS; running the built-in comparison with nginx" >&2
   HARNESS=none
 fi
 
@@ -86,10 +87,11 @@ run_harness() {
 
   local binary
   binary="$(build_release_server)"
-  # The harness runs the command as `bash -c "exec CMD"`. The access log goes to stdout, which
-  # goes to /dev/null: we measure formatting and writing the lines, not a disk.
+  # The harness runs the command as `bash -c "exec CMD"`: scripts/lib/server.sh, which becomes
+  # the server. The access log goes to stdout, which goes to /dev/null: we measure formatting
+  # and writing the lines, not a disk.
   exec bash "$HARNESS" "${peer_args[@]}" \
-    --candidate-cmd "'$binary' --in-memory --host 127.0.0.1 --port {PORT} --threads $THREADS --log-level $LOG_LEVEL >/dev/null" \
+    --candidate-cmd "'$ROOT/scripts/lib/server.sh' '$binary' --in-memory --port {PORT} --threads $THREADS --log-level $LOG_LEVEL >/dev/null" \
     --candidate-url 'http://127.0.0.1:{PORT}/trips/2' \
     --candidate-name "$NAME" \
     "$@"
@@ -227,7 +229,7 @@ run_builtin() {
   for c in $CONNS; do [[ "$c" =~ ^[1-9][0-9]*$ ]] || usage "--conns $CONNS"; done
   case "$PEERS" in
     nginx | none) ;;
-    *nginx*) echo "bench.sh: the built-in comparison has nginx only; leaving out the rest of --peers $PEERS" >&2; PEERS=nginx ;;
+    *nginx*) echo "reads.sh: the built-in comparison has nginx only; leaving out the rest of --peers $PEERS" >&2; PEERS=nginx ;;
     *) usage "--peers $PEERS" ;;
   esac
 
@@ -253,7 +255,7 @@ run_builtin() {
   pick_port
   local trips_url="http://127.0.0.1:$PORT/trips/2"
   # The access log goes to stdout, and stdout to /dev/null, as with the harness.
-  "${SERVER_PIN[@]}" "$binary" --in-memory --host 127.0.0.1 --port "$PORT" --threads "$THREADS" \
+  run_server "${SERVER_PIN[@]}" -- "$binary" --in-memory --port "$PORT" --threads "$THREADS" \
     --log-level "$LOG_LEVEL" >/dev/null 2>"$WORK/$NAME.err" &
   TRIPS_PID=$!
   wait_ready "$NAME" "$TRIPS_PID" "$trips_url"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench-scale.sh - trips-server with a very long list, against the same server with
+# scripts/bench/scale.sh - trips-server with a very long list, against the same server with
 # the six sample trips (issue #16's scale figures).
 #
 #   1. Loads BENCH_SCALE_TRIPS trips (default 1,000,000) through the API: POST /trips with
@@ -11,23 +11,24 @@
 #      (VmHWM) during the start-up.
 #   3. GET /trips/2 and reorders of one trip (PATCH /trips, Prefer: return=minimal, between
 #      random trips among the first 100,000 ids), BENCH_DURATION seconds each at 64
-#      connections with scripts/bench-writes.lua, on the long list and on the six samples;
+#      connections with scripts/bench/writes.lua, on the long list and on the six samples;
 #      prints requests per second, p50 and p99, and the ratio long/short. Reorders among the
 #      first six ids of the long list too: the same work as on the six samples, so its ratio
 #      shows what the list's length alone costs (random trips among 100,000 also miss the
 #      CPU's caches on every change).
 #
-#   scripts/bench-scale.sh
-#   BENCH_SCALE_TRIPS=200000 BENCH_DURATION=5 scripts/bench-scale.sh
+#   scripts/bench/scale.sh
+#   BENCH_SCALE_TRIPS=200000 BENCH_DURATION=5 scripts/bench/scale.sh
 #
 # The server runs on CPU 0, wrk and the loader on CPU 1. Needs wrk, curl, taskset, python3
 # (installed with apt-get when run as root; scripts/lib/require.sh). Everything it starts is
 # stopped on any exit, and its folders removed.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
+source "$ROOT/scripts/lib/server.sh"
 TRIPS="${BENCH_SCALE_TRIPS:-1000000}"
 DURATION="${BENCH_DURATION:-10}"
 STARTS="${BENCH_STARTS:-3}"
@@ -64,12 +65,12 @@ start_server() {
   rm -f "$fifo"
   mkfifo "$fifo"
   started=$(now_ns)
-  taskset -c 0 "$BINARY" --port 0 --data "$folder" --log-level warning "$@" >"$fifo" 2>>"$WORK/server-stderr" &
+  run_server taskset -c 0 -- "$BINARY" --port 0 --data "$folder" --log-level warning "$@" >"$fifo" 2>>"$WORK/server-stderr" &
   SERVER_PID=$!
   exec 3<"$fifo"
   while true; do
     if ! read -r -t 600 -u 3 line; then
-      echo "bench-scale.sh: trips-server did not start on $folder:" >&2
+      echo "bench/scale.sh: trips-server did not start on $folder:" >&2
       cat "$WORK/server-stderr" >&2
       exit 1
     fi
@@ -86,7 +87,7 @@ stop_server() {
   wait "$SERVER_PID" || status=$?
   exec 3<&-
   SERVER_PID=""
-  [[ $status == 0 ]] || { echo "bench-scale.sh: trips-server exited with $status" >&2; cat "$WORK/server-stderr" >&2; exit 1; }
+  [[ $status == 0 ]] || { echo "bench/scale.sh: trips-server exited with $status" >&2; cat "$WORK/server-stderr" >&2; exit 1; }
 }
 
 memory_kib() { awk -v field="$1:" '$1 == field { print $2 }' "/proc/$SERVER_PID/status"; }
@@ -109,13 +110,13 @@ while number < count:
         number += 1
         drafts.append({"city": f"City {number}", "country": f"Country {number % 150}", "nights": number % 30 + 1,
                        "isFavorite": number % 7 == 0, "price": f"{100 + number % 900}.{number % 100:02d}",
-                       "start": f"2027-{number % 12 + 1:02d}-{number % 28 + 1:02d}", "notes": "loaded by bench-scale.sh"})
+                       "start": f"2027-{number % 12 + 1:02d}-{number % 28 + 1:02d}", "notes": "loaded by bench/scale.sh"})
     body = json.dumps(drafts).replace('"price": "', '"price": ').replace('", "start"', ', "start"').encode()
     connection.request("POST", "/trips", body, {"Content-Type": "application/json", "Prefer": "return=minimal"})
     answer = connection.getresponse()
     answer.read()
     if answer.status != 201:
-        sys.exit(f"bench-scale.sh: POST /trips answered {answer.status} after {number} trips")
+        sys.exit(f"bench/scale.sh: POST /trips answered {answer.status} after {number} trips")
 PYTHON
 }
 
@@ -134,7 +135,7 @@ measure() {
       P50[$name-$mix]=$(awk '$1 == "50%" { print $2 }' <<<"$output")
       P99[$name-$mix]=$(awk '$1 == "99%" { print $2 }' <<<"$output")
     else
-      BENCH_MIX=reorders BENCH_IDS="$ids" taskset -c 1 wrk -t1 -c64 -d"${DURATION}s" -s "$ROOT/scripts/bench-writes.lua" \
+      BENCH_MIX=reorders BENCH_IDS="$ids" taskset -c 1 wrk -t1 -c64 -d"${DURATION}s" -s "$ROOT/scripts/bench/writes.lua" \
         "http://127.0.0.1:$PORT/trips" >"$WORK/wrk.out" 2>&1
       output="$(cat "$WORK/wrk.out")"
       RATE[$name-$mix]=$(grep -o 'all answers [0-9]*/s' <<<"$output" | grep -o '[0-9]*')
@@ -151,13 +152,13 @@ start_server "$folder" --no-samples
 started=$(now_ns)
 load_trips "$TRIPS"
 RESULTS+=("loaded $TRIPS trips through the API in $((($(now_ns) - started) / 1000000)) ms")
-[[ "$(trip_count)" == "$TRIPS" ]] || { echo "bench-scale.sh: the server does not hold $TRIPS trips" >&2; exit 1; }
+[[ "$(trip_count)" == "$TRIPS" ]] || { echo "bench/scale.sh: the server does not hold $TRIPS trips" >&2; exit 1; }
 stop_server
 # The journal left over is smaller than the snapshot, so the server would keep it; one start
 # that compacts after any record folds it, and the start-ups below read a snapshot alone.
 start_server "$folder" --no-samples --compact-after 1
 stop_server
-[[ ! -s "$(ls "$folder"/journal-* | tail -1)" ]] || { echo "bench-scale.sh: the journal was not folded into the snapshot" >&2; exit 1; }
+[[ ! -s "$(ls "$folder"/journal-* | tail -1)" ]] || { echo "bench/scale.sh: the journal was not folded into the snapshot" >&2; exit 1; }
 echo "== the folder: $(du -sh "$folder" | cut -f1): $(ls -l "$folder" | awk 'NR > 1 { printf "%s %s, ", $9, $5 }')" >&2
 
 times=()

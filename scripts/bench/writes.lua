@@ -1,4 +1,4 @@
--- scripts/bench-writes.lua - wrk script for scripts/bench-writes.sh. BENCH_MIX picks the traffic:
+-- scripts/bench/writes.lua - wrk script for scripts/bench/writes.sh. BENCH_MIX picks the traffic:
 --   creates   every request a POST /trips with a JSON draft (a different city each time)
 --   mixed     90% GET /trips/2, 10% such creates
 --   reorders  PATCH /trips moving one trip in front of another, both among ids 1..BENCH_IDS
@@ -6,7 +6,7 @@
 -- The summary counts acknowledged changes (201, 200, 204) apart from everything else, and gives
 -- the latency of every request: p50, p99, p99.9 and max.
 --
---   BENCH_MIX=mixed wrk -t1 -c64 -d10s -s scripts/bench-writes.lua http://127.0.0.1:8080/trips
+--   BENCH_MIX=mixed wrk -t1 -c64 -d10s -s scripts/bench/writes.lua http://127.0.0.1:8080/trips
 
 local threads = {}
 

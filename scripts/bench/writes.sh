@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# scripts/bench-writes.sh - durable write throughput and start-up time of trips-server.
+# scripts/bench/writes.sh - durable write throughput and start-up time of trips-server.
 #
-#   1. Acknowledged creates per second over HTTP: wrk (scripts/bench-writes.lua) POSTs JSON
+#   1. Acknowledged creates per second over HTTP: wrk (scripts/bench/writes.lua) POSTs JSON
 #      drafts to /trips with 1 and with 64 connections, against a release build on a real
 #      data folder (every answer waits for its fdatasync). The server is pinned to CPU 0,
 #      wrk to CPU 1; each run gets a fresh folder.
@@ -19,10 +19,10 @@
 #      GET /trips/2, 10% creates) and reorders of one trip; prints p50, p99, p99.9 and max and
 #      how many compactions finished during the run.
 #
-#   scripts/bench-writes.sh                        # 1 and 2, 10 s per wrk run
-#   BENCH_DURATION=5 BENCH_CONNECTIONS="1 16 64" scripts/bench-writes.sh writes
-#   BENCH_TRIPS=20000 scripts/bench-writes.sh startup   # more than 10,000, so the server compacts
-#   scripts/bench-writes.sh compaction             # 3: 30 s per traffic mix
+#   scripts/bench/writes.sh                        # 1 and 2, 10 s per wrk run
+#   BENCH_DURATION=5 BENCH_CONNECTIONS="1 16 64" scripts/bench/writes.sh writes
+#   BENCH_TRIPS=20000 scripts/bench/writes.sh startup   # more than 10,000, so the server compacts
+#   scripts/bench/writes.sh compaction             # 3: 30 s per traffic mix
 #
 # Environment:
 #   BENCH_DURATION      seconds per wrk run (default 10)
@@ -35,18 +35,18 @@
 #   BENCH_MIXES         the traffic mixes for `compaction` (default "creates mixed reorders")
 #   BENCH_DATA_ROOT     where data folders go (default: a new folder under $TMPDIR or /tmp);
 #                       put it on the disk you want to measure
-#   TRIPS_RELEASE_SCRATCH, TRIPS_NO_BUILD=1   the release build that bench.sh and the drills
-#                       share, and using the binary already there (scripts/lib/build.sh;
-#                       the older BENCH_SCRATCH and BENCH_NO_BUILD still work)
+#   TRIPS_RELEASE_SCRATCH, TRIPS_NO_BUILD=1   the release build that the benchmarks and the
+#                       drills share, and using the binary already there (scripts/lib/build.sh)
 #
 # Needs wrk, curl, taskset and python3 (to write the long journal): installed with apt-get
 # when run as root, otherwise named (scripts/lib/require.sh).
 # Every process this script starts is stopped on any exit, and its data folders are removed.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
+source "$ROOT/scripts/lib/server.sh"
 DURATION="${BENCH_DURATION:-10}"
 CONNECTIONS="${BENCH_CONNECTIONS:-1 64}"
 THREADS="${BENCH_THREADS:-1}"
@@ -94,13 +94,13 @@ start_server() {
   rm -f "$fifo"
   mkfifo "$fifo"
   started=$(now_ns)
-  taskset -c 0 "$BINARY" --port 0 --data "$folder" --threads "$THREADS" --log-level warning --no-samples "${SERVER_ARGS[@]}" \
-    >"$fifo" 2>>"$WORK/server-stderr" &
+  run_server taskset -c 0 -- "$BINARY" --port 0 --data "$folder" --threads "$THREADS" --log-level warning --no-samples \
+    "${SERVER_ARGS[@]}" >"$fifo" 2>>"$WORK/server-stderr" &
   SERVER_PID=$!
   exec 3<"$fifo"
   while true; do
     if ! read -r -t 120 -u 3 line; then
-      echo "bench-writes.sh: trips-server did not start on $folder:" >&2
+      echo "bench/writes.sh: trips-server did not start on $folder:" >&2
       cat "$WORK/server-stderr" >&2
       exit 1
     fi
@@ -118,7 +118,7 @@ stop_server() {
   wait "$SERVER_PID" || status=$?
   exec 3<&-
   SERVER_PID=""
-  [[ $status == 0 ]] || { echo "bench-writes.sh: trips-server exited with $status" >&2; cat "$WORK/server-stderr" >&2; exit 1; }
+  [[ $status == 0 ]] || { echo "bench/writes.sh: trips-server exited with $status" >&2; cat "$WORK/server-stderr" >&2; exit 1; }
 }
 
 trip_count() {
@@ -129,10 +129,10 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] :
 
 RESULTS=()
 
-# run_wrk CONNECTIONS SECONDS: wrk on CPU 1 with scripts/bench-writes.lua (BENCH_MIX and
+# run_wrk CONNECTIONS SECONDS: wrk on CPU 1 with scripts/bench/writes.lua (BENCH_MIX and
 # BENCH_IDS pass through), against the running server; its output goes to $WORK/wrk.out.
 run_wrk() {
-  taskset -c 1 wrk -t1 -c"$1" -d"$2s" -s "$ROOT/scripts/bench-writes.lua" "http://127.0.0.1:$PORT/trips" >"$WORK/wrk.out" 2>&1 &
+  taskset -c 1 wrk -t1 -c"$1" -d"$2s" -s "$ROOT/scripts/bench/writes.lua" "http://127.0.0.1:$PORT/trips" >"$WORK/wrk.out" 2>&1 &
   WRK_PID=$!
   wait "$WRK_PID"
   WRK_PID=""
@@ -190,7 +190,7 @@ with open(os.path.join(folder, "journal-0000000001"), "wb") as journal:
     for number in range(1, count + 1):
         draft = {"city": f"City {number}", "country": "Benchland", "nights": number % 30 + 1, "isFavorite": number % 7 == 0,
                  "imageName": "", "price": float(f"{100 + number % 900}.{number % 100:02d}"),
-                 "start": f"2027-{number % 12 + 1:02d}-{number % 28 + 1:02d}T00:00:00Z", "notes": "written by bench-writes.sh"}
+                 "start": f"2027-{number % 12 + 1:02d}-{number % 28 + 1:02d}T00:00:00Z", "notes": "written by bench/writes.sh"}
         journal.write(frame({"revision": number, "op": "add", "draft": draft}))
 PYTHON
 }
@@ -200,16 +200,16 @@ PYTHON
 make_layouts() {
   local journal_layout="$WORK/layout-journal" snapshot_layout="$WORK/layout-snapshot"
   [[ ! -d "$snapshot_layout" ]] || return 0
-  (( TRIPS > 10000 )) || { echo "bench-writes.sh: BENCH_TRIPS must exceed 10000, the journal length that makes the server compact" >&2; exit 2; }
+  (( TRIPS > 10000 )) || { echo "bench/writes.sh: BENCH_TRIPS must exceed 10000, the journal length that makes the server compact" >&2; exit 2; }
   echo "== writing a journal of $TRIPS creates" >&2
   write_journal_folder "$journal_layout" "$TRIPS"
   # The server compacts a long journal as soon as it starts; a clean stop waits for that.
   cp -a "$journal_layout" "$snapshot_layout"
   start_server "$snapshot_layout"
-  [[ "$(trip_count)" == "$TRIPS" ]] || { echo "bench-writes.sh: the server did not load $TRIPS trips" >&2; exit 1; }
+  [[ "$(trip_count)" == "$TRIPS" ]] || { echo "bench/writes.sh: the server did not load $TRIPS trips" >&2; exit 1; }
   stop_server
   [[ -f "$snapshot_layout/journal-0000000002" && ! -s "$snapshot_layout/journal-0000000002" && ! -e "$snapshot_layout/journal-0000000001" ]] || {
-    echo "bench-writes.sh: compaction did not leave a snapshot and an empty journal:" >&2; ls -l "$snapshot_layout" >&2; exit 1; }
+    echo "bench/writes.sh: compaction did not leave a snapshot and an empty journal:" >&2; ls -l "$snapshot_layout" >&2; exit 1; }
   echo "journal case:  $(du -sh "$journal_layout" | cut -f1) ($(ls "$journal_layout" | tr '\n' ' '))" >&2
   echo "snapshot case: $(du -sh "$snapshot_layout" | cut -f1) ($(ls "$snapshot_layout" | tr '\n' ' '))" >&2
 }
@@ -225,7 +225,7 @@ bench_startup() {
       cat "$run"/* >/dev/null  # in the page cache, like the copy's source
       start_server "$run"
       times+=("$STARTUP_MS")
-      [[ "$(trip_count)" == "$TRIPS" ]] || { echo "bench-writes.sh: start-up lost trips" >&2; exit 1; }
+      [[ "$(trip_count)" == "$TRIPS" ]] || { echo "bench/writes.sh: start-up lost trips" >&2; exit 1; }
       stop_server
     done
     echo "start-up, $TRIPS trips in the $layout (ms): ${times[*]}" >&2

@@ -2,13 +2,15 @@
 # Builds every fuzz target with libFuzzer and runs each for a while over a copy of its seed
 # corpus in Fuzz/Corpus/<target>/.
 #
-#   scripts/fuzz.sh [seconds-per-target]            # default 30
-#   FUZZ_TARGETS="FuzzAccept" scripts/fuzz.sh 600   # only some targets
-#   FUZZ_JOBS=2 scripts/fuzz.sh 600                 # two targets at a time (default 1)
-#   scripts/fuzz.sh --merge 600                     # afterwards, merge new coverage into the repo corpus
-#   FUZZ_SEED=1 scripts/fuzz.sh 30                  # a fixed libFuzzer seed (CI): the same inputs
-#                                                   # first, so a short run does not pass one day
-#                                                   # and fail the next; explore with no seed
+#   scripts/checks/fuzz.sh [seconds-per-target]           # default 30
+#   FUZZ_TARGETS="FuzzAccept" scripts/checks/fuzz.sh 600  # only some targets
+#   FUZZ_JOBS=2 scripts/checks/fuzz.sh 600                # two targets at a time (default 1)
+#   scripts/checks/fuzz.sh --merge 600                    # afterwards, merge new coverage into
+#                                                         # the repo corpus
+#   FUZZ_SEED=1 scripts/checks/fuzz.sh 30                 # a fixed libFuzzer seed (CI): the
+#                                                         # same inputs first, so a short run
+#                                                         # does not pass one day and fail the
+#                                                         # next; explore with no seed
 #
 # Prints the executions per target; exits non-zero on any crash, timeout, leak or OOM, and
 # keeps the failing input and the log in the run folder it names (under $TMPDIR).
@@ -18,14 +20,14 @@
 # has it; nothing to install from Debian): checked first (scripts/lib/require.sh). Stops the
 # targets it started on any exit.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 
 merge=0
 if [[ "${1:-}" == "--merge" ]]; then merge=1; shift; fi
 seconds="${1:-30}"
-[[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: scripts/fuzz.sh [--merge] [seconds-per-target]" >&2; exit 2; }
+[[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: scripts/checks/fuzz.sh [--merge] [seconds-per-target]" >&2; exit 2; }
 jobs="${FUZZ_JOBS:-1}"
 targets=(${FUZZ_TARGETS:-FuzzRequestParser FuzzAccept FuzzJSONBodies FuzzTextImport FuzzPostgresMessages})
 scratch=$FUZZ_SCRATCH

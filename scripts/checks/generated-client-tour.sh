@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Generates a Python client from openapi.yaml with openapi-python-client, then walks the
-# README's tour through it (scripts/generated_client_tour.py) against a live release build on
-# a fresh data folder. Fails if the generator fails, prints a warning that is not in the
-# allow-list below (README.md, "A client generated from the spec", says why each is expected),
-# no longer prints one that is (so the list and the README stay true), or if a step of the
-# tour gets an answer it should not. Stops all it starts.
+# README's tour through it (scripts/checks/generated_client_tour.py) against a live release
+# build on a fresh data folder. Fails if the generator fails, prints a warning that is not in
+# the allow-list below (README.md, "A client generated from the spec", says why each is
+# expected), no longer prints one that is (so the list and the README stay true), or if a
+# step of the tour gets an answer it should not. Stops all it starts.
 #
-# Usage: scripts/generated-client-tour.sh
+# Usage: scripts/checks/generated-client-tour.sh
 #
 # The generator comes from PyPI into the checks' virtual environment, TRIPS_CHECKS_VENV
-# (default .build/checks-venv, shared with scripts/outside-checks.sh, which runs this script
-# last); its settings are in scripts/openapi-python-client.yaml. The server is the release
-# build the other scripts share (scripts/lib/build.sh; TRIPS_NO_BUILD=1 uses the one built).
+# (default .build/checks-venv, shared with scripts/checks/outside.sh, which runs this script
+# last); its settings are in scripts/checks/openapi-python-client.yaml. The server is the
+# release build the other scripts share (scripts/lib/build.sh; TRIPS_NO_BUILD=1 uses the one
+# built).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 source scripts/lib/server.sh
@@ -35,7 +36,7 @@ echo "== $("$venv/bin/openapi-python-client" --version) generate --path openapi.
 mkdir -p "$work/client"
 status=0
 NO_COLOR=1 "$venv/bin/openapi-python-client" generate --path openapi.yaml \
-  --config scripts/openapi-python-client.yaml --meta none \
+  --config scripts/checks/openapi-python-client.yaml --meta none \
   --output-path "$work/client/trips_client" >"$work/generate.log" 2>&1 || status=$?
 if [ "$status" != 0 ]; then
   cat "$work/generate.log"
@@ -106,7 +107,7 @@ serve_scratch "$binary" || exit 1
 echo "== server at $url (a fresh data folder: the sample trips)"
 
 echo "== the README's tour through the generated client"
-"$venv/bin/python" scripts/generated_client_tour.py "$work/client" "$url"
+"$venv/bin/python" scripts/checks/generated_client_tour.py "$work/client" "$url"
 
 kill -TERM "$server_pid"
 wait "$server_pid"

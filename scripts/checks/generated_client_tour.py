@@ -4,11 +4,11 @@ checked (status, key fields, headers the tour relies on). Prices are read exactl
 README's "Reading prices" says: the generated model types `price` as a float, so the tour
 parses the body with `parse_float=Decimal` and hands it to the generated model.
 
-Usage: python scripts/generated_client_tour.py CLIENT_DIR URL
+Usage: python scripts/checks/generated_client_tour.py CLIENT_DIR URL
   CLIENT_DIR  the folder that holds the generated package trips_client
   URL         a server on a fresh data folder (the six sample trips)
 
-scripts/generated-client-tour.sh generates the client, starts the server and runs this.
+scripts/checks/generated-client-tour.sh generates the client, starts the server and runs this.
 """
 
 import json

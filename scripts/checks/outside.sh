@@ -2,16 +2,17 @@
 # Checks the server with tools nobody on the team wrote: openapi-spec-validator on the spec,
 # schemathesis (every check) and REDbot against a live release build, hadolint on the
 # Dockerfile, then the README's tour through a client openapi-python-client generates from
-# the spec (scripts/generated-client-tour.sh, on a server of its own). Stops all it starts.
+# the spec (scripts/checks/generated-client-tour.sh, on a server of its own). Stops all it
+# starts.
 #
-# Usage: scripts/outside-checks.sh [--max-examples N]   (default 100 per operation)
+# Usage: scripts/checks/outside.sh [--max-examples N]   (default 100 per operation)
 #
 # The checkers come from PyPI into a virtual environment, TRIPS_CHECKS_VENV (default
 # .build/checks-venv), made with python3 -m venv (Debian's python3 needs python3-venv for
 # that: installed with apt-get when run as root, otherwise named; scripts/lib/require.sh).
 # The server is the release build the benchmarks and drills share (scripts/lib/build.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 source scripts/lib/server.sh
@@ -36,11 +37,11 @@ serve_scratch "$binary" || exit 1
 echo "== server at $url"
 
 echo "== REDbot"
-"$venv/bin/python" scripts/redbot_check.py "$url"
+"$venv/bin/python" scripts/checks/redbot_check.py "$url"
 
 echo "== schemathesis (all checks, $max_examples examples per operation)"
-# scripts/schemathesis_hooks.py makes each generated Idempotency-Key unique (see there).
-SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH=scripts "$venv/bin/schemathesis" run openapi.yaml --url "$url" --checks all \
+# scripts/checks/schemathesis_hooks.py makes each generated Idempotency-Key unique (see there).
+SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH=scripts/checks "$venv/bin/schemathesis" run openapi.yaml --url "$url" --checks all \
   --max-examples "$max_examples" --seed 1 --no-color
 
 "$binary" --check-health --port "${url##*:}" || { echo "the server did not survive the checks"; exit 1; }
@@ -52,4 +53,4 @@ echo "== graceful shutdown: exit 0"
 
 # A fresh server (the tour expects the sample trips), the same venv and release build.
 echo "== the generated-client tour"
-TRIPS_CHECKS_VENV="$venv" TRIPS_NO_BUILD=1 scripts/generated-client-tour.sh
+TRIPS_CHECKS_VENV="$venv" TRIPS_NO_BUILD=1 scripts/checks/generated-client-tour.sh

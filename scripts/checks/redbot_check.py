@@ -1,6 +1,6 @@
 """Runs REDbot on representative URLs of a running Trips server.
 
-Usage: python scripts/redbot_check.py http://127.0.0.1:PORT
+Usage: python scripts/checks/redbot_check.py http://127.0.0.1:PORT
 
 Each URL is checked as a JSON client and as a text client, the pages as a browser, and the
 page's assets. Any note REDbot rates bad, and any warning about negotiation, validators,

@@ -2,16 +2,16 @@
 # Runs the test suite under ThreadSanitizer and AddressSanitizer, each in its own scratch
 # folder (.build-tsan, .build-asan), and prints the wall time of each.
 #
-#   scripts/sanitizers.sh            # both
-#   scripts/sanitizers.sh thread     # one of them: thread or address
-#   CLEAN=1 scripts/sanitizers.sh    # from empty scratch folders (what the timings in the
-#                                    # notes measure)
+#   scripts/checks/sanitizers.sh            # both
+#   scripts/checks/sanitizers.sh thread     # one of them: thread or address
+#   CLEAN=1 scripts/checks/sanitizers.sh    # from empty scratch folders (what the timings
+#                                           # in the notes measure)
 #
-# TSan: the test processes get scripts/tsan-mutex.c preloaded, which tells TSan about the
-# contended handoff inside Synchronization.Mutex (see that file for why; without it every
+# TSan: the test processes get scripts/checks/tsan-mutex.c preloaded, which tells TSan about
+# the contended handoff inside Synchronization.Mutex (see that file for why; without it every
 # contended `withLock` is reported as a race). No TSan report is suppressed.
-# ASan: LeakSanitizer is on; scripts/lsan.supp names the only leaks let through, all in the
-# toolchain's Foundation Process and XCTest (see that file). The crash test's `trips-server`
+# ASan: LeakSanitizer is on; scripts/checks/lsan.supp names the only leaks let through, all in
+# the toolchain's Foundation Process and XCTest (see that file). The crash test's `trips-server`
 # children are built with the same sanitizer and inherit the environment, so they are
 # checked too (a leak or race report at a clean exit fails that test).
 #
@@ -20,7 +20,7 @@
 # run as root, otherwise named (scripts/lib/require.sh). The scratch folders are these
 # builds' own (scripts/lib/build.sh). On INT or TERM it stops the build or test it started.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 
@@ -71,14 +71,14 @@ for kind in "${kinds[@]}"; do
     : >"$log"
     if run "$log" swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"; then
         if [[ "$kind" == thread ]]; then
-            "$clang" -O2 -shared -fPIC -fdollars-in-identifiers -o "$scratch/tsan-mutex.so" scripts/tsan-mutex.c -ldl
+            "$clang" -O2 -shared -fPIC -fdollars-in-identifiers -o "$scratch/tsan-mutex.so" scripts/checks/tsan-mutex.c -ldl
             LD_PRELOAD="$PWD/$scratch/tsan-mutex.so" TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" \
                 run "$log" swift test --skip-build --sanitize=thread --scratch-path "$scratch" || result=$?
         else
             # print_suppressions=0: a child server's stderr, which tests read, stays free of
             # LeakSanitizer's "Suppressions used" table when a suppression applied.
             ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" \
-                LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp print_suppressions=0 ${LSAN_OPTIONS:-}" \
+                LSAN_OPTIONS="suppressions=$PWD/scripts/checks/lsan.supp print_suppressions=0 ${LSAN_OPTIONS:-}" \
                 run "$log" swift test --skip-build --sanitize=address --scratch-path "$scratch" || result=$?
         fi
     else

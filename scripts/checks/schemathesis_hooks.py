@@ -1,4 +1,4 @@
-"""Schemathesis hooks for scripts/outside-checks.sh (loaded through SCHEMATHESIS_HOOKS).
+"""Schemathesis hooks for scripts/checks/outside.sh (loaded through SCHEMATHESIS_HOOKS).
 
 Some refusals depend on the server's state, which no schema can state; for those, the hook
 below turns generated values into ones that hold for the live server, so that data generated

@@ -15,7 +15,7 @@
 // "acquire" on the lock word, before the real `_unlockSlow` it says "release" — the same
 // address the instrumented fast paths synchronize on. A genuine race (an access outside
 // the lock) is still reported. In a process without TSan the hooks are null and it only
-// forwards. Built and used by scripts/sanitizers.sh.
+// forwards. Built and used by scripts/checks/sanitizers.sh.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Two trips-server instances on one PostgreSQL database, with nginx in front of them as
-deploy/ configures it (scripts/balancer-drill.sh starts the database and passes its URL).
+deploy/ configures it (scripts/drills/balancer.sh starts the database and passes its URL).
 
 Each check prints one line and the drill exits non-zero when any fails:
 
@@ -30,6 +30,8 @@ import tempfile
 import threading
 import time
 
+# The one way the scripts start trips-server (on 127.0.0.1); it execs, so the pid is the server's.
+SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "server.sh")
 DRAFT = '{"city":"%s","country":"Drilland","nights":2,"price":10.5,"start":"2027-05-01"}'
 failures = []
 
@@ -45,7 +47,7 @@ class Server:
 
     def __init__(self, binary, url):
         self.process = subprocess.Popen(
-            [binary, "--port", "0", "--log-level", "warning", "--no-samples"],
+            [SERVER_SH, binary, "--port", "0", "--log-level", "warning", "--no-samples"],
             env={**os.environ, "TRIPS_DATABASE_URL": url},  # not on the command line, where ps shows it
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 60

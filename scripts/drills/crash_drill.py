@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kill -9 drill and full-disk drill for trips-server; driven by scripts/crash-drill.sh.
+"""kill -9 drill and full-disk drill for trips-server; driven by scripts/drills/crash.sh.
 
 Crash rounds: start the server on one data folder, let THREADS writers (one keep-alive
 connection each) create, reorder, drop on favorites, toggle favorites and delete, recording
@@ -31,6 +31,8 @@ import threading
 import time
 
 THREADS = 8
+# The one way the scripts start trips-server (on 127.0.0.1); it execs, so the pid is the server's.
+SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "server.sh")
 LIST_TAG = re.compile(r'"list-r(\d+)-json"')
 TRIP_TAG = re.compile(r'"trip-\d+-v(\d+)-json"')
 
@@ -44,7 +46,7 @@ class Server:
     """A trips-server child; `port` once it said it is listening."""
 
     def __init__(self, executable, folder, prefix=(), extra=()):
-        command = [*prefix, executable, "--port", "0", "--data", folder, "--log-level", "warning", "--no-samples", *extra]
+        command = [SERVER_SH, *prefix, "--", executable, "--port", "0", "--data", folder, "--log-level", "warning", "--no-samples", *extra]
         self.errors = tempfile.TemporaryFile()
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.errors, stdin=subprocess.DEVNULL,
                                         preexec_fn=die_with_parent)

@@ -9,15 +9,15 @@
 #      -H and -B modes the server must close every slow socket by its deadline.
 #   2. A connection flood past the descriptor limit: the server under
 #      `prlimit --nofile=256:256`, FLOOD (default 1000) connections held for 5 s
-#      (scripts/hostile_flood.py); the server must not spin meanwhile, must survive, and the
-#      normal client must get prompt answers once the flood ends.
+#      (scripts/drills/hostile_flood.py); the server must not spin meanwhile, must survive,
+#      and the normal client must get prompt answers once the flood ends.
 #
 # Needs slowhttptest, curl, bc, python3 and prlimit: installed with apt-get when run as root,
 # otherwise named (scripts/lib/require.sh). Builds in the release folder the other drills
 # share (scripts/lib/build.sh). Exits non-zero on any failure; every process it starts is
 # stopped on exit. KEEP=1 keeps its temp folder.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 source scripts/lib/server.sh
@@ -57,7 +57,7 @@ trap 'exit 130' INT TERM
 # start_server [prefix...]: starts the server (behind an optional prlimit), sets pid and url.
 start_server() {
     : >"$work/stdout"
-    "$@" "$binary" --port 0 --data "$work/data" --log-level warning \
+    run_server "$@" -- "$binary" --port 0 --data "$work/data" --log-level warning \
         --header-timeout 2 --body-timeout 2 --idle-timeout 5 >"$work/stdout" 2>>"$work/stderr" &
     pid=$!
     url=$(wait_until_listening "$pid" "$work/stdout" "$work/stderr") || exit 1
@@ -140,7 +140,7 @@ attack X 20 -k 10 -n 2 -w 1 -y 16 -z 16 -u "$url/trips"
 stop_server
 start_server prlimit --nofile=256:256
 limit=$(awk '/Max open files/ {print $4}' "/proc/$pid/limits")
-timeout 60 python3 scripts/hostile_flood.py 127.0.0.1 "${url##*:}" "$pid" "$flood" 5 >"$work/flood.out" &
+timeout 60 python3 scripts/drills/hostile_flood.py 127.0.0.1 "${url##*:}" "$pid" "$flood" 5 >"$work/flood.out" &
 children+=($!)
 wait $! || echo "FLOOD failed" >>"$work/flood.out"
 flood_line=$(cat "$work/flood.out")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Connection flood for scripts/hostile-clients.sh: opens COUNT connections to the server
-(half of them send the start of a request and stop), holds them HOLD seconds while sampling
-the server's CPU from /proc/PID/stat, then closes them all. Prints one FLOOD line."""
+"""Connection flood for scripts/drills/hostile-clients.sh: opens COUNT connections to the
+server (half of them send the start of a request and stop), holds them HOLD seconds while
+sampling the server's CPU from /proc/PID/stat, then closes them all. Prints one FLOOD line."""
 
 import os
 import resource

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Soak: a release trips-server on a temporary data folder under wrk's mixed workload
-# (scripts/soak.lua: ~85% reads in JSON and text, ~15% writes) for SECONDS (default 600),
+# (scripts/drills/soak.lua: ~85% reads in JSON and text, ~15% writes) for SECONDS (default 600),
 # run as 60 s slices. Every 10 s it samples the server's RSS and open descriptors from /proc;
 # it prints a table of the samples and each slice's req/s and latency percentiles.
 #
-#   scripts/soak.sh [seconds]
+#   scripts/drills/soak.sh [seconds]
 #
 # Fails when: any request errs (status >= 400, connect/read/write errors, timeouts); RSS
 # after the first slice (warm-up) rises more than RSS_GROWTH_MB (default 32) above the
@@ -16,14 +16,14 @@
 # (scripts/lib/require.sh). Builds in the release folder the other drills share
 # (scripts/lib/build.sh). Stops the server and the sampler it started on any exit.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 source scripts/lib/server.sh
 total=${1:-600}
 slice=${SLICE:-60}
 connections=${CONNECTIONS:-32}
-[[ "$total" =~ ^[0-9]+$ && "$slice" =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/soak.sh [seconds]" >&2; exit 2; }
+[[ "$total" =~ ^[0-9]+$ && "$slice" =~ ^[1-9][0-9]*$ ]] || { echo "usage: scripts/drills/soak.sh [seconds]" >&2; exit 2; }
 
 require_tool wrk wrk
 require_tool bc bc
@@ -46,7 +46,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$server" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
+run_server "$server" --port 0 --data "$work/data" --log-level warning >"$work/stdout" 2>"$work/stderr" &
 pid=$!
 url=$(wait_until_listening "$pid" "$work/stdout" "$work/stderr") || exit 1
 
@@ -80,7 +80,7 @@ for index in $(seq "$slices"); do
     length=$(( total - (index - 1) * slice < slice ? total - (index - 1) * slice : slice ))
     # In the background, so that INT or TERM reach the trap at once rather than after the slice.
     timeout $((length + 30)) wrk -t"${SOAK_THREADS:-1}" -c"$connections" -d"${length}s" --timeout 5s \
-        -s scripts/soak.lua "$url" >"$work/wrk.$index" 2>&1 &
+        -s scripts/drills/soak.lua "$url" >"$work/wrk.$index" 2>&1 &
     load=$!
     wait "$load" || true
     load=""

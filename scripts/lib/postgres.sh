@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for the live tests of the PostgreSQL client.
 #
-#   eval "$(scripts/postgres.sh start /tmp/trips-pg)"     # prints export lines
+#   eval "$(scripts/lib/postgres.sh start /tmp/trips-pg)" # prints export lines
 #   swift test --skip-build --filter PostgresLiveTests
-#   scripts/postgres.sh stop /tmp/trips-pg                 # stops it and deletes the folder
+#   scripts/lib/postgres.sh stop /tmp/trips-pg             # stops it and deletes the folder
 #
 # start DIR: initdb in DIR/data as the unprivileged user postgres (PostgreSQL refuses to run
 # as root; run as another user, the cluster is that user's), listening on a Unix socket in
@@ -22,10 +22,10 @@
 # apt-get when run as root, otherwise named (scripts/lib/require.sh). The install starts no
 # server. Everything but the export lines goes to standard error.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 
-usage() { echo "usage: scripts/postgres.sh start|restart|stop DIR" >&2; exit 2; }
+usage() { echo "usage: scripts/lib/postgres.sh start|restart|stop DIR" >&2; exit 2; }
 [[ $# -eq 2 ]] || usage
 command="$1"
 [[ "$2" == /* ]] || die "DIR must be an absolute path (it is written into the URLs): $2"
@@ -61,7 +61,7 @@ start() {
     id postgres >/dev/null 2>&1 || die "there is no user postgres to run the cluster as (Debian's postgresql package makes one)"
   fi
   if [[ -e "$dir" ]]; then
-    [[ -z "$(ls -A "$dir")" ]] || die "$dir is not empty; stop the cluster in it (scripts/postgres.sh stop $dir) or pick another folder"
+    [[ -z "$(ls -A "$dir")" ]] || die "$dir is not empty; stop the cluster in it (scripts/lib/postgres.sh stop $dir) or pick another folder"
   fi
   mkdir -p "$dir/socket"
   touch "$marker"
@@ -74,7 +74,7 @@ start() {
 
   cat >>"$dir/data/postgresql.conf" <<EOF
 
-# scripts/postgres.sh: a throwaway test cluster
+# scripts/lib/postgres.sh: a throwaway test cluster
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$dir/socket'
 max_connections = 100
@@ -84,7 +84,7 @@ synchronous_commit = off
 full_page_writes = off
 EOF
   cat >"$dir/data/pg_hba.conf" <<'EOF'
-# scripts/postgres.sh: one authentication method per test user.
+# scripts/lib/postgres.sh: one authentication method per test user.
 # TYPE  DATABASE  USER         ADDRESS       METHOD
 local   all       postgres                   trust
 host    all       trips        127.0.0.1/32  scram-sha-256
@@ -123,7 +123,7 @@ RESET password_encryption;
 CREATE ROLE trips_plain LOGIN PASSWORD :'plain_password';
 CREATE DATABASE trips OWNER trips;
 SQL
-  echo "postgres.sh: running on 127.0.0.1:$port and $dir/socket; stop it with: scripts/postgres.sh stop $dir" >&2
+  echo "postgres.sh: running on 127.0.0.1:$port and $dir/socket; stop it with: scripts/lib/postgres.sh stop $dir" >&2
 
   echo "export TRIPS_TEST_DATABASE_URL='postgres://trips:$trips_password@127.0.0.1:$port/trips?sslmode=disable'"
   echo "export TRIPS_TEST_DATABASE_SOCKET_URL='postgres://postgres@/trips?host=$dir/socket&port=$port'"
@@ -133,14 +133,14 @@ SQL
 }
 
 restart() {
-  [[ -e "$marker" ]] || die "$dir holds no cluster of scripts/postgres.sh"
+  [[ -e "$marker" ]] || die "$dir holds no cluster of scripts/lib/postgres.sh"
   local bin
   bin="$(pg_bin)" || die "PostgreSQL is missing (no /usr/lib/postgresql/*/bin/pg_ctl)"
   as_owner "$bin/pg_ctl" restart -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 >&2 || die "pg_ctl restart failed"
 }
 
 stop() {
-  [[ -e "$marker" ]] || die "$dir holds no cluster of scripts/postgres.sh"
+  [[ -e "$marker" ]] || die "$dir holds no cluster of scripts/lib/postgres.sh"
   local bin
   bin="$(pg_bin)" || die "PostgreSQL is missing (no /usr/lib/postgresql/*/bin/pg_ctl)"
   if [[ -f "$dir/data/postmaster.pid" ]]; then

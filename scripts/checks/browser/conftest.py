@@ -1,7 +1,7 @@
 """Fixtures for the browser tests: a fresh trips-server per test, Debian's chromium driven by
 Playwright, and a small HTTP client to change the list from outside the page (as curl would).
 
-TRIPS_SERVER (the binary) and TRIPS_SCREENSHOTS (a folder) come from scripts/browser-checks.sh.
+TRIPS_SERVER (the binary) and TRIPS_SCREENSHOTS (a folder) come from scripts/checks/browser.sh.
 """
 
 import json
@@ -17,6 +17,8 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 SERVER = os.environ.get("TRIPS_SERVER", ".build/debug/trips-server")
+# The one way the scripts start trips-server (on 127.0.0.1); it execs, so the pid is the server's.
+SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib", "server.sh")
 CHROMIUM = os.environ.get("TRIPS_CHROMIUM", "/usr/bin/chromium")
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -27,7 +29,7 @@ class Server:
 
     def __init__(self, *flags):
         self.process = subprocess.Popen(
-            [SERVER, "--in-memory", "--port", "0", "--log-level", "warning", *flags],
+            [SERVER_SH, SERVER, "--in-memory", "--port", "0", "--log-level", "warning", *flags],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = []
         for line in self.process.stdout:
