@@ -4,7 +4,7 @@ import Testing
 
 /// Against a real server: `eval "$(scripts/lib/postgres.sh start /tmp/trips-pg)"`, then
 /// `swift test --filter PostgresLiveTests`. Skipped unless the cluster's URLs are exported.
-@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"))
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
 struct PostgresLiveTests {
     @Test func trustOverTheUnixSocketStartsASession() async throws {
         let (user, parameters, key, status) = try await withLiveConnection { connection in
