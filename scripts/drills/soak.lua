@@ -1,5 +1,5 @@
--- scripts/soak.lua - wrk script for scripts/soak.sh: a mixed workload on the sample trips
--- (ids 1-6; the list never grows). About 85% reads, each in JSON or in text:
+-- scripts/drills/soak.lua - wrk script for scripts/drills/soak.sh: a mixed workload on the
+-- sample trips (ids 1-6; the list never grows). About 85% reads, each in JSON or in text:
 -- GET /trips/2, GET /trips, GET /trips?filter=favorites, GET /trips/N; about 15% writes:
 -- merge patches of a trip's notes and nights, favorites on and off, one-trip reorders.
 -- Every write is valid for every state of the list, so any answer >= 400 is an error.
