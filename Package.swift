@@ -9,7 +9,7 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// A libFuzzer target: `Fuzz/<name>/main.swift` holds only `LLVMFuzzerTestOneInput`, the
-/// checks live beside it. `scripts/fuzz.sh` builds each as its own product with
+/// checks live beside it. `scripts/checks/fuzz.sh` builds each as its own product with
 /// `--sanitize=fuzzer`; a plain build compiles and links it too, as an executable that
 /// does nothing. Targets that check TripsServer internals use `@testable import` (debug only).
 func fuzzTarget(_ name: String, dependencies: [Target.Dependency]) -> Target {

@@ -4,7 +4,7 @@ import TripsDomain
 @testable import TripsHTTP
 @testable import TripsServer
 // The checks reach internal types through `@testable import`, which only a debug build
-// (compiled for testing) allows; `scripts/fuzz.sh` builds debug. A release build of every
+// (compiled for testing) allows; `scripts/checks/fuzz.sh` builds debug. A release build of every
 // target still compiles, with a stub that refuses to run.
 
 /// The representations an endpoint may offer, most preferred first; the first byte of an

@@ -1,5 +1,5 @@
 // The checks reach internal types through `@testable import`, which only a debug build
-// (compiled for testing) allows; `scripts/fuzz.sh` builds debug. A release build of every
+// (compiled for testing) allows; `scripts/checks/fuzz.sh` builds debug. A release build of every
 // target still compiles, with a stub that refuses to run.
 #if DEBUG
 @testable import TripsHTTP

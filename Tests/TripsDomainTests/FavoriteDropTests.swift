@@ -133,7 +133,7 @@ import TripsTestSupport
     /// creates, renames, deletes, moves and sorts, a drop of each trip's name, sentence and a
     /// few names no trip has resolves as folding every trip again would (the same ids, the
     /// same ambiguous candidates in list order, the same first error).
-    @Test func dropsResolveAsFoldingEveryTripWouldAfterAnyChanges() throws {
+    @Test(.tags(.slow)) func dropsResolveAsFoldingEveryTripWouldAfterAnyChanges() throws {
         var random = SplitMix64(seed: 2026)
         var list = TripList.samples
         let cities = ["Zürich", "ZURICH", "Kyōto", "kyoto", "Seattle", "São Paulo", "Sao Paulo", "Ærø"]

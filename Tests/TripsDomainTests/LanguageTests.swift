@@ -48,7 +48,7 @@ import TripsTestSupport
     /// Every sentence reads back, in its own language and in "whichever language it is in",
     /// to the same city, country, nights and start: for many generated trips per language,
     /// with every month, leap days, long stays and names with accents and commas.
-    @Test(arguments: Language.allCases)
+    @Test(.tags(.slow), arguments: Language.allCases)
     func sentencesReadBackInEveryLanguage(language: Language) throws {
         var random = SplitMix64(seed: 0x7269_7073 &+ UInt64(language.index))
         let cities = ["Zürich", "São Paulo", "Kraków", "Saint-Jean, Québec", "Washington, D.C.", "東京", "Łódź", "Ærøskøbing", "Ñuñoa"]

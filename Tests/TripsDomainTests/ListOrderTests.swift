@@ -19,7 +19,7 @@ import TripsTestSupport
         #expect(Array(order.ids(after: -1)).isEmpty)
     }
 
-    @Test(arguments: [2, 3, 4, 8])
+    @Test(.tags(.slow), arguments: [2, 3, 4, 8])
     func everyOperationMatchesAnArray(chunkCapacity: Int) {
         var random = SplitMix64(seed: UInt64(chunkCapacity))
         var model = Array(1...20)

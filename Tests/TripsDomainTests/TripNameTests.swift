@@ -39,7 +39,7 @@ import TripsTestSupport
 
     /// For many generated trips, reading the sentence back gives the same city, country,
     /// nights and start day. Names mix commas, colons, accents and scripts.
-    @Test func everyValidTripSurvivesItsSentence() throws {
+    @Test(.tags(.slow)) func everyValidTripSurvivesItsSentence() throws {
         var random = SplitMix64(seed: 0x7A1F)
         let pieces = [
             "Zürich", "São Paulo", ", ", ": ", ",", ":", " ", "D.C.", "Ñ", "東京", "-", "'", "from", "1 night", "nights",

@@ -9,7 +9,7 @@
 //   changes_client idle HOST PORT SUBSCRIBERS SECONDS
 //     Opens SUBSCRIBERS event streams and holds them for SECONDS (reading heartbeats).
 //
-// Built by scripts/bench-changes.sh with gcc; traffic goes only to HOST (loopback).
+// Built by scripts/bench/changes.sh with gcc; traffic goes only to HOST (loopback).
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>

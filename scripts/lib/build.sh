@@ -7,21 +7,19 @@
 # in place rebuilds everything, every time). SwiftPM locks a folder while it builds, so two
 # scripts building in the same folder at once take turns.
 #
-#   .build-release  swift build -c release --product trips-server: bench.sh, profile.sh,
-#                   bench-writes.sh, crash-drill.sh, hostile-clients.sh, soak.sh,
-#                   outside-checks.sh. TRIPS_RELEASE_SCRATCH moves it (the older
-#                   TRIPS_BENCH_SCRATCH and BENCH_SCRATCH still work).
-#   .build-fuzz     swift build --sanitize=fuzzer (debug), one product per target: fuzz.sh
-#   .build-tsan     swift build --build-tests --sanitize=thread: sanitizers.sh thread
-#   .build-asan     swift build --build-tests --sanitize=address: sanitizers.sh address
+#   .build-release  swift build -c release --product trips-server: every script in bench/
+#                   and drills/, and checks/outside.sh, browser.sh, generated-client-tour.sh.
+#                   TRIPS_RELEASE_SCRATCH moves it.
+#   .build-fuzz     swift build --sanitize=fuzzer (debug), one product per target: checks/fuzz.sh
+#   .build-tsan     swift build --build-tests --sanitize=thread: checks/sanitizers.sh thread
+#   .build-asan     swift build --build-tests --sanitize=address: checks/sanitizers.sh address
 #   .build          a developer's own swift build / swift test, and .ci/run's: no script
 #                   builds there, so a script never waits for (or disturbs) that build.
 #
-# TRIPS_NO_BUILD=1 (or the older TRIPS_BENCH_NO_BUILD=1, BENCH_NO_BUILD=1) uses the release
-# binary already in the folder.
+# TRIPS_NO_BUILD=1 uses the release binary already in the folder.
 
 TRIPS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-RELEASE_SCRATCH="${TRIPS_RELEASE_SCRATCH:-${TRIPS_BENCH_SCRATCH:-${BENCH_SCRATCH:-.build-release}}}"
+RELEASE_SCRATCH="${TRIPS_RELEASE_SCRATCH:-.build-release}"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 FUZZ_SCRATCH=.build-fuzz
 # shellcheck disable=SC2034
@@ -32,7 +30,7 @@ ASAN_SCRATCH=.build-asan
 # build_release_server: builds trips-server in release mode in RELEASE_SCRATCH (its output on
 # standard error) and prints the absolute path of the binary.
 build_release_server() {
-  local scratch="$RELEASE_SCRATCH" no_build="${TRIPS_NO_BUILD:-${TRIPS_BENCH_NO_BUILD:-${BENCH_NO_BUILD:-0}}}"
+  local scratch="$RELEASE_SCRATCH" no_build="${TRIPS_NO_BUILD:-0}"
   [[ "$scratch" == /* ]] || scratch="$TRIPS_ROOT/$scratch"
   if [[ "$no_build" != 1 ]]; then
     require_swift
@@ -41,6 +39,6 @@ build_release_server() {
       || die "the release build failed"
   fi
   [[ -x "$scratch/release/trips-server" ]] \
-    || die "$scratch/release/trips-server was not built$([[ "$no_build" == 1 ]] && echo '; building is off (TRIPS_NO_BUILD=1, or an older name of it)')"
+    || die "$scratch/release/trips-server was not built$([[ "$no_build" == 1 ]] && echo '; building is off (TRIPS_NO_BUILD=1)')"
   echo "$scratch/release/trips-server"
 }

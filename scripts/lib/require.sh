@@ -26,7 +26,7 @@
 #
 # Everything this file prints goes to standard error.
 
-TRIPS_SCRIPT="${TRIPS_SCRIPT:-$(basename "$0")}"
+TRIPS_SCRIPT="${TRIPS_SCRIPT:-scripts/$(basename "$(dirname "$0")")/$(basename "$0")}"
 SWIFT_HOW="https://www.swift.org/install/ (Swift 6.2 or newer, the full toolchain: it ships clang and the sanitizer and libFuzzer runtimes; put its usr/bin on PATH)"
 
 die() {

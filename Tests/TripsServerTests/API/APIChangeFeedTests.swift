@@ -243,7 +243,8 @@ import TripsDomain
 
     /// A client that stops reading is cut once a megabyte (here 64 KiB) waits for it; a
     /// client that reads gets every event all the same.
-    @Test(arguments: TestStore.all) func aSubscriberThatStopsReadingIsCutWithoutDelayingOthers(store: TestStore) async throws {
+    @Test(.tags(.slow), arguments: TestStore.all)
+    func aSubscriberThatStopsReadingIsCutWithoutDelayingOthers(store: TestStore) async throws {
         let api = try await APIServer(on: store, mode: .live) { $0.limits.maxStreamBacklog = 64 * 1024 }
         defer { api.stop() }
         let (slow, fast) = try await onOwnThread { () throws -> (UncheckedBox<TestClient>, UncheckedBox<TestClient>) in

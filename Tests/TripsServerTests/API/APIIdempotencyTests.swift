@@ -177,7 +177,7 @@ import TripsDomain
     /// On PostgreSQL as on the journal: while the first request with a key is being made (its
     /// transaction waits for the state row another session holds), a retry is 409, and another
     /// request with the key 422; once it is made, the retry gets its answer.
-    @Test func aRetryWhileTheFirstIsInFlightIs409OnPostgreSQL() async throws {
+    @Test(.tags(.live)) func aRetryWhileTheFirstIsInFlightIs409OnPostgreSQL() async throws {
         guard TestStore.all.contains(.postgres) else { return }
         let database = try await APITestDatabases.shared.take()
         let store = try await onOwnThread { try PostgresTripStore(connection: database.configuration) }
@@ -262,7 +262,7 @@ import TripsDomain
     }
 
     /// kill -9 right after the answer: the retry gets it again from the journal.
-    @Test func aRetryAfterKillNineIsAnsweredFromTheJournal() async throws {
+    @Test(.tags(.live)) func aRetryAfterKillNineIsAnsweredFromTheJournal() async throws {
         let executable = try tripsServerExecutable()
         try await withStorageFolder { folder in
             let body = lisbon

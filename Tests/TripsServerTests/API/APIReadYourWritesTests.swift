@@ -55,7 +55,7 @@ import TripsDomain
         #expect(response.status == 400)
     }
 
-    @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+    @Test(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
     func aWriteThroughOneInstanceIsReadThroughTheOther() async throws {
         let database = try await onOwnThread { try LiveDatabase.createDatabase(named: "trips_ryw") }
         defer { database.drop() }

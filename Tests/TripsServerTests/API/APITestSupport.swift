@@ -162,7 +162,7 @@ final class APIServer: Sendable {
 enum TestStore: String, Sendable, CustomTestStringConvertible {
     case memory, postgres
 
-    /// Memory always; PostgreSQL when `scripts/postgres.sh` started a cluster for the tests.
+    /// Memory always; PostgreSQL when `scripts/lib/postgres.sh` started a cluster for the tests.
     static var all: [TestStore] {
         LiveDatabase.isConfigured(LiveDatabase.socketURL) ? [.memory, .postgres] : [.memory]
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// `trips-server` run as a process, for what only the whole program shows: exit codes,
 /// and that a bad command line touches no data.
-@Suite struct CommandLineTests {
+@Suite(.tags(.live)) struct CommandLineTests {
     /// Runs the executable to its end and returns its status and both outputs.
     private func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
         let executable = try tripsServerExecutable()

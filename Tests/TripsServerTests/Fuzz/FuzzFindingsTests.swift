@@ -4,7 +4,7 @@ import TripsDomain
 @testable import TripsHTTP
 @testable import TripsServer
 
-/// Inputs the fuzz targets (`Fuzz/`, `scripts/fuzz.sh`) stopped on, kept byte for byte.
+/// Inputs the fuzz targets (`Fuzz/`, `scripts/checks/fuzz.sh`) stopped on, kept byte for byte.
 @Suite struct FuzzFindingsTests {
     /// FuzzRequestParser: fed whole, the line fails on its bare LF; split after four bytes,
     /// the partial line already holds a byte no method can (`/`) and fails early. Both are

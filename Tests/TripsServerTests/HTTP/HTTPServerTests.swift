@@ -70,7 +70,7 @@ import Testing
     /// nothing: the server answers until its 64 KiB backlog and the sockets' buffers (up to
     /// 4 MiB, `tcp_wmem`) are full, far from all of them, then answers the rest, in order, as
     /// the client reads.
-    @Test func pipelinedRequestsOfAClientThatDoesNotReadWaitUntilItReads() async throws {
+    @Test(.tags(.slow)) func pipelinedRequestsOfAClientThatDoesNotReadWaitUntilItReads() async throws {
         let handler = TestHandler()
         try await withServer(handler: handler, configure: { $0.eventLoopCount = 1 }) { _, port in
             let count = 1_000

@@ -42,7 +42,7 @@ import Testing
 
         /// FIPS 180-2 appendix B.3: one million "a", at once, in uneven chunks, and from a
         /// sequence without contiguous storage.
-        @Test func oneMillionAs() {
+        @Test(.tags(.slow)) func oneMillionAs() {
             let expected = "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
             let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
             #expect(hex(SHA256.hash(message)) == expected)
@@ -152,7 +152,7 @@ import Testing
                     + "49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783")
         }
 
-        @Test func rfc7914EightyThousandIterations() {
+        @Test(.tags(.slow)) func rfc7914EightyThousandIterations() {
             let key = PBKDF2.deriveKey(password: utf8("Password"), salt: utf8("NaCl"), iterations: 80000, byteCount: 64)
             #expect(
                 hex(key)

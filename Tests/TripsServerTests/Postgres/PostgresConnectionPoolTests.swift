@@ -52,7 +52,7 @@ import Testing
 }
 
 /// The pool over real connections.
-@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
 struct PostgresConnectionPoolLiveTests {
     private func pool(capacity: Int) throws -> PostgresConnectionPool {
         PostgresConnectionPool(try LiveDatabase.configuration(LiveDatabase.socketURL), capacity: capacity)

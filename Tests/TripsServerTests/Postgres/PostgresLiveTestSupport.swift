@@ -2,7 +2,7 @@ import Glibc
 @testable import TripsPostgres
 @testable import TripsServer
 
-/// The throwaway cluster of `scripts/postgres.sh`, named by the URLs it exports. Without them
+/// The throwaway cluster of `scripts/lib/postgres.sh`, named by the URLs it exports. Without them
 /// the live tests are skipped.
 enum LiveDatabase {
     /// Trust over the Unix socket, as the superuser postgres.

@@ -3,9 +3,9 @@ import Testing
 @testable import TripsPostgres
 @testable import TripsServer
 
-/// Against a real server: `eval "$(scripts/postgres.sh start /tmp/trips-pg)"`, then
+/// Against a real server: `eval "$(scripts/lib/postgres.sh start /tmp/trips-pg)"`, then
 /// `swift test --filter PostgresLiveTests`. Skipped unless the cluster's URLs are exported.
-@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
 struct PostgresLiveTests {
     @Test func trustOverTheUnixSocketStartsASession() async throws {
         let (user, parameters, key, status) = try await withLiveConnection { connection in
@@ -273,7 +273,7 @@ struct PostgresLiveTests {
     func aCleartextOrMD5LoginIsRefusedWithoutRequireAuth(variable: String, method: PostgresRequiredAuthentication.Method) async throws {
         let error = try await onOwnThread {
             var configuration = try LiveDatabase.configuration(variable)
-            #expect(configuration.requiredAuthentication?.methods == [method], "scripts/postgres.sh's URL allows it")
+            #expect(configuration.requiredAuthentication?.methods == [method], "scripts/lib/postgres.sh's URL allows it")
             configuration.requiredAuthentication = nil
             return connectionError { () throws(PostgresConnectionError) in try PostgresConnection.connect(configuration) }
         }

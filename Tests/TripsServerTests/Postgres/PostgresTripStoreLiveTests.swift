@@ -8,7 +8,7 @@ import TripsDomain
 
 /// Two `PostgresTripStore`s on one database stand for two instances of the server behind a
 /// balancer. Each test has a database of its own, dropped at the end.
-@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
 struct PostgresTripStoreLiveTests {
     /// Runs `body` with the configuration of a new, empty database, then drops the database.
     private func inFreshDatabase<T: Sendable>(_ body: @escaping @Sendable (PostgresConnectionConfiguration) throws -> T) async throws -> T {

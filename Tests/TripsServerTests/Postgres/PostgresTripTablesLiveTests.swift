@@ -9,7 +9,7 @@ import TripsDomain
 /// The trips tables against the real server, each test in a schema of its own (first on
 /// the search path of every connection it opens), dropped at the end. Two connections to
 /// one schema stand for two instances of the server.
-@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
 struct PostgresTripTablesLiveTests {
     private static let samples = TripList.samples.trips.map(\.draft)
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Migrations against the real server, each test in a schema of its own (first on the search
 /// path, so the migrations' tables land there), dropped at the end.
-@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/postgres.sh start"))
+@Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
 struct SchemaMigratorLiveTests {
     @Test func twoInstancesStartingTogetherMigrateOnce() async throws {
         let (first, second, versions, tables) = try await inFreshSchema(named: "trips_migrations") { schema in

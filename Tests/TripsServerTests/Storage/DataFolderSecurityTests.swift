@@ -126,7 +126,7 @@ import TripsDomain
         }
     }
 
-    @Test func tripsServerExitsWith2AndSaysWhyOnAGroupWritableFolder() async throws {
+    @Test(.tags(.live)) func tripsServerExitsWith2AndSaysWhyOnAGroupWritableFolder() async throws {
         let executable = try tripsServerExecutable()
         try await withStorageFolder { folder in
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)

@@ -210,7 +210,7 @@ import TripsDomain
         }
     }
 
-    @Test func aCompactionInterruptedAtAnyStepLosesAndDoublesNothing() async throws {
+    @Test(.tags(.slow)) func aCompactionInterruptedAtAnyStepLosesAndDoublesNothing() async throws {
         var step = 0
         while try await crashDuringCompaction(at: step) {
             step += 1
@@ -246,7 +246,7 @@ import TripsDomain
         }
     }
 
-    @Test func aFailedCompactionStepLeavesTheStoreWorking() async throws {
+    @Test(.tags(.slow)) func aFailedCompactionStepLeavesTheStoreWorking() async throws {
         let operations = try await failDuringCompaction(at: nil)
         // The change's write and sync, then the compaction up to removing the old journal
         // (the first removal after the rename: a stale snapshot.tmp is removed before it).

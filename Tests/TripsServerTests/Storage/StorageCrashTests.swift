@@ -13,7 +13,7 @@ import TripsTestSupport
 ///
 /// Needs the `trips-server` executable next to the test bundle: `swift build --build-tests`
 /// (what CI runs) builds it.
-@Suite(.serialized) struct StorageCrashTests {
+@Suite(.serialized, .tags(.live)) struct StorageCrashTests {
     /// Writes are counted, not timed: the kill comes right after this many 2xx answers.
     static let acknowledgedWritesPerRound = 150
     static let rounds = 6

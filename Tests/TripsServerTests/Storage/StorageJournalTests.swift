@@ -122,7 +122,7 @@ import TripsDomain
         return (try contents(of: journal), lastRecord, before)
     }
 
-    @Test(arguments: [TripChange.setFavorite(2, true), .add(storageDraft("Sintra"))])
+    @Test(.tags(.slow), arguments: [TripChange.setFavorite(2, true), .add(storageDraft("Sintra"))])
     func aTornLastRecordIsDroppedAtEveryByteOffset(_ last: TripChange) async throws {
         try await withStorageFolder { folder in
             let (bytes, lastRecord, before) = try await journalWithThreeRecords(folder, last: last)

@@ -1,0 +1,72 @@
+-- scripts/bench/writes.lua - wrk script for scripts/bench/writes.sh. BENCH_MIX picks the traffic:
+--   creates   every request a POST /trips with a JSON draft (a different city each time)
+--   mixed     90% GET /trips/2, 10% such creates
+--   reorders  PATCH /trips moving one trip in front of another, both among ids 1..BENCH_IDS
+--             (Prefer: return=minimal: a 204, not the whole list back)
+-- The summary counts acknowledged changes (201, 200, 204) apart from everything else, and gives
+-- the latency of every request: p50, p99, p99.9 and max.
+--
+--   BENCH_MIX=mixed wrk -t1 -c64 -d10s -s scripts/bench/writes.lua http://127.0.0.1:8080/trips
+
+local threads = {}
+
+function setup(thread)
+  thread:set("thread_number", #threads)
+  table.insert(threads, thread)
+end
+
+local mix = os.getenv("BENCH_MIX") or "creates"
+local ids = tonumber(os.getenv("BENCH_IDS") or "6")
+
+function init(args)
+  created = 0
+  succeeded = 0
+  refused = 0
+  sequence = 0
+  math.randomseed(thread_number + 1)
+end
+
+function request()
+  sequence = sequence + 1
+  if mix == "mixed" and sequence % 10 ~= 0 then
+    return wrk.format("GET", "/trips/2")
+  end
+  if mix == "reorders" then
+    local source, before = math.random(ids), math.random(ids)
+    if before == source then before = source % ids + 1 end
+    local body = string.format('{"sources":[%d],"destination":{"before":%d}}', source, before)
+    return wrk.format("PATCH", "/trips", { ["Content-Type"] = "application/json", ["Prefer"] = "return=minimal" }, body)
+  end
+  local body = string.format(
+    '{"city":"Bench %d-%d","country":"Benchland","nights":%d,"price":%d.%02d,"start":"2027-05-01","notes":"written by wrk"}',
+    thread_number, sequence, sequence % 30 + 1, 100 + sequence % 900, sequence % 100)
+  return wrk.format("POST", "/trips", { ["Content-Type"] = "application/json" }, body)
+end
+
+function response(status, headers, body)
+  if status == 201 then
+    created = created + 1
+  elseif status == 200 or status == 204 then
+    succeeded = succeeded + 1
+  else
+    refused = refused + 1
+  end
+end
+
+function done(summary, latency, requests)
+  local total_created, total_succeeded, total_refused = 0, 0, 0
+  for _, thread in ipairs(threads) do
+    total_created = total_created + thread:get("created")
+    total_succeeded = total_succeeded + thread:get("succeeded")
+    total_refused = total_refused + thread:get("refused")
+  end
+  local seconds = summary.duration / 1e6
+  -- "acknowledged" counts the changes: creates (201), and reorders (200) when they are the traffic.
+  local changes = total_created + (mix == "reorders" and total_succeeded or 0)
+  io.write(string.format(
+    "acknowledged %s: %d in %.2f s = %.0f/s; all answers %.0f/s; other answers: %d; socket errors: %d\n",
+    mix, changes, seconds, changes / seconds, (total_created + total_succeeded) / seconds, total_refused,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+  io.write(string.format("latency p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms\n",
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency:percentile(99.9) / 1000, latency.max / 1000))
+end

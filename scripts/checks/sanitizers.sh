@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Runs the test suite under ThreadSanitizer and AddressSanitizer, each in its own scratch
+# folder (.build-tsan, .build-asan), and prints the wall time of each.
+#
+#   scripts/checks/sanitizers.sh            # both
+#   scripts/checks/sanitizers.sh thread     # one of them: thread or address
+#   CLEAN=1 scripts/checks/sanitizers.sh    # from empty scratch folders (what the timings
+#                                           # in the notes measure)
+#
+# TSan: the test processes get scripts/checks/tsan-mutex.c preloaded, which tells TSan about
+# the contended handoff inside Synchronization.Mutex (see that file for why; without it every
+# contended `withLock` is reported as a race). No TSan report is suppressed.
+# ASan: LeakSanitizer is on; scripts/checks/lsan.supp names the only leaks let through, all in
+# the toolchain's Foundation Process and XCTest (see that file). The crash test's `trips-server`
+# children are built with the same sanitizer and inherit the environment, so they are
+# checked too (a leak or race report at a clean exit fails that test).
+#
+# Needs the Swift toolchain's clang and its TSan/ASan runtimes (a full toolchain from
+# swift.org has them; nothing to install from Debian), and bc: installed with apt-get when
+# run as root, otherwise named (scripts/lib/require.sh). The scratch folders are these
+# builds' own (scripts/lib/build.sh). On INT or TERM it stops the build or test it started.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/require.sh
+source scripts/lib/build.sh
+
+kinds=("$@")
+[[ ${#kinds[@]} -eq 0 ]] && kinds=(thread address)
+status=0
+summary=()
+
+for kind in "${kinds[@]}"; do
+    case "$kind" in
+    thread) clang="$(require_toolchain_clang)" ;;
+    address) ;;
+    *) echo "unknown sanitizer: $kind (thread or address)" >&2; exit 2 ;;
+    esac
+    require_clang_runtime "$kind"
+done
+require_tool bc bc
+
+# run LOG COMMAND...: COMMAND in the background, its output appended to LOG; waiting with
+# `wait` lets INT or TERM reach the trap at once, and the trap stops the command.
+child=""
+cleanup() {
+    [[ -z "$child" ]] || { kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; }
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+run() {
+    local log="$1" code=0
+    shift
+    "$@" >>"$log" 2>&1 &
+    child=$!
+    wait "$child" || code=$?
+    child=""
+    return "$code"
+}
+
+for kind in "${kinds[@]}"; do
+    case "$kind" in
+    thread) scratch=$TSAN_SCRATCH ;;
+    address) scratch=$ASAN_SCRATCH ;;
+    esac
+    [[ "${CLEAN:-0}" == 1 ]] && rm -rf "$scratch"
+    mkdir -p "$scratch"
+    log="$scratch/sanitizer.log"
+    started=$(date +%s.%N)
+    echo "== swift test --sanitize=$kind --scratch-path $scratch (log: $log)"
+    result=0
+    : >"$log"
+    if run "$log" swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"; then
+        if [[ "$kind" == thread ]]; then
+            "$clang" -O2 -shared -fPIC -fdollars-in-identifiers -o "$scratch/tsan-mutex.so" scripts/checks/tsan-mutex.c -ldl
+            LD_PRELOAD="$PWD/$scratch/tsan-mutex.so" TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" \
+                run "$log" swift test --skip-build --sanitize=thread --scratch-path "$scratch" || result=$?
+        else
+            # print_suppressions=0: a child server's stderr, which tests read, stays free of
+            # LeakSanitizer's "Suppressions used" table when a suppression applied.
+            ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" \
+                LSAN_OPTIONS="suppressions=$PWD/scripts/checks/lsan.supp print_suppressions=0 ${LSAN_OPTIONS:-}" \
+                run "$log" swift test --skip-build --sanitize=address --scratch-path "$scratch" || result=$?
+        fi
+    else
+        result=$?
+        echo "build failed" >>"$log"
+    fi
+    elapsed=$(echo "$(date +%s.%N) - $started" | bc)
+    reports=$(grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak)Sanitizer)" "$log" || true)
+    verdict=$(grep -E "^(✔|✘) Test run with" "$log" | tail -1 || true)
+    if [[ $result -ne 0 || $reports -ne 0 ]]; then
+        status=1
+        grep -E "^(WARNING: ThreadSanitizer|SUMMARY:|==[0-9]+==ERROR)" "$log" | head -20 || true
+    fi
+    summary+=("$(printf '%-8s exit %-3s reports %-3s %6.1f s  %s' "$kind" "$result" "$reports" "$elapsed" "${verdict:-no test summary}")")
+done
+
+echo "== sanitizers"
+printf '%s\n' "${summary[@]}"
+exit $status

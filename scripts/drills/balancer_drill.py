@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Two trips-server instances on one PostgreSQL database, with nginx in front of them as
+deploy/ configures it (scripts/drills/balancer.sh starts the database and passes its URL).
+
+Each check prints one line and the drill exits non-zero when any fails:
+
+  balancer   writes and reads through nginx: a read that carries the revision its write
+             answered (Trips-Revision) sees the write, whichever instance answers
+  feed       a change feed followed through nginx hears every write made on one instance;
+             the delay from a write's answer to its event, p50 and p99
+  race       the same conditional change (If-Match) sent to both instances at once: exactly
+             one wins, the other gets 412
+  kill       kill -9 of one instance while both take writes: every acknowledged write is in
+             the list the other instance serves
+  restart    PostgreSQL restarted while both instances take writes: changes are refused
+             (503) meanwhile, reads go on, and both write again afterwards without a restart;
+             every acknowledged write is kept
+"""
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+# The one way the scripts start trips-server (on 127.0.0.1); it execs, so the pid is the server's.
+SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "server.sh")
+DRAFT = '{"city":"%s","country":"Drilland","nights":2,"price":10.5,"start":"2027-05-01"}'
+failures = []
+
+
+def check(name, ok, detail):
+    print(f"{name:9}  {'ok' if ok else 'FAILED'}: {detail}", flush=True)
+    if not ok:
+        failures.append(name)
+
+
+class Server:
+    """trips-server on the database at URL (TRIPS_DATABASE_URL), on a free port of 127.0.0.1."""
+
+    def __init__(self, binary, url):
+        self.process = subprocess.Popen(
+            [SERVER_SH, binary, "--port", "0", "--log-level", "warning", "--no-samples"],
+            env={**os.environ, "TRIPS_DATABASE_URL": url},  # not on the command line, where ps shows it
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 60
+        for line in self.process.stdout:
+            if "listening on http://127.0.0.1:" in line:
+                self.port = int(line.rsplit(":", 1)[1])
+                break
+            if time.time() > deadline:
+                break
+        else:
+            raise SystemExit(f"balancer-drill: the server did not start: {line}")
+        # Keep reading its output, so that it never blocks on a full pipe.
+        threading.Thread(target=lambda: [None for _ in self.process.stdout], daemon=True).start()
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def request(port, method, target, body=None, headers=None, timeout=10):
+    """One request on a new connection: (status, headers as a dict, body text)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        sent = dict(headers or {})
+        if body is not None:
+            sent.setdefault("Content-Type", "application/json")
+        connection.request(method, target, body=body, headers=sent)
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read().decode()
+    finally:
+        connection.close()
+
+
+def create(port, city):
+    status, headers, body = request(port, "POST", "/trips", DRAFT % city)
+    return status, headers, (json.loads(body)["id"] if status == 201 else None)
+
+
+def ids(port):
+    status, _, body = request(port, "GET", "/trips")
+    assert status == 200, f"GET /trips answered {status}"
+    return {trip["id"] for trip in json.loads(body)}
+
+
+def start_nginx(template, upstreams, work):
+    port = free_port()
+    with open(template) as file:
+        server = file.read()
+    for name, value in {"TRIPS_UPSTREAM_1": upstreams[0], "TRIPS_UPSTREAM_2": upstreams[1], "TRIPS_LISTEN": f"127.0.0.1:{port}"}.items():
+        server = server.replace("${%s}" % name, value)
+    config = os.path.join(work, "nginx.conf")
+    with open(config, "w") as file:
+        file.write("worker_processes 1;\npid %s/nginx.pid;\nerror_log %s/error.log warn;\n"
+                   "events { worker_connections 256; }\nhttp {\naccess_log off;\n"
+                   "client_body_temp_path %s;\nproxy_temp_path %s;\n%s\n}\n" % (work, work, work, work, server))
+    process = subprocess.Popen(["nginx", "-c", config, "-p", work, "-g", "daemon off;"])
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process, port
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("balancer-drill: nginx did not start (see %s/error.log)" % work)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def check_balancer(nginx):
+    status, headers, trip = create(nginx, "Through nginx")
+    revision = headers.get("trips-revision")
+    seen = []
+    for _ in range(20):
+        got, _, body = request(nginx, "GET", f"/trips/{trip}", headers={"Trips-Revision": revision})
+        seen.append(got == 200 and json.loads(body)["city"] == "Through nginx")
+    check("balancer", status == 201 and all(seen), f"a write, then 20 reads through nginx with Trips-Revision {revision}: {sum(seen)} saw it")
+
+
+def check_feed(nginx, writer):
+    stream = socket.create_connection(("127.0.0.1", nginx), timeout=10)
+    stream.sendall(b"GET /trips/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
+    arrivals = {}
+    done = threading.Event()
+
+    def read():
+        buffer = b""
+        while not done.is_set():
+            try:
+                chunk = stream.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                if line.startswith(b"id: "):
+                    arrivals[int(line[4:])] = time.monotonic()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(0.3)  # the stream is open before the first write
+    delays, missing = [], 0
+    for index in range(50):
+        status, headers, _ = create(writer, f"Feed {index}")
+        answered = time.monotonic()
+        revision = int(headers["trips-revision"])
+        deadline = answered + 2
+        while revision not in arrivals and time.monotonic() < deadline:
+            time.sleep(0.001)
+        if revision in arrivals:
+            delays.append(max(0.0, arrivals[revision] - answered) * 1000)
+        else:
+            missing += 1
+    done.set()
+    stream.close()
+    delays.sort()
+    p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] if delays else float("nan")
+    check("feed", missing == 0 and p99 < 100,
+          f"50 writes on one instance, heard through nginx: {missing} missing; delay p50 {statistics.median(delays):.1f} ms, p99 {p99:.1f} ms")
+
+
+def check_race(ports):
+    wins = 0
+    for round_ in range(10):
+        _, created, trip = create(ports[0], f"Race {round_}")
+        # Read through the other instance, once it has caught up to the write.
+        _, headers, _ = request(ports[1], "GET", f"/trips/{trip}", headers={"Trips-Revision": created["trips-revision"]})
+        etag = headers["etag"]
+        results = [None, None]
+
+        def change(index):
+            results[index] = request(ports[index], "PATCH", f"/trips/{trip}", '{"nights": %d}' % (index + 3),
+                                     headers={"Content-Type": "application/merge-patch+json", "If-Match": etag})[0]
+
+        threads = [threading.Thread(target=change, args=(index,)) for index in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        wins += sorted(results) == [200, 412]
+    check("race", wins == 10, f"10 rounds of the same If-Match change on both instances at once: {wins} with exactly one winner")
+
+
+def writers(ports, seconds, acknowledged, refused, stop):
+    def write(port, number):
+        count = 0
+        while not stop.is_set():
+            count += 1
+            try:
+                status, _, trip = create(port, f"Writer {number}-{count}")
+            except OSError:
+                refused.append("connection")
+                time.sleep(0.01)
+                continue
+            if status == 201:
+                acknowledged.append(trip)
+            else:
+                refused.append(status)
+                time.sleep(0.01)
+
+    threads = [threading.Thread(target=write, args=(ports[index % 2], index), daemon=True) for index in range(8)]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def check_kill(servers):
+    acknowledged, refused, stop = [], [], threading.Event()
+    threads = writers([server.port for server in servers], 2, acknowledged, refused, stop)
+    time.sleep(1.0)
+    servers[0].kill()
+    time.sleep(1.0)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    kept = ids(servers[1].port)
+    lost = [trip for trip in acknowledged if trip not in kept]
+    check("kill", not lost and len(acknowledged) > 0,
+          f"kill -9 of one instance under 8 writers: {len(acknowledged)} acknowledged, {len(lost)} lost, "
+          f"{len(refused)} refused or cut off")
+
+
+def check_restart(servers, restart_database):
+    acknowledged, refused, stop = [], [], threading.Event()
+    threads = writers([server.port for server in servers], 3, acknowledged, refused, stop)
+    time.sleep(0.5)
+    restarted = time.monotonic()
+    restart_database()
+    restart_seconds = time.monotonic() - restarted
+    # Reads go on from memory while writes recover.
+    reads = [request(server.port, "GET", "/trips/1")[0] for server in servers]
+    recovered = [False, False]
+    deadline = time.monotonic() + 15
+    while not all(recovered) and time.monotonic() < deadline:
+        for index, server in enumerate(servers):
+            if not recovered[index]:
+                recovered[index] = create(server.port, "After the restart")[0] == 201
+        time.sleep(0.05)
+    recovery = time.monotonic() - restarted
+    time.sleep(0.5)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    kept = ids(servers[0].port) & ids(servers[1].port) | ids(servers[1].port)
+    lost = [trip for trip in acknowledged if trip not in kept]
+    refusals = sorted({str(status) for status in refused})
+    check("restart", all(recovered) and not lost and reads == [200, 200] and set(refusals) <= {"503", "connection"},
+          f"PostgreSQL restarted in {restart_seconds:.1f} s under 8 writers: {len(acknowledged)} acknowledged, {len(lost)} lost, "
+          f"{len(refused)} refused ({', '.join(refusals) or 'none'}), reads during it {reads}, both writing again "
+          f"{recovery:.1f} s after the restart began")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--database", required=True, help="the URL both instances use")
+    parser.add_argument("--restart-command", required=True, help="restarts PostgreSQL")
+    parser.add_argument("--template", required=True, help="deploy/trips.conf.template")
+    arguments = parser.parse_args()
+
+    servers = [Server(arguments.server, arguments.database) for _ in range(2)]
+    work = tempfile.mkdtemp(prefix="trips-balancer-")
+    nginx, nginx_port = start_nginx(arguments.template, [f"127.0.0.1:{server.port}" for server in servers], work)
+    try:
+        check_balancer(nginx_port)
+        check_feed(nginx_port, servers[0].port)
+        check_race([server.port for server in servers])
+        check_restart(servers, lambda: subprocess.run(arguments.restart_command, shell=True, check=True))
+        check_kill(servers)
+    finally:
+        nginx.terminate()
+        nginx.wait()
+        for server in servers:
+            server.stop()
+        subprocess.run(["rm", "-rf", work])
+    if failures:
+        print(f"balancer drill: FAILED: {', '.join(failures)}")
+        sys.exit(1)
+    print("balancer drill: every check passed")
+
+
+if __name__ == "__main__":
+    main()
