@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/lib/tagged-tests.sh TAG... - a regular expression for `swift test --skip` (or
 # --filter) that matches every suite and test carrying one of the Swift Testing tags TAG
-# (Tests/TripsServerTests/Tags.swift), and nothing else:
+# (Tests/TripsTestSupport/Tags.swift), and nothing else:
 #
 #   swift build --build-tests
 #   swift test --skip-build --skip "$(scripts/lib/tagged-tests.sh live)"         # .ci/run's fast stage

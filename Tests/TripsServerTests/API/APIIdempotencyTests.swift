@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 import Testing
 import TripsDomain
+import TripsTestSupport
+
 @testable import TripsFormats
 @testable import TripsPostgres
 @testable import TripsServer

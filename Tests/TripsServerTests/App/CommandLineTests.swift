@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TripsTestSupport
 
 /// `trips-server` run as a process, for what only the whole program shows: exit codes,
 /// and that a bad command line touches no data.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import TripsTestSupport
 @testable import TripsHTTP
 @testable import TripsPlatform
 @testable import TripsServer

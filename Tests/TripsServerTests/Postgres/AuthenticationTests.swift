@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TripsTestSupport
 @testable import TripsPlatform
 @testable import TripsPostgres
 @testable import TripsServer

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TripsTestSupport
 @testable import TripsPostgres
 @testable import TripsServer
 

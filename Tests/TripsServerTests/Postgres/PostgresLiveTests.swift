@@ -1,4 +1,5 @@
 import Testing
+import TripsTestSupport
 @testable import TripsPlatform
 @testable import TripsPostgres
 @testable import TripsServer

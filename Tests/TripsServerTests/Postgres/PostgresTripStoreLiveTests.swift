@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TripsDomain
+import TripsTestSupport
+
 @testable import TripsPostgres
 @testable import TripsServer
 @testable import TripsStore

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TripsTestSupport
 @testable import TripsPostgres
 @testable import TripsServer
 @testable import TripsStore

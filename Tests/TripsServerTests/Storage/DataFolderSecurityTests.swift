@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 import TripsDomain
+import TripsTestSupport
+
 @testable import TripsPlatform
 @testable import TripsServer
 @testable import TripsStore

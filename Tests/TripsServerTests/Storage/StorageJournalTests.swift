@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TripsDomain
+import TripsTestSupport
+
 @testable import TripsFormats
 @testable import TripsPlatform
 @testable import TripsServer

@@ -6,9 +6,9 @@ import Testing
 extension Tag {
     /// Needs more than the test process: a PostgreSQL cluster (`scripts/lib/postgres.sh`; such
     /// tests skip themselves without one) or `trips-server` run as a child process.
-    @Tag static var live: Self
+    @Tag public static var live: Self
 
     /// Takes a second or more when the tests run one at a time: large inputs, every step or
     /// byte offset, clients that are slow on purpose.
-    @Tag static var slow: Self
+    @Tag public static var slow: Self
 }
