@@ -1,23 +1,7 @@
-import Glibc
-import TripsPlatform
-
 /// Where storage reports what it did on its own: a torn record dropped, a compaction that failed.
 package protocol StorageLog: Sendable {
     /// Something was wrong and storage worked around it; an operator should know.
     func warning(_ message: String)
     /// Routine news, such as a finished compaction.
     func info(_ message: String)
-}
-
-/// Writes news to standard output and warnings to standard error, one line each.
-struct ConsoleLog: StorageLog {
-    init() {}
-
-    func warning(_ message: String) {
-        Console.error("trips-server: warning: \(message)")
-    }
-
-    func info(_ message: String) {
-        Console.info("trips-server: \(message)")
-    }
 }
