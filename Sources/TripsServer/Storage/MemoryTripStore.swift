@@ -50,12 +50,7 @@ final class MemoryTripStore: Sendable {
 
     /// Plans a change against the list (`ChangePlanner` says how), applies it, and calls
     /// `completion` before returning.
-    func mutate(
-        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
-        idempotency: IdempotencyRequest? = nil,
-        completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
-    ) {
-        let request = ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency)
+    func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void) {
         let result = state.withLock { state -> Result<Mutation, MutationError> in
             guard !state.isClosing else { return .failure(.storage(.closed)) }
             let planned = ChangePlanner.plan(request, on: &state.list, ledger: &state.ledger)

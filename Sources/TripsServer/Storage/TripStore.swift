@@ -124,14 +124,9 @@ final class TripStore: Sendable {
     ///
     /// A change that changes nothing is not journaled. `completion` never runs before every
     /// change accepted earlier is durable: it runs on the writer thread, or right here, before
-    /// `mutate` returns, when nothing is waiting for the disk (or the idempotency key alone
+    /// `submit` returns, when nothing is waiting for the disk (or the idempotency key alone
     /// answers).
-    func mutate(
-        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
-        idempotency: IdempotencyRequest? = nil,
-        completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
-    ) {
-        let request = ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency)
+    func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void) {
         let (immediate, wakeWriter) = state.withLock { state -> (Result<Mutation, MutationError>?, Bool) in
             guard !state.isClosing else { return (.failure(.storage(.closed)), false) }
             let planned = ChangePlanner.plan(request, on: &state.tip, ledger: &state.ledger)

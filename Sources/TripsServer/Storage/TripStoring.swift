@@ -22,11 +22,19 @@ protocol TripStoring: AnyObject, Sendable {
     func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void)
     /// Plans a change against the newest list and calls `completion` once it is durable, or
     /// refused (`ChangePlanner` says how).
-    func mutate(
-        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool,
-        idempotency: IdempotencyRequest?, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void)
+    func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void)
     /// Finishes what was accepted and stops. Idempotent.
     func close()
+}
+
+extension TripStoring {
+    /// Submits the change `plan` makes (`ChangeRequest` says what the parts are).
+    func mutate(
+        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
+        idempotency: IdempotencyRequest? = nil, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
+    ) {
+        submit(ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency), completion: completion)
+    }
 }
 
 extension TripStore: TripStoring {

@@ -155,15 +155,10 @@ final class PostgresTripStore: Sendable {
 
     /// Queues a change for the writer, which plans it in its transaction against the newest
     /// list; `completion` runs on the writer thread once the transaction committed (or failed).
-    func mutate(
-        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
-        idempotency: IdempotencyRequest? = nil,
-        completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
-    ) {
-        let request = ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency)
+    func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void) {
         let (refusal, wake) = state.withLock { state -> (MutationError?, Bool) in
             guard !state.isClosing else { return (.storage(.closed), false) }
-            if let idempotency {
+            if let idempotency = request.idempotency {
                 if let planned = state.keysInFlight[idempotency.key] {
                     return (planned == idempotency.fingerprint ? .idempotencyInFlight : .idempotencyConflict, false)
                 }
