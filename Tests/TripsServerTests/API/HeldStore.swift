@@ -52,9 +52,13 @@ enum HeldStore: String, Sendable, CustomTestStringConvertible {
                     try holder.simpleQuery("BEGIN")
                     _ = try holder.query("SELECT revision FROM trips_state FOR UPDATE")
                     locked.signal()
-                    // The next change is held once its transaction waits for the lock.
+                    // The next change is held once its transaction waits for the lock. Watched
+                    // from a session outside any transaction: one inside sees pg_stat_activity
+                    // as it was at its first look.
+                    let watcher = try PostgresConnection.connect(database.configuration)
+                    defer { watcher.close() }
                     let waiters = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                    while try holder.query(waiters).rows.first?.first == "0" {}
+                    while try watcher.query(waiters).rows.first?.first == "0" {}
                     waiting.signal()
                     release.wait()
                     try holder.simpleQuery("ROLLBACK")
