@@ -63,10 +63,11 @@ package enum TripsServerMain {
                 Console.info("trips-server: keeping trips in PostgreSQL at \(connection.address) (database \(connection.database))")
                 store = try PostgresTripStore(
                     connection: connection, seedSamples: options.seedSamples, configuration: options.storageConfiguration)
-            } else {
+            } else if let directory = options.dataDirectory {
                 store = try TripStore(
-                    directory: options.dataDirectory, seedSamples: options.seedSamples,
-                    configuration: options.storageConfiguration)
+                    directory: directory, seedSamples: options.seedSamples, configuration: options.storageConfiguration)
+            } else {
+                store = MemoryTripStore(seedSamples: options.seedSamples, configuration: options.storageConfiguration)
             }
         } catch {
             Console.error("trips-server: \(error)")

@@ -9,9 +9,9 @@ import TripsDomain
 /// changes after it.
 package struct ChangeHistory: Sendable {
     /// How many events are kept at most.
-    let capacity: Int
+    package let capacity: Int
     /// How many bytes of event data are kept at most, unless one event alone takes more.
-    let byteLimit: Int
+    package let byteLimit: Int
     /// The kept events are `events[first...]`, oldest first; the ones before are dropped
     /// and cleared out once they are the larger part.
     private var events: [ChangeEvent] = []
@@ -21,19 +21,19 @@ package struct ChangeHistory: Sendable {
     /// The list's revision: the last event's, or where the history begins when it is empty.
     package private(set) var revision: UInt64
 
-    init(capacity: Int, byteLimit: Int = 16 << 20, revision: UInt64) {
+    package init(capacity: Int, byteLimit: Int = 16 << 20, revision: UInt64) {
         self.capacity = max(1, capacity)
         self.byteLimit = byteLimit
         self.revision = revision
     }
 
     /// The events kept, oldest first.
-    var all: [ChangeEvent] {
+    package var all: [ChangeEvent] {
         Array(events[first...])
     }
 
     /// Adds the event of the change that just made the list's revision `event.revision`.
-    mutating func append(_ event: ChangeEvent) {
+    package mutating func append(_ event: ChangeEvent) {
         revision = event.revision
         events.append(event)
         bytes += event.data.count

@@ -58,7 +58,7 @@ package enum KeptOutcome: Sendable, Equatable {
     /// The plan found nothing to do.
     case nothing
 
-    init(_ outcome: TripChangeOutcome?) {
+    package init(_ outcome: TripChangeOutcome?) {
         switch outcome {
         case .trip(let trip)?: self = .trip(trip.id)
         case .added(let trips)?: self = .added(trips.map(\.id))
@@ -70,7 +70,7 @@ package enum KeptOutcome: Sendable, Equatable {
 
     /// The outcome as `list` now shows it: the trips as they are now, those deleted since
     /// left out; nil when every trip it names was deleted since (and for `nothing`).
-    func outcome(in list: TripList) -> TripChangeOutcome? {
+    package func outcome(in list: TripList) -> TripChangeOutcome? {
         switch self {
         case .trip(let id): list[id].map { .trip($0) }
         case .added(let ids):
@@ -81,7 +81,7 @@ package enum KeptOutcome: Sendable, Equatable {
         }
     }
 
-    var byteCount: Int {
+    package var byteCount: Int {
         switch self {
         case .trip: 8
         case .added(let ids), .addedFavorites(let ids): 8 * ids.count
@@ -93,18 +93,18 @@ package enum KeptOutcome: Sendable, Equatable {
 /// One use of an idempotency key: whose key (the token's name; empty without tokens), what the
 /// request was (its SHA-256 fingerprint), when, and what it got.
 package struct IdempotencyKeyUse: Sendable, Equatable {
-    var key: String
+    package var key: String
     /// The name of the token the request carried: keys of different tokens never meet.
-    var scope: String = ""
-    var fingerprint: String
+    package var scope: String = ""
+    package var fingerprint: String
     /// Seconds since 1970, when the change was made.
-    var at: Int64
-    var answer: StoredAnswer
+    package var at: Int64
+    package var answer: StoredAnswer
 
-    var ledgerKey: IdempotencyLedger.Key { IdempotencyLedger.Key(scope: scope, key: key) }
+    package var ledgerKey: IdempotencyLedger.Key { IdempotencyLedger.Key(scope: scope, key: key) }
 
     /// About what the use holds in memory, for the ledger's byte cap.
-    var byteCount: Int {
+    package var byteCount: Int {
         key.utf8.count + scope.utf8.count + fingerprint.utf8.count + answer.byteCount + 64
     }
 }

@@ -4,7 +4,7 @@ import TripsFormats
 
 /// Why a record's payload, though its checksum matched, is not what storage writes.
 package struct StoredJSONError: Error {
-    let reason: String
+    package let reason: String
 }
 
 /// Reads the members of one stored JSON object strictly: each is taken once and anything
@@ -12,13 +12,13 @@ package struct StoredJSONError: Error {
 package struct StoredObject {
     private var members: [String: JSONValue]
 
-    init(_ value: JSONValue, describing what: String) throws(StoredJSONError) {
+    package init(_ value: JSONValue, describing what: String) throws(StoredJSONError) {
         guard case .object(let members) = value else { throw StoredJSONError(reason: "\(what) is not a JSON object") }
         self.members = members
     }
 
     /// Parses a payload that must be one JSON object.
-    init(parsing payload: [UInt8], describing what: String) throws(StoredJSONError) {
+    package init(parsing payload: [UInt8], describing what: String) throws(StoredJSONError) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: payload)
@@ -29,38 +29,38 @@ package struct StoredObject {
     }
 
     /// Takes every member left, as an object (for a reader that checks them itself).
-    mutating func takeRest() -> JSONValue {
+    package mutating func takeRest() -> JSONValue {
         defer { members = [:] }
         return .object(members)
     }
 
     /// Whether the object still has the member `name`.
-    func has(_ name: String) -> Bool {
+    package func has(_ name: String) -> Bool {
         members[name] != nil
     }
 
-    mutating func value(_ name: String) throws(StoredJSONError) -> JSONValue {
+    package mutating func value(_ name: String) throws(StoredJSONError) -> JSONValue {
         guard let value = members.removeValue(forKey: name) else { throw StoredJSONError(reason: "\(name) is missing") }
         return value
     }
 
-    mutating func string(_ name: String) throws(StoredJSONError) -> String {
+    package mutating func string(_ name: String) throws(StoredJSONError) -> String {
         guard case .string(let text) = try value(name) else { throw StoredJSONError(reason: "\(name) is not a string") }
         return text
     }
 
-    mutating func bool(_ name: String) throws(StoredJSONError) -> Bool {
+    package mutating func bool(_ name: String) throws(StoredJSONError) -> Bool {
         guard case .bool(let flag) = try value(name) else { throw StoredJSONError(reason: "\(name) is not a boolean") }
         return flag
     }
 
-    mutating func integer<Integer: FixedWidthInteger>(_ name: String, as type: Integer.Type = Integer.self)
+    package mutating func integer<Integer: FixedWidthInteger>(_ name: String, as type: Integer.Type = Integer.self)
         throws(StoredJSONError) -> Integer
     {
         try Self.integer(try value(name), name)
     }
 
-    mutating func integers(_ name: String) throws(StoredJSONError) -> [Int] {
+    package mutating func integers(_ name: String) throws(StoredJSONError) -> [Int] {
         guard case .array(let elements) = try value(name) else { throw StoredJSONError(reason: "\(name) is not an array") }
         var integers: [Int] = []
         integers.reserveCapacity(elements.count)
@@ -69,7 +69,7 @@ package struct StoredObject {
     }
 
     /// A price, exactly as written.
-    mutating func decimal(_ name: String) throws(StoredJSONError) -> Decimal {
+    package mutating func decimal(_ name: String) throws(StoredJSONError) -> Decimal {
         guard case .number(let literal) = try value(name), let decimal = Decimal(string: literal, locale: nil),
             !decimal.isNaN
         else { throw StoredJSONError(reason: "\(name) is not a decimal number") }
@@ -77,7 +77,7 @@ package struct StoredObject {
     }
 
     /// An instant written by `JSONWriter.appendExactDate`.
-    mutating func date(_ name: String) throws(StoredJSONError) -> Date {
+    package mutating func date(_ name: String) throws(StoredJSONError) -> Date {
         switch try value(name) {
         case .string(let text):
             if let date = TripDate.parse(text) { return date }
@@ -90,7 +90,7 @@ package struct StoredObject {
     }
 
     /// Throws when a member nobody read is left over.
-    func finish() throws(StoredJSONError) {
+    package func finish() throws(StoredJSONError) {
         if let name = members.keys.min() { throw StoredJSONError(reason: "unexpected member \(name)") }
     }
 

@@ -2,8 +2,8 @@ import TripsDomain
 
 /// What the API needs of the one owner of the trip list: reads from memory, changes that
 /// complete once durable, the history of changes and a listener for new ones. `TripStore`
-/// keeps the list in a data folder (or in memory); `PostgresTripStore` in PostgreSQL, shared
-/// by several servers.
+/// keeps the list in a data folder, `MemoryTripStore` in memory only, `PostgresTripStore` in
+/// PostgreSQL, shared by several servers. All three plan changes with `ChangePlanner`.
 package protocol TripStoring: AnyObject, Sendable {
     /// Runs `body` on the list as it is durable now, under the store's lock: keep it short.
     func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T
@@ -21,16 +21,28 @@ package protocol TripStoring: AnyObject, Sendable {
     /// Tells `listener` every durable change from now on, in revision order.
     func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void)
     /// Plans a change against the newest list and calls `completion` once it is durable, or
-    /// refused (`TripStore.mutate` says how).
-    func mutate(
-        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool,
-        idempotency: IdempotencyRequest?, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void)
+    /// refused (`ChangePlanner` says how).
+    func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void)
     /// Finishes what was accepted and stops. Idempotent.
     func close()
 }
 
+extension TripStoring {
+    /// Submits the change `plan` makes (`ChangeRequest` says what the parts are).
+    package func mutate(
+        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
+        idempotency: IdempotencyRequest? = nil, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
+    ) {
+        submit(ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency), completion: completion)
+    }
+}
+
 extension TripStore: TripStoring {
-    package var keepsAJournal: Bool { directory != nil }
+    package var keepsAJournal: Bool { true }
+}
+
+extension MemoryTripStore: TripStoring {
+    package var keepsAJournal: Bool { false }
 }
 
 extension PostgresTripStore: TripStoring {

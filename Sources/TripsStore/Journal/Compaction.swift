@@ -13,17 +13,17 @@ import TripsDomain
 /// upwards; after it, the new snapshot and its generation (older journals are stale and
 /// removed).
 package struct Compaction: Sendable {
-    let folder: DataFolder
-    let fileSystem: any FileSystem
-    let log: any StorageLog
+    package let folder: DataFolder
+    package let fileSystem: any FileSystem
+    package let log: any StorageLog
     /// The generations to fold: from the one the snapshot names to the one just closed.
-    let folded: ClosedRange<UInt64>
+    package let folded: ClosedRange<UInt64>
     /// The generation the writer appends to now, which the new snapshot names.
-    let next: UInt64
+    package let next: UInt64
 
     /// Writes `list`, `history` and `ledger` (the durable state once every folded generation
     /// was applied, and nothing after) as the new snapshot; answers its size in bytes and trips.
-    func run(list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) throws(StorageError) -> (bytes: Int, trips: Int) {
+    package func run(list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) throws(StorageError) -> (bytes: Int, trips: Int) {
         let snapshot = Snapshot(list: list, events: history.all, keys: ledger.all, journal: next)
         // Held open across the rename that replaces it, so that its blocks can be freed a
         // slice at a time afterwards.
@@ -55,7 +55,7 @@ package struct Compaction: Sendable {
     /// long enough (ext4: 10–25 ms for 25 MB) to hold up the next fdatasync of the store's
     /// journal; slices keep each hold short. A crash meanwhile leaves an orphan the file system
     /// reclaims, nothing the store reads.
-    static func shrinkAway(_ file: OpenFile, fileSystem: any FileSystem, slice: Int = 4 << 20) {
+    package static func shrinkAway(_ file: OpenFile, fileSystem: any FileSystem, slice: Int = 4 << 20) {
         defer { try? fileSystem.close(file) }
         guard var length = try? fileSystem.size(of: file) else { return }
         while length > 0 {
@@ -65,18 +65,18 @@ package struct Compaction: Sendable {
     }
 
     /// What a snapshot file holds, ready for the journals that continue it to be replayed on.
-    struct LoadedSnapshot {
-        var state: (list: TripList, history: ChangeHistory, ledger: IdempotencyLedger)
+    package struct LoadedSnapshot {
+        package var state: (list: TripList, history: ChangeHistory, ledger: IdempotencyLedger)
         /// The generation of the journal that continues it.
-        let journal: UInt64
+        package let journal: UInt64
         /// The file's size.
-        let bytes: Int
+        package let bytes: Int
         /// When it was read, for the idempotency keys' ages.
-        let now: Int64
+        package let now: Int64
 
         /// Moves the state out, leaving an empty list: in a list still held here, every page
         /// a replayed change touches would be copied.
-        mutating func takeState() -> (list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) {
+        package mutating func takeState() -> (list: TripList, history: ChangeHistory, ledger: IdempotencyLedger) {
             var taken = (list: TripList(), history: state.history, ledger: state.ledger)
             swap(&taken.list, &state.list)
             return taken
@@ -84,7 +84,7 @@ package struct Compaction: Sendable {
     }
 
     /// The list, history and idempotency keys a snapshot holds, and the generation it names.
-    static func loadSnapshot(
+    package static func loadSnapshot(
         folder: DataFolder, fileSystem: any FileSystem, configuration: StorageConfiguration
     ) throws(StorageError) -> LoadedSnapshot {
         guard let bytes = try fileSystem.readFile(folder.snapshot) else {
@@ -103,7 +103,7 @@ package struct Compaction: Sendable {
     /// Makes `snapshot` the snapshot, atomically: write a new `snapshot.tmp`, `fsync` it, rename it
     /// over `snapshot`, `fsync` the folder. A crash before the rename leaves the old one in
     /// charge. Answers the file's size.
-    static func installSnapshot(
+    package static func installSnapshot(
         _ snapshot: Snapshot, folder: DataFolder, fileSystem: any FileSystem, pieceSize: Int = 1 << 20
     ) throws(StorageError) -> Int {
         // A stale one (a crash mid-write, or a link planted there) goes first: the new one is

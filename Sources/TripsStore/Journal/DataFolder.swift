@@ -7,25 +7,25 @@
 ///     journal-000000000M   `Compaction` folds N..M-1 into a new snapshot, the writer appends
 ///                          to M, and start-up replays every generation from N upwards
 package struct DataFolder: Sendable, Hashable {
-    let path: String
+    package let path: String
 
-    var lock: String { path + "/lock" }
-    var snapshot: String { path + "/snapshot" }
-    var snapshotTemporary: String { path + "/snapshot.tmp" }
+    package var lock: String { path + "/lock" }
+    package var snapshot: String { path + "/snapshot" }
+    package var snapshotTemporary: String { path + "/snapshot.tmp" }
 
-    func journal(_ generation: UInt64) -> String {
+    package func journal(_ generation: UInt64) -> String {
         path + "/" + Self.journalName(generation)
     }
 
-    static let journalPrefix = "journal-"
+    package static let journalPrefix = "journal-"
 
-    static func journalName(_ generation: UInt64) -> String {
+    package static func journalName(_ generation: UInt64) -> String {
         let digits = String(generation)
         return journalPrefix + String(repeating: "0", count: max(0, 10 - digits.count)) + digits
     }
 
     /// The generation a journal's file name carries, or nil for any other name.
-    static func generation(ofJournal name: String) -> UInt64? {
+    package static func generation(ofJournal name: String) -> UInt64? {
         guard name.hasPrefix(journalPrefix) else { return nil }
         return UInt64(name.dropFirst(journalPrefix.count))
     }
@@ -33,14 +33,14 @@ package struct DataFolder: Sendable, Hashable {
     /// Refuses a folder that someone other than `user` (the server's) could change: one
     /// writable by its group or by others, or owned by another user. Either could replace a
     /// journal, plant a link, or swap the snapshot under the server.
-    func checkIsPrivate(_ status: FileStatus, user: UInt32) throws(StorageError) {
+    package func checkIsPrivate(_ status: FileStatus, user: UInt32) throws(StorageError) {
         guard status.owner == user else { throw .folderOwnedByAnotherUser(folder: path, owner: status.owner, user: user) }
         guard status.permissions & 0o022 == 0 else { throw .folderWritableByOthers(folder: path, permissions: status.permissions) }
     }
 
     /// Whether others than the owner can read or enter the folder: a folder made before the
     /// server created its own 0700 is still used, with a warning.
-    static func isOpenToOthers(_ status: FileStatus) -> Bool {
+    package static func isOpenToOthers(_ status: FileStatus) -> Bool {
         status.permissions & 0o077 != 0
     }
 }

@@ -3,9 +3,9 @@
 /// Storage keeps each one in exactly one place and closes it through the same
 /// `FileSystem` that opened it, so a test layer sees every operation.
 package struct OpenFile: Sendable, Hashable {
-    let descriptor: Int32
+    package let descriptor: Int32
     /// The path it was opened with, for error messages.
-    let path: String
+    package let path: String
 }
 
 /// How `FileSystem.open` opens a file for writing.
@@ -27,9 +27,9 @@ package enum OpenMode: Sendable, Hashable {
 /// Who owns a file and who may do what with it, as `stat` tells.
 package struct FileStatus: Sendable, Hashable {
     /// The owner's user id.
-    let owner: UInt32
+    package let owner: UInt32
     /// The permission bits (`st_mode & 0o7777`).
-    let permissions: UInt32
+    package let permissions: UInt32
 }
 
 /// The file operations storage needs, so tests can count them and make any one fail.

@@ -13,13 +13,13 @@ import TripsFormats
 ///     {"revision":13,"op":"makeFavorites","ids":[3,7]}
 ///     {"revision":14,"op":"sort","by":"price"}
 package struct JournalRecord: Sendable, Equatable {
-    var revision: UInt64
-    var change: TripChange
+    package var revision: UInt64
+    package var change: TripChange
     /// The idempotency key the change was made with, and its answer, kept with it.
-    var idempotency: IdempotencyKeyUse?
+    package var idempotency: IdempotencyKeyUse?
 
     /// The record as its JSON payload.
-    var payload: [UInt8] {
+    package var payload: [UInt8] {
         var writer = JSONWriter(reservingCapacity: 160)
         writer.appendRaw(#"{"revision":"#)
         writer.appendInteger(revision)
@@ -69,14 +69,14 @@ package struct JournalRecord: Sendable, Equatable {
         return writer.bytes
     }
 
-    init(revision: UInt64, change: TripChange, idempotency: IdempotencyKeyUse? = nil) {
+    package init(revision: UInt64, change: TripChange, idempotency: IdempotencyKeyUse? = nil) {
         self.revision = revision
         self.change = change
         self.idempotency = idempotency
     }
 
     /// Reads a payload `payload` wrote.
-    init(payload: [UInt8]) throws(StoredJSONError) {
+    package init(payload: [UInt8]) throws(StoredJSONError) {
         // Creates, by far the most common record, in the layout written here: read directly.
         if let record = payload.withUnsafeBytes(StoredLayoutReader.addRecord) {
             self = record

@@ -3,16 +3,16 @@ import TripsDomain
 /// Rebuilds the list from a snapshot's list and the journal that follows it.
 package struct JournalReplay {
     /// The list after every whole record.
-    var list: TripList
+    package var list: TripList
     /// The history with the event of every whole record added.
-    var history: ChangeHistory
+    package var history: ChangeHistory
     /// The idempotency keys with those of every whole record added.
-    var ledger: IdempotencyLedger
+    package var ledger: IdempotencyLedger
     /// The bytes the whole records take; anything after is a torn tail.
-    var validLength: Int
-    var recordCount: Int
+    package var validLength: Int
+    package var recordCount: Int
     /// Why the tail after `validLength` was dropped, when there was one.
-    var tornTail: String?
+    package var tornTail: String?
 
     /// Replays `bytes` onto `list`. Pass the list with `consume`: in a list still held
     /// elsewhere, every page a change touches is copied.
@@ -21,7 +21,7 @@ package struct JournalReplay {
     /// it, is a write the crash interrupted: it was never acknowledged, so it is dropped.
     /// Anything else that is wrong is `.corrupt` with the record's offset.
     /// - Complexity: O(n) in the journal's length, plus the cost of applying each change.
-    init(
+    package init(
         _ bytes: [UInt8], file: String, onto list: consuming TripList, history: consuming ChangeHistory,
         ledger: consuming IdempotencyLedger = IdempotencyLedger(),
         now: Int64 = 0

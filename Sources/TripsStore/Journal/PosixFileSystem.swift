@@ -3,7 +3,7 @@ import TripsPlatform
 
 /// The real file layer: Glibc calls through `systemCall`, which retries `EINTR`.
 package struct PosixFileSystem: FileSystem {
-    init() {}
+    package init() {}
 
     package func createDirectory(_ path: String) throws(StorageError) {
         var prefix = path.hasPrefix("/") ? "/" : ""

@@ -8,12 +8,12 @@ import TripsPlatform
 ///
 /// The checksum covers the length, so a damaged length is caught like damaged data.
 package enum RecordFrame {
-    static let headerLength = 8
+    package static let headerLength = 8
     /// No record this service writes comes near this; a larger length is damage.
-    static let maximumPayloadLength = 64 << 20
+    package static let maximumPayloadLength = 64 << 20
 
     /// Appends one framed record to `buffer`.
-    static func append(payload: [UInt8], to buffer: inout [UInt8]) {
+    package static func append(payload: [UInt8], to buffer: inout [UInt8]) {
         let length = UInt32(payload.count)
         let lengthBytes = withUnsafeBytes(of: length.littleEndian) { Array($0) }
         var crc = lengthBytes.withUnsafeBytes { CRC32C.checksum($0) }
@@ -24,7 +24,7 @@ package enum RecordFrame {
     }
 
     /// What sits at an offset of a file.
-    enum Reading: Equatable {
+    package enum Reading: Equatable {
         /// A whole record whose checksum matches; the next one starts at `next`.
         case record(payload: Range<Int>, next: Int)
         /// The file ends before the record does.
@@ -34,7 +34,7 @@ package enum RecordFrame {
     }
 
     /// Reads the frame starting at `offset` (which must be below `bytes.count`).
-    static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Reading {
+    package static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Reading {
         guard bytes.count - offset >= headerLength else { return .incomplete }
         let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
@@ -49,7 +49,7 @@ package enum RecordFrame {
 
     /// Whether a whole, valid record starts anywhere at or after `offset`: the test that
     /// tells damage in the middle of a file (refuse to start) from a torn tail (drop it).
-    static func containsRecord(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> Bool {
+    package static func containsRecord(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> Bool {
         var candidate = offset
         while candidate + headerLength < bytes.count {
             // Every payload is a JSON object: skip offsets that cannot start one before checksumming.

@@ -28,18 +28,18 @@ import TripsFormats
 /// in journals before that generation, so an older journal left behind by a crash is
 /// never replayed on top of it.
 package struct Snapshot: Sendable, Equatable {
-    static let format = 4
+    package static let format = 4
 
-    var list: TripList
+    package var list: TripList
     /// The latest changes, oldest first; their revisions end at the list's.
-    var events: [ChangeEvent]
+    package var events: [ChangeEvent]
     /// The idempotency keys kept, oldest first.
-    var keys: [IdempotencyKeyUse]
+    package var keys: [IdempotencyKeyUse]
     /// The generation of the journal whose records come after this snapshot.
-    var journal: UInt64
+    package var journal: UInt64
 
     /// The file's bytes.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var bytes: [UInt8] = []
         write { bytes += $0 }
         return bytes
@@ -48,7 +48,7 @@ package struct Snapshot: Sendable, Equatable {
     /// Hands the file's bytes to `sink` in pieces of about `pieceSize`, as they are made: a
     /// snapshot of a long list never stands whole in memory (it would be 200 MB at a million
     /// trips, all of it newly allocated while the server runs).
-    func write<Failure: Error>(pieceSize: Int = 1 << 20, to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+    package func write<Failure: Error>(pieceSize: Int = 1 << 20, to sink: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(pieceSize + 4_096)
         func append(_ payload: [UInt8]) throws(Failure) {
@@ -104,7 +104,7 @@ package struct Snapshot: Sendable, Equatable {
         if !buffer.isEmpty { try sink(buffer) }
     }
 
-    init(list: TripList, events: [ChangeEvent] = [], keys: [IdempotencyKeyUse] = [], journal: UInt64) {
+    package init(list: TripList, events: [ChangeEvent] = [], keys: [IdempotencyKeyUse] = [], journal: UInt64) {
         self.list = list
         self.events = events
         self.keys = keys
@@ -112,7 +112,7 @@ package struct Snapshot: Sendable, Equatable {
     }
 
     /// Reads a snapshot file; any flaw is `.corrupt` naming `file` and the record's offset.
-    init(bytes: [UInt8], file: String) throws(StorageError) {
+    package init(bytes: [UInt8], file: String) throws(StorageError) {
         var offset = 0
         /// Steps over the next record's frame; answers where it starts and its payload.
         func nextPayload() throws(StorageError) -> Frame {

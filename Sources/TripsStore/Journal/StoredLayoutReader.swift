@@ -23,7 +23,7 @@ package struct StoredLayoutReader {
 
     /// A snapshot's trip record: the trip and its version, or nil when the record is not in
     /// the expected layout.
-    static func trip(_ payload: UnsafeRawBufferPointer) -> (trip: Trip, version: UInt64)? {
+    package static func trip(_ payload: UnsafeRawBufferPointer) -> (trip: Trip, version: UInt64)? {
         var reader = StoredLayoutReader(payload)
         guard reader.skip(#"{"version":"#), let version = reader.wholeNumber(), reader.skip(#","id":"#),
             let id = reader.wholeNumber().flatMap(Int.init(exactly:)), reader.skip(","), let draft = reader.draftMembers(),
@@ -33,7 +33,7 @@ package struct StoredLayoutReader {
     }
 
     /// A journal record that adds trips, without an idempotency key; nil for any other record.
-    static func addRecord(_ payload: UnsafeRawBufferPointer) -> JournalRecord? {
+    package static func addRecord(_ payload: UnsafeRawBufferPointer) -> JournalRecord? {
         var reader = StoredLayoutReader(payload)
         guard reader.skip(#"{"revision":"#), let revision = reader.wholeNumber(), reader.skip(#","op":"add","drafts":["#)
         else { return nil }

@@ -4,7 +4,7 @@ import Synchronization
 import TripsDomain
 import TripsPlatform
 
-/// The one owner of the trip list in a running server.
+/// The trip list kept in a data folder (`--data`), by the one owner of it in a running server.
 ///
 /// Reads see the durable list, through `read`. A write plans a change against the newest
 /// list (durable plus changes waiting for the disk), applies it there, and hands its journal
@@ -16,16 +16,13 @@ import TripsPlatform
 /// out sharing storage, as does a list a reader takes out; a change then copies only the
 /// pages and chunks it touches (`TripIDTable`, `ListOrder`), never the whole list.
 package final class TripStore: Sendable {
-    /// Where the data lives; nil in memory.
-    package let directory: String?
+    /// Where the data lives.
+    package let directory: String
     private let state: Mutex<State>
-    /// nil in memory; otherwise taken only by the writer thread, and by `close` once it stopped.
+    /// Taken only by the writer thread, and by `close` once it stopped.
     private let disk: Mutex<DiskStore?>
     private let log: any StorageLog
-    /// Signalled once each time the writer is woken (`State.isWriterAwake` goes true).
-    private let wakeUp = DispatchSemaphore(value: 0)
-    /// Signalled when the writer thread has stopped.
-    private let writerStopped = DispatchSemaphore(value: 0)
+    private let writer = WriterThread()
     /// The compaction running on its own thread, if one is: `close` waits for it.
     private let compactions = DispatchGroup()
 
@@ -37,13 +34,14 @@ package final class TripStore: Sendable {
         /// Told every durable change, in order, under the lock (so that a reader of `history`
         /// never misses one between reading and subscribing).
         var listener: (@Sendable (ChangeEvent) -> Void)?
-        /// `durable` plus every accepted change that is not yet on disk.
+        /// `durable` plus every accepted change that is not yet on disk: what changes are
+        /// planned against.
         var tip: TripList
-        /// Mutations waiting for the writer, in the order they were planned.
-        var queue: [PendingMutation] = []
+        /// Changes waiting for the writer, in the order they were planned.
+        var queue: [PendingChange] = []
         /// The writer took a batch and has not yet completed it.
         var isBatchInFlight = false
-        var isWriterAwake = false
+        var writerWake = WriterThread.Wake()
         var isClosing = false
         /// The last write to the journal failed, and none has succeeded since.
         var lastWriteFailure: StorageError?
@@ -53,34 +51,22 @@ package final class TripStore: Sendable {
         var ledger: IdempotencyLedger
     }
 
-    /// A planned mutation on its way to the disk.
-    private struct PendingMutation: Sendable {
-        /// The change to apply to the durable list once its record is on disk.
-        let change: TripChange?
-        /// The journal record, when the change changed anything.
-        let record: JournalRecord?
-        let result: Result<Mutation, MutationError>
+    /// A planned change on its way to the disk, and who to tell once it is there.
+    private struct PendingChange: Sendable {
+        let planned: PlannedChange
         let completion: @Sendable (Result<Mutation, MutationError>) -> Void
     }
 
-    /// Opens (or creates) the data folder, takes its lock and recovers the list;
-    /// `directory == nil` keeps everything in memory.
+    /// Opens (or creates) the data folder, takes its lock and recovers the list.
     ///
     /// - Throws: `.locked` when another store holds the folder, `.corrupt` when a file is
     ///   damaged anywhere but a torn last record, `.io` when the folder cannot be used.
     package init(
-        directory: String?, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
+        directory: String, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
         fileSystem: any FileSystem = PosixFileSystem(), log: any StorageLog = ConsoleLog()
     ) throws(StorageError) {
         self.directory = directory
         self.log = log
-        guard let directory else {
-            let list = seedSamples ? TripList.samples : TripList()
-            let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
-            state = Mutex(State(durable: list, history: history, tip: list, ledger: configuration.emptyLedger))
-            disk = Mutex(nil)
-            return
-        }
         // Past RLIMIT_FSIZE a write must fail with EFBIG (the change is refused with 507, reads
         // go on), not raise SIGXFSZ, whose default action kills the process.
         signal(SIGXFSZ, SIG_IGN)
@@ -88,9 +74,13 @@ package final class TripStore: Sendable {
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
         state = Mutex(State(durable: list, history: history, tip: list, ledger: ledger))
         self.disk = Mutex(disk)
-        let thread = Thread { [self] in runWriter() }
-        thread.name = "trips-storage-writer"
-        thread.start()
+        writer.start(
+            named: "trips-storage-writer", prepare: { [self] in compactIfNeeded() },  // a long journal left by the last run
+            next: { [self] in nextStep() },
+            perform: { [self] batch in
+                write(batch)
+                compactIfNeeded()
+            })
     }
 
     /// Runs `body` on the durable list, which never shows a change that is not yet on disk.
@@ -130,99 +120,40 @@ package final class TripStore: Sendable {
         read { copy $0 }
     }
 
-    /// Plans a change against the newest list, applies it, journals it, and calls
-    /// `completion` once it is durable (or failed).
+    /// Plans a change against the newest list (`ChangePlanner` says how), applies it, journals
+    /// it, and calls `completion` once it is durable (or failed).
     ///
-    /// `plan` runs under the store's lock, so it must be quick and pure; it throws
-    /// `.rejected` or `.preconditionFailed`, or returns nil for "nothing to do". A change
-    /// that changes nothing is not journaled. `completion` never runs before every change
-    /// accepted earlier is durable: it runs on the writer thread, or right here, before
-    /// `mutate` returns, when nothing is waiting for the disk (always, in memory).
-    ///
-    /// With `idempotency`, a key already used for the same request answers its first answer
-    /// again and changes nothing; used for another request, `.idempotencyConflict`; still on
-    /// its way to the disk, `.idempotencyInFlight`. A new one makes the change, and its
-    /// answer (`idempotency.answer` of the mutation, trimmed by `StoredAnswer.kept(for:)`)
-    /// goes into the change's journal record.
-    package func mutate(
-        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
-        idempotency: IdempotencyRequest? = nil,
-        completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
-    ) {
-        let isInMemory = directory == nil
+    /// A change that changes nothing is not journaled. `completion` never runs before every
+    /// change accepted earlier is durable: it runs on the writer thread, or right here, before
+    /// `submit` returns, when nothing is waiting for the disk (or the idempotency key alone
+    /// answers).
+    package func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void) {
         let (immediate, wakeWriter) = state.withLock { state -> (Result<Mutation, MutationError>?, Bool) in
             guard !state.isClosing else { return (.failure(.storage(.closed)), false) }
-            if let idempotency {
-                switch state.ledger.lookup(idempotency.key, fingerprint: idempotency.fingerprint) {
-                case .new: break
-                case .replay(let answer): return (.success(Mutation(replaying: answer, list: state.tip)), false)
-                case .conflict: return (.failure(.idempotencyConflict), false)
-                case .inFlight: return (.failure(.idempotencyInFlight), false)
-                }
+            let planned = ChangePlanner.plan(request, on: &state.tip, ledger: &state.ledger)
+            if planned.isAnsweredByKey || (planned.entry == nil && state.queue.isEmpty && !state.isBatchInFlight) {
+                return (planned.result, false)
             }
-            var record: JournalRecord?
-            let result: Result<Mutation, MutationError>
-            var change: TripChange?
-            do throws(MutationError) {
-                var outcome: TripChangeOutcome?
-                change = try plan(state.tip)
-                if let change {
-                    let revision = state.tip.revision
-                    // `apply` changes nothing when it throws, so the tip stays as it was.
-                    do throws(TripsError) {
-                        outcome = try state.tip.apply(change)
-                    } catch {
-                        throw .rejected(error)
-                    }
-                    if state.tip.revision != revision {
-                        record = JournalRecord(revision: state.tip.revision, change: change)
-                    }
-                }
-                var mutation = Mutation(outcome: outcome, list: state.tip, returningList: returningList)
-                if let idempotency, let answer = idempotency.answer(mutation) {
-                    mutation.answer = answer  // whole: the ledger and the journal keep `use`, trimmed
-                    let use = idempotency.use(answered: answer, outcome: outcome)
-                    if record != nil {
-                        record?.idempotency = use
-                        state.ledger.begin(use.ledgerKey, fingerprint: use.fingerprint)  // kept once durable
-                    } else {
-                        state.ledger.finish(use, now: use.at)  // nothing to save: kept in memory
-                    }
-                }
-                result = .success(mutation)
-            } catch {
-                result = .failure(error)
-            }
-            if record == nil { change = nil }
-            if isInMemory {
-                if let change { Self.applyDurable(change, keyUse: record?.idempotency, to: &state) }
-                return (result, false)
-            }
-            if record == nil && state.queue.isEmpty && !state.isBatchInFlight { return (result, false) }
-            state.queue.append(PendingMutation(change: change, record: record, result: result, completion: completion))
-            guard !state.isWriterAwake else { return (nil, false) }
-            state.isWriterAwake = true
-            return (nil, true)
+            state.queue.append(PendingChange(planned: planned, completion: completion))
+            return (nil, state.writerWake.request())
         }
-        if wakeWriter { wakeUp.signal() }
+        if wakeWriter { writer.wake() }
         if let immediate { completion(immediate) }
     }
 
     /// Finishes every accepted change, stops the writer, closes the journal and releases
     /// the folder's lock. Later mutations fail with `.storage(.closed)`. Idempotent.
     ///
-    /// A store on disk must be closed: its writer thread keeps it alive until then.
+    /// A store must be closed: its writer thread keeps it alive until then.
     package func close() {
         let (isFirstClose, wakeWriter) = state.withLock { state -> (Bool, Bool) in
             guard !state.isClosing else { return (false, false) }
             state.isClosing = true
-            guard !state.isWriterAwake else { return (true, false) }
-            state.isWriterAwake = true
-            return (true, true)
+            return (true, state.writerWake.request())
         }
-        guard isFirstClose, directory != nil else { return }
-        if wakeWriter { wakeUp.signal() }
-        writerStopped.wait()
+        guard isFirstClose else { return }
+        if wakeWriter { writer.wake() }
+        writer.waitUntilStopped()
         compactions.wait()
         disk.withLock { disk in
             disk?.close()
@@ -232,48 +163,27 @@ package final class TripStore: Sendable {
 
     // MARK: The writer thread
 
-    /// What the writer does next.
-    private enum WriterStep {
-        case write([PendingMutation])
-        case sleep
-        case stop
-    }
-
-    private func runWriter() {
-        compactIfNeeded()  // a long journal left by the last run
-        while true {
-            wakeUp.wait()
-            var step = nextStep()
-            while case .write(let batch) = step {
-                write(batch)
-                compactIfNeeded()
-                step = nextStep()
-            }
-            if case .stop = step { break }
-        }
-        writerStopped.signal()
-    }
-
-    private func nextStep() -> WriterStep {
+    /// Takes every change waiting, or stops once closing with none left, or sleeps.
+    private func nextStep() -> WriterThread.Step<[PendingChange]> {
         state.withLock { state in
             if !state.queue.isEmpty {
                 state.isBatchInFlight = true
                 defer { state.queue.removeAll(keepingCapacity: true) }
-                return .write(state.queue)
+                return .work(state.queue)
             }
             if state.isClosing { return .stop }
-            state.isWriterAwake = false
+            state.writerWake.sleep()
             return .sleep
         }
     }
 
     /// Writes a batch's records with one `write` and one `fdatasync`, then completes it.
-    private func write(_ batch: [PendingMutation]) {
+    private func write(_ batch: [PendingChange]) {
         var bytes: [UInt8] = []
         var records = 0
         for pending in batch {
-            guard let record = pending.record else { continue }
-            RecordFrame.append(payload: record.payload, to: &bytes)
+            guard let entry = pending.planned.entry else { continue }
+            RecordFrame.append(payload: entry.record.payload, to: &bytes)
             records += 1
         }
         var failure: StorageError?
@@ -299,7 +209,7 @@ package final class TripStore: Sendable {
                 state.statistics.recordFailure(failure)
                 let failed = batch + state.queue
                 state.queue.removeAll()
-                for pending in failed { if let use = pending.record?.idempotency { state.ledger.abandon(use.ledgerKey) } }
+                for pending in failed { pending.planned.entry?.abandon(ledger: &state.ledger) }
                 return failed
             }
             log.warning("a write to the journal failed, \(failed.count) changes refused: \(failure)")
@@ -308,7 +218,7 @@ package final class TripStore: Sendable {
         }
         state.withLock { state in
             for pending in batch {
-                if let change = pending.change { Self.applyDurable(change, keyUse: pending.record?.idempotency, to: &state) }
+                if let entry = pending.planned.entry { Self.applyDurable(entry, to: &state) }
             }
             state.isBatchInFlight = false
             if records > 0 {
@@ -316,7 +226,7 @@ package final class TripStore: Sendable {
                 state.statistics.recordSync(bytes: bytes.count, seconds: seconds)
             }
         }
-        for pending in batch { pending.completion(pending.result) }
+        for pending in batch { pending.completion(pending.planned.result) }
     }
 
     /// Once the journals outgrew the configured size, switches to a new journal generation
@@ -357,16 +267,13 @@ package final class TripStore: Sendable {
     /// Replays on the durable list a change the tip already accepted (it cannot fail there,
     /// since the durable list is the tip as it was when the change was planned), and tells
     /// the history and the listener.
-    private static func applyDurable(_ change: TripChange, keyUse: IdempotencyKeyUse?, to state: inout State) {
-        if let keyUse { state.ledger.finish(keyUse, now: keyUse.at) }
-        let event: ChangeEvent?
+    private static func applyDurable(_ entry: PlannedChange.Entry, to state: inout State) {
         do {
-            event = try state.durable.applyTelling(change).event
+            try state.durable.apply(entry.record.change)
         } catch {
             preconditionFailure("a change the tip accepted was refused by the durable list: \(error)")
         }
-        guard let event else { return }
-        state.history.append(event)
-        state.listener?(event)
+        entry.settle(history: &state.history, ledger: &state.ledger)
+        state.listener?(entry.event)
     }
 }

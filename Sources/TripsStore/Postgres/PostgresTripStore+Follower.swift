@@ -90,10 +90,8 @@ extension PostgresTripStore {
     package func requestCatchUp() {
         let wake = state.withLock { state -> Bool in
             state.needsCatchUp = true
-            guard !state.isWriterAwake else { return false }
-            state.isWriterAwake = true
-            return true
+            return state.writerWake.request()
         }
-        if wake { wakeUp.signal() }
+        if wake { writer.wake() }
     }
 }

@@ -8,7 +8,8 @@ import TripsPostgres
 ///
 /// Reads see the list in memory, as of the last revision this instance saw. A write goes to
 /// a writer thread of its own, which takes every write waiting and makes them in one
-/// transaction (`PostgresTripTables.commit`): planned against the tables' newest list, so a
+/// transaction (`PostgresTripTables.commit`): planned (`ChangePlanner`) against the tables'
+/// newest list, so a
 /// precondition holds inside the transaction even with other instances writing. A follower
 /// thread `LISTEN`s for other instances' changes (and looks every `pollInterval` anyway, in
 /// case a notification was lost with a connection) and has the writer catch up on them; the
@@ -28,14 +29,15 @@ package final class PostgresTripStore: Sendable {
     package let retention: PostgresRetention
     package let log: any StorageLog
     package let state: Mutex<State>
-    package let wakeUp = DispatchSemaphore(value: 0)
-    package let writerStopped = DispatchSemaphore(value: 0)
+    package let writer = WriterThread()
     package let followerStopped = DispatchSemaphore(value: 0)
     /// Cuts the follower's wait before reconnecting short when the store closes.
     package let followerWake = DispatchSemaphore(value: 0)
     /// The pruning under way, if any, which `close` waits for.
     package let pruning = DispatchGroup()
     package let isPruning = Atomic(false)
+    /// The revision at which the writer last started a pruning (or the store started).
+    package let prunedAt: Atomic<UInt64>
     /// How long the follower waits for a notification before it looks for changes anyway.
     package let pollInterval: Duration
 
@@ -54,7 +56,7 @@ package final class PostgresTripStore: Sendable {
         package var listener: (@Sendable (ChangeEvent) -> Void)?
         package var queue: [PendingWrite] = []
         package var needsCatchUp = false
-        package var isWriterAwake = false
+        var writerWake = WriterThread.Wake()
         package var isClosing = false
         /// The last write failed, and none has succeeded since.
         package var lastWriteFailure: StorageError?
@@ -67,12 +69,17 @@ package final class PostgresTripStore: Sendable {
         package var keysInFlight: [IdempotencyLedger.Key: String] = [:]
     }
 
-    /// A write waiting for the writer thread.
+    /// A write waiting for the writer thread, which plans it in its transaction.
     package struct PendingWrite: Sendable {
-        package let plan: @Sendable (TripList) throws(MutationError) -> TripChange?
-        package let returningList: Bool
-        package let idempotency: IdempotencyRequest?
+        package let request: ChangeRequest
         package let completion: @Sendable (Result<Mutation, MutationError>) -> Void
+    }
+
+    /// What the writer does when woken.
+    package enum WriterWork {
+        case write([PendingWrite])
+        /// Another instance wrote: bring the list up to the tables.
+        case catchUp
     }
 
     /// Connects, brings the schema up to date (`SchemaMigrator`), seeds new tables with the
@@ -100,13 +107,20 @@ package final class PostgresTripStore: Sendable {
                 return try tables.load(historyCapacity: configuration.historyCapacity, ledger: configuration.emptyLedger)
             }
             state = Mutex(State(tables: loaded))
+            prunedAt = Atomic(loaded.list.revision)
         } catch {
             pool.close()
             throw error
         }
-        let writer = Thread { [self] in runWriter() }
-        writer.name = "trips-postgres-writer"
-        writer.start()
+        writer.start(
+            named: "trips-postgres-writer", next: { [self] in nextStep() },
+            perform: { [self] work in
+                switch work {
+                case .write(let batch): write(batch)
+                case .catchUp: catchUp()
+                }
+                pruneIfDue()
+            })
         let follower = Thread { [self] in runFollower() }
         follower.name = "trips-postgres-follower"
         follower.start()
@@ -142,26 +156,20 @@ package final class PostgresTripStore: Sendable {
 
     /// Queues a change for the writer, which plans it in its transaction against the newest
     /// list; `completion` runs on the writer thread once the transaction committed (or failed).
-    package func mutate(
-        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
-        idempotency: IdempotencyRequest? = nil,
-        completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
-    ) {
+    package func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void) {
         let (refusal, wake) = state.withLock { state -> (MutationError?, Bool) in
             guard !state.isClosing else { return (.storage(.closed), false) }
-            if let idempotency {
+            if let idempotency = request.idempotency {
                 if let planned = state.keysInFlight[idempotency.key] {
                     return (planned == idempotency.fingerprint ? .idempotencyInFlight : .idempotencyConflict, false)
                 }
                 state.keysInFlight[idempotency.key] = idempotency.fingerprint
             }
-            state.queue.append(PendingWrite(plan: plan, returningList: returningList, idempotency: idempotency, completion: completion))
-            guard !state.isWriterAwake else { return (nil, false) }
-            state.isWriterAwake = true
-            return (nil, true)
+            state.queue.append(PendingWrite(request: request, completion: completion))
+            return (nil, state.writerWake.request())
         }
         if let refusal { completion(.failure(refusal)) }
-        if wake { wakeUp.signal() }
+        if wake { writer.wake() }
     }
 
     /// Finishes the writes waiting, stops both threads and closes their connections. Idempotent.
@@ -169,14 +177,12 @@ package final class PostgresTripStore: Sendable {
         let (isFirstClose, wake) = state.withLock { state -> (Bool, Bool) in
             guard !state.isClosing else { return (false, false) }
             state.isClosing = true
-            guard !state.isWriterAwake else { return (true, false) }
-            state.isWriterAwake = true
-            return (true, true)
+            return (true, state.writerWake.request())
         }
         guard isFirstClose else { return }
-        if wake { wakeUp.signal() }
+        if wake { writer.wake() }
         followerWake.signal()
-        writerStopped.wait()
+        writer.waitUntilStopped()
         followerStopped.wait()
         pruning.wait()
         pool.close()
@@ -198,45 +204,21 @@ package final class PostgresTripStore: Sendable {
 
     // MARK: The writer thread
 
-    package enum WriterStep {
-        case write([PendingWrite])
-        case catchUp
-        case sleep
-        case stop
-    }
-
-    package func runWriter() {
-        var prunedAt = state.withLock { $0.tables.list.revision }
-        while true {
-            wakeUp.wait()
-            while true {
-                let step = state.withLock { state -> WriterStep in
-                    if !state.queue.isEmpty {
-                        defer { state.queue.removeAll(keepingCapacity: true) }
-                        return .write(state.queue)
-                    }
-                    if state.needsCatchUp {
-                        state.needsCatchUp = false
-                        return .catchUp
-                    }
-                    if state.isClosing { return .stop }
-                    state.isWriterAwake = false
-                    return .sleep
-                }
-                switch step {
-                case .write(let batch):
-                    write(batch)
-                    pruneIfDue(prunedAt: &prunedAt)
-                case .catchUp:
-                    catchUp()
-                    pruneIfDue(prunedAt: &prunedAt)
-                case .sleep: break
-                case .stop:
-                    writerStopped.signal()
-                    return
-                }
-                if case .sleep = step { break }
+    /// Takes every write waiting, or a catching up, or stops once closing with neither left,
+    /// or sleeps.
+    package func nextStep() -> WriterThread.Step<WriterWork> {
+        state.withLock { state in
+            if !state.queue.isEmpty {
+                defer { state.queue.removeAll(keepingCapacity: true) }
+                return .work(.write(state.queue))
             }
+            if state.needsCatchUp {
+                state.needsCatchUp = false
+                return .work(.catchUp)
+            }
+            if state.isClosing { return .stop }
+            state.writerWake.sleep()
+            return .sleep
         }
     }
 
@@ -245,33 +227,21 @@ package final class PostgresTripStore: Sendable {
         let failure: StorageError
         var working = state.withLock { $0.tables }
         let seen = working.list.revision
-        let writes = batch.map { pending in
-            PostgresTripTables.Write(
-                plan: pending.plan, key: pending.idempotency.map { ($0.key, $0.fingerprint) },
-                keyUse: pending.idempotency.map { idempotency in
-                    { written in
-                        idempotency.answer(Mutation(outcome: written.outcome, list: written.list, returningList: pending.returningList))
-                            .map { idempotency.use(answered: $0, outcome: written.outcome) }
-                    }
-                })
-        }
+        let requests = batch.map(\.request)
         var attempt = 1
         while true {
             do {
                 let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
-                    try tables.commit(writes, to: &working)
+                    try tables.commit(requests, to: &working)
                 }
                 publish(working, after: seen, failure: nil, finishing: batch)
-                for (pending, result) in zip(batch, results) {
-                    pending.completion(Self.answer(result, returningList: pending.returningList))
-                }
+                for (pending, planned) in zip(batch, results) { pending.completion(planned.result) }
                 return
             } catch {
                 let handling = error.handling
                 if handling == .refuseChange {
                     // The value was never sent: the database is fine, and so is the catching up.
-                    publish(working, after: seen, failure: nil)
-                    refuseAlone(batch, error)
+                    refuseAlone(batch, error, caughtUp: working, after: seen)
                     return
                 }
                 if handling == .retry, attempt < Self.attempts {
@@ -291,28 +261,20 @@ package final class PostgresTripStore: Sendable {
     }
 
     /// A value of a change in `batch` could not be sent: makes each write alone, so that
-    /// only the one holding the value is refused, and the others, and readiness, go on.
-    package func refuseAlone(_ batch: [PendingWrite], _ error: PostgresStoreError) {
+    /// only the one holding the value is refused (and its key is free again, as for any
+    /// refused change), and the others, and readiness, go on.
+    package func refuseAlone(
+        _ batch: [PendingWrite], _ error: PostgresStoreError, caughtUp working: PostgresTripTables.State, after seen: UInt64
+    ) {
         guard batch.count == 1 else {
+            publish(working, after: seen, failure: nil)
             for pending in batch { write([pending]) }
             return
         }
+        publish(working, after: seen, failure: nil, finishing: batch)
         log.warning("a change refused: \(error)")
         let reason = "the change holds a value PostgreSQL cannot store (U+0000 in a string, or more than one message can carry)"
         batch[0].completion(.failure(.rejected(.invalidBody(reason))))
-    }
-
-    package static func answer(_ result: PostgresTripTables.WriteResult, returningList: Bool) -> Result<Mutation, MutationError> {
-        switch result {
-        case .written(let written, let keyUse):
-            var mutation = Mutation(outcome: written.outcome, list: written.list, returningList: returningList)
-            mutation.answer = keyUse?.answer
-            return .success(mutation)
-        case .replayed(let answer, let list):
-            return .success(Mutation(replaying: answer, list: list))
-        case .refused(let error):
-            return .failure(error)
-        }
     }
 
     /// Brings the list up to the tables' newest revision (another instance wrote).
@@ -329,12 +291,13 @@ package final class PostgresTripStore: Sendable {
 
     /// Prunes the tables in the background, on a connection of its own, once
     /// `retention.interval` changes passed since the last time (and the last pruning is done).
-    package func pruneIfDue(prunedAt: inout UInt64) {
+    /// Runs on the writer thread.
+    package func pruneIfDue() {
         let revision = state.withLock { $0.tables.list.revision }
-        guard revision >= prunedAt + retention.interval,
+        guard revision >= prunedAt.load(ordering: .relaxed) + retention.interval,
             isPruning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        prunedAt = revision
+        prunedAt.store(revision, ordering: .relaxed)
         DispatchQueue.global().async(group: pruning) { [self] in
             defer { isPruning.store(false, ordering: .releasing) }
             do {
@@ -355,7 +318,7 @@ package final class PostgresTripStore: Sendable {
         state.withLock { state in
             let events = working.history.events(after: seen)
             state.tables = working
-            for pending in batch { if let key = pending.idempotency?.key { state.keysInFlight[key] = nil } }
+            for pending in batch { if let key = pending.request.idempotency?.key { state.keysInFlight[key] = nil } }
             if let failure {
                 state.lastWriteFailure = failure
                 state.statistics.recordFailure(failure)

@@ -5,12 +5,14 @@ import TripsPostgres
 
 /// Writing: a batch of changes in one transaction, and the rows each change touches.
 extension PostgresTripTables {
-    /// Makes `writes` in one transaction, in order, after catching `state` up; answers each
-    /// one's result. A write its plan or the list refuses changes nothing, and the others go
-    /// on. When the transaction fails, `state` keeps only the catching up, and the error is
-    /// thrown: nothing of the writes is in the tables, unless the connection broke during
-    /// `COMMIT`, when the next catching up finds out.
-    package func commit(_ writes: [Write], to state: inout State) throws(PostgresStoreError) -> [WriteResult] {
+    /// Plans and makes `requests` in one transaction, in order, after catching `state` up,
+    /// as `ChangePlanner` plans them against the tables' newest list (so a precondition such
+    /// as `If-Match` holds inside the transaction); answers each one's plan. A request its plan
+    /// or the list refuses changes nothing, and the others go on. When the transaction fails,
+    /// `state` keeps only the catching up, and the error is thrown: nothing of the requests is
+    /// in the tables, unless the connection broke during `COMMIT`, when the next catching up
+    /// finds out.
+    package func commit(_ requests: [ChangeRequest], to state: inout State) throws(PostgresStoreError) -> [PlannedChange] {
         let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
             // The changes after ours are asked for with the lock: one round trip.
             let opening = try queries([Self.stateRow(locking: true), Self.changes(after: state)])
@@ -25,53 +27,17 @@ extension PostgresTripTables {
             endKey = nil
             unwritten = ([], [], [])
             var working = state
-            var results: [WriteResult] = []
-            var changes: [(record: JournalRecord, event: ChangeEvent)] = []
-            for write in writes {
-                if let key = write.key {
-                    switch working.ledger.lookup(key.key, fingerprint: key.fingerprint) {
-                    case .new: break
-                    case .replay(let answer):
-                        results.append(.replayed(answer, list: working.list))
-                        continue
-                    case .conflict:
-                        results.append(.refused(.idempotencyConflict))
-                        continue
-                    case .inFlight:
-                        results.append(.refused(.idempotencyInFlight))
-                        continue
-                    }
+            var results: [PlannedChange] = []
+            var changes: [PlannedChange.Entry] = []
+            for request in requests {
+                let planned = ChangePlanner.plan(request, on: &working.list, ledger: &working.ledger)
+                if let entry = planned.entry {
+                    try writeRows(of: entry.record.change, outcome: entry.outcome, to: working.list)
+                    changes.append(entry)
+                    // Durable once the transaction commits, and `working` is kept only then.
+                    entry.settle(history: &working.history, ledger: &working.ledger)
                 }
-                let change: TripChange?
-                do throws(MutationError) {
-                    change = try write.plan(working.list)
-                } catch {
-                    results.append(.refused(error))
-                    continue
-                }
-                guard let change else {
-                    results.append(.written(Written(change: nil, outcome: nil, list: working.list, event: nil), keyUse: nil))
-                    continue
-                }
-                let before = working.list
-                let applied: (outcome: TripChangeOutcome, event: ChangeEvent?)
-                do throws(TripsError) {
-                    applied = try working.list.applyTelling(change)
-                } catch {
-                    results.append(.refused(.rejected(error)))
-                    continue
-                }
-                let written = Written(change: change, outcome: applied.outcome, list: working.list, event: applied.event)
-                let keyUse = write.keyUse?(written)
-                if let event = applied.event {
-                    let record = JournalRecord(revision: working.list.revision, change: change, idempotency: keyUse)
-                    try writeRows(of: change, outcome: applied.outcome, from: before, to: working.list)
-                    changes.append((record, event))
-                    working.history.append(event)
-                }
-                // A key whose change changed nothing is kept in memory only, as the journal does.
-                if let keyUse { working.ledger.finish(keyUse, now: keyUse.at) }
-                results.append(.written(written, keyUse: keyUse))
+                results.append(planned)
             }
             if !changes.isEmpty {
                 writeUnwrittenRows()
@@ -92,7 +58,7 @@ extension PostgresTripTables {
     /// The changes' records and events in `trip_changes` (what other instances replay, and
     /// the history of the change feed), and their idempotency keys: one statement each for
     /// the whole transaction.
-    package func append(_ changes: [(record: JournalRecord, event: ChangeEvent)]) {
+    package func append(_ changes: [PlannedChange.Entry]) {
         execute(
             "INSERT INTO trip_changes (revision, record, event, data) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])",
             [
@@ -123,10 +89,8 @@ extension PostgresTripTables {
             ])
     }
 
-    /// Writes the rows `change` changed on the way from `before` to `after`.
-    package func writeRows(of change: TripChange, outcome: TripChangeOutcome, from before: TripList, to after: TripList)
-        throws(PostgresStoreError)
-    {
+    /// Writes the rows `change` changed, which left the list as `after`.
+    package func writeRows(of change: TripChange, outcome: TripChangeOutcome, to after: TripList) throws(PostgresStoreError) {
         // Trips added at the end, once the end is known: their rows wait for the next statement.
         if case (.add(_, nil), .added(let trips)) = (change, outcome), let endKey,
             let keys = TripPositions.keys(trips.count, between: endKey, and: nil)

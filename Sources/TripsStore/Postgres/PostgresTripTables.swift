@@ -26,43 +26,12 @@ package final class PostgresTripTables {
         var ledger: IdempotencyLedger
     }
 
-    /// One change to make, planned against the list as the transaction finds it: nil for
-    /// "nothing to do". With `key`, a key the tables already hold answers as the ledger says
-    /// (a replay, a conflict) instead; `keyUse` makes the key's use to keep with the change
-    /// from what it did.
-    package struct Write {
-        var plan: (TripList) throws(MutationError) -> TripChange?
-        var key: (key: IdempotencyLedger.Key, fingerprint: String)? = nil
-        var keyUse: ((Written) -> IdempotencyKeyUse?)? = nil
-    }
-
-    /// What a write did, once planned and applied.
-    package struct Written: Sendable {
-        /// nil when the plan found nothing to do.
-        let change: TripChange?
-        let outcome: TripChangeOutcome?
-        /// The list right after it.
-        let list: TripList
-        /// Its event, or nil when it changed nothing (and was not written).
-        let event: ChangeEvent?
-    }
-
     /// How `catchUp` brought a state up to the tables' revision.
     enum CatchUp: Equatable {
         /// It replayed this many changes.
         case replayed(Int)
         /// It read everything again: changes it had not seen were pruned (`prune`).
         case reloaded
-    }
-
-    /// How one write of a transaction ended.
-    package enum WriteResult: Sendable {
-        /// Made (or found nothing to do), with the idempotency key's use kept with it.
-        case written(Written, keyUse: IdempotencyKeyUse?)
-        /// Its idempotency key was used before for the same request: its first answer, and the
-        /// list as it is now (to make an answer too large to keep again from).
-        case replayed(StoredAnswer, list: TripList)
-        case refused(MutationError)
     }
 
     let connection: PostgresConnection

@@ -2,9 +2,9 @@
 ///
 /// A migration never changes once it has shipped: a change to the schema is a new one.
 package struct SchemaMigration: Sendable {
-    let version: Int
+    package let version: Int
     /// What it does, kept in `trips_schema_migrations` for whoever reads the database.
-    let name: String
+    package let name: String
     /// Fixed SQL, one or more statements: nothing built from data.
-    let sql: StaticString
+    package let sql: StaticString
 }

@@ -9,11 +9,11 @@ import TripsPostgres
 package enum SchemaMigrator {
     /// The advisory lock the migrating transaction holds: "trips" in ASCII, so that it does
     /// not collide by accident with another application's locks in the same database.
-    static let lockKey: Int64 = 0x74_7269_7073
+    package static let lockKey: Int64 = 0x74_7269_7073
 
     /// Applies the migrations the database lacks, in order; answers the versions applied by
     /// this call (none when the schema was up to date).
-    static func migrate(
+    package static func migrate(
         _ connection: PostgresConnection, to migrations: [SchemaMigration] = TripsSchema.migrations
     ) throws(SchemaMigrationError) -> [Int] {
         do {

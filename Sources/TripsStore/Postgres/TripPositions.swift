@@ -8,14 +8,14 @@
 /// never run out (2^47 appends of `spacing` before the key space ends).
 package enum TripPositions {
     /// The distance between neighbours when keys are handed out fresh.
-    static let spacing: Int64 = 1 << 16
+    package static let spacing: Int64 = 1 << 16
     /// A spread window must leave at least this much between neighbours, so that the next
     /// few insertions there find room without spreading again.
-    static let minimumSpreadStep: Int64 = 1 << 10
+    package static let minimumSpreadStep: Int64 = 1 << 10
 
     /// `count` keys, in order, strictly between `low` and `high` (nil: the start or the end
     /// of the list), spread evenly; nil when the gap has too little room.
-    static func keys(_ count: Int, between low: Int64?, and high: Int64?) -> [Int64]? {
+    package static func keys(_ count: Int, between low: Int64?, and high: Int64?) -> [Int64]? {
         guard count > 0 else { return [] }
         switch (low, high) {
         case (nil, nil):
@@ -36,7 +36,7 @@ package enum TripPositions {
     /// `count` keys, in order, for a window whose first key may be `low` and last `high`
     /// (nil: the window reaches that end of the list, and keys may go past it), at least
     /// `minimumSpreadStep` apart; nil when the window is too narrow.
-    static func spread(_ count: Int, from low: Int64?, to high: Int64?) -> [Int64]? {
+    package static func spread(_ count: Int, from low: Int64?, to high: Int64?) -> [Int64]? {
         guard count > 0 else { return [] }
         switch (low, high) {
         case (nil, nil):

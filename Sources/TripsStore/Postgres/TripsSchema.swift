@@ -16,7 +16,7 @@
 /// they were used, which pruning asks; version 3 gives each key the scope it was used in (the
 /// token's name; empty without tokens, as every key before), so two tokens' keys never meet.
 package enum TripsSchema {
-    static let migrations = [
+    package static let migrations = [
         SchemaMigration(
             version: 1, name: "trips, their order, the changes and idempotency keys",
             sql: """

@@ -47,7 +47,7 @@ final class APIServer: Sendable {
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) async throws {
         try await self.init(
-            store: TripStore(directory: nil, seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
+            store: MemoryTripStore(seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
             access: access, cors: cors, hosts: hosts, configure: configure)
     }
 
@@ -175,7 +175,7 @@ enum TestStore: String, Sendable, CustomTestStringConvertible {
     ) {
         switch self {
         case .memory:
-            return (try TripStore(directory: nil, seedSamples: samples, configuration: configuration), nil)
+            return (MemoryTripStore(seedSamples: samples, configuration: configuration), nil)
         case .postgres:
             let database = try await APITestDatabases.shared.take()
             do {

@@ -81,7 +81,7 @@ struct PostgresTripStoreLiveTests {
             let other = PostgresTripTables(connection: try PostgresConnection.connect(configuration))
             defer { other.connection.close() }
             var state = try other.load(historyCapacity: 100, ledger: IdempotencyLedger())
-            _ = try other.commit((1...20).map { n in PostgresTripTables.Write { _ in .add(storageDraft("City \(n)")) } }, to: &state)
+            _ = try other.commit((1...20).map { n in ChangeRequest { _ in .add(storageDraft("City \(n)")) } }, to: &state)
 
             var reset = try stream.readUntil("\n\n")
             while reset.hasSuffix(": keep-alive\n\n") { reset = try stream.readUntil("\n\n") }
@@ -159,9 +159,10 @@ struct PostgresTripStoreLiveTests {
 
     /// Defence in depth behind the API's own refusal of U+0000: a value the wire encoder
     /// cannot send (here an idempotency key holding U+0000) refuses its own change, never the
-    /// others of its transaction, and the store stays ready.
+    /// others of its transaction, and the store stays ready. Refused, the change keeps no key:
+    /// a retry is judged afresh, not told that the first is still in flight.
     @Test func aValueTheEncoderRefusesFailsOnlyItsChange() async throws {
-        let (all, writeFailure, cities, reopenedCities) = try await inFreshDatabase { configuration in
+        let (all, retry, writeFailure, cities, reopenedCities) = try await inFreshDatabase { configuration in
             let store = try PostgresTripStore(connection: configuration, seedSamples: false)
             defer { store.close() }
             let results = Mutex<[Int: Result<Mutation, MutationError>]>([:])
@@ -195,13 +196,18 @@ struct PostgresTripStoreLiveTests {
             submit(2) { _ in .add(storageDraft("Oslo")) }
             release.signal()
             done.wait()
+            let retry = self.mutate(store, idempotency: unsendable) { _ in .add(storageDraft("Porto")) }
 
             let reopened = try PostgresTripStore(connection: configuration, seedSamples: false)
             defer { reopened.close() }
-            return (results.withLock { $0 }, store.writeFailure, store.list.trips.map(\.city), reopened.list.trips.map(\.city))
+            return (results.withLock { $0 }, retry, store.writeFailure, store.list.trips.map(\.city), reopened.list.trips.map(\.city))
         }
         guard case .failure(.rejected(.invalidBody)) = all[1] else {
             Issue.record("the change with the unsendable key must be refused alone: \(String(describing: all[1]))")
+            return
+        }
+        guard case .failure(.rejected(.invalidBody)) = retry else {
+            Issue.record("a retry of the refused change must be refused again: \(retry)")
             return
         }
         #expect((try? all[0]?.get()) != nil)

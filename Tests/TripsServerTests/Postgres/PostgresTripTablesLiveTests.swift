@@ -19,13 +19,11 @@ struct PostgresTripTablesLiveTests {
         try await inFreshSchema(named: "trips_tables") { schema in
             let instance = try Instance(schema: schema)
             try instance.commit([.add(Self.samples, before: nil)] + everyKindOfChange)
-            let keyed = PostgresTripTables.Write(
+            let keyed = ChangeRequest(
                 plan: { _ in .setFavorite(1, false) },
-                keyUse: { written in
-                    IdempotencyKeyUse(
-                        key: "k-1", fingerprint: "f", at: 1_800_000_000,
-                        answer: StoredAnswer(
-                            status: 200, fields: ["ETag": "\"\(written.list.revision)\""], content: .body(Array("{}".utf8))))
+                idempotency: IdempotencyRequest(key: IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "f", now: 1_800_000_000) {
+                    mutation in
+                    StoredAnswer(status: 200, fields: ["ETag": "\"\(mutation.revision)\""], content: .body(Array("{}".utf8)))
                 })
             _ = try instance.tables.commit([keyed], to: &instance.state)
 
@@ -100,13 +98,11 @@ struct PostgresTripTablesLiveTests {
             try instance.commit([.add(Self.samples, before: nil)])
             // Keys used at 1,000, 2,000 … 5,000 seconds.
             for (index, id) in (1...5).enumerated() {
-                let keyed = PostgresTripTables.Write(
+                let keyed = ChangeRequest(
                     plan: { list in .setFavorite(id, !(list[id]?.isFavorite ?? false)) },
-                    keyUse: { _ in
-                        IdempotencyKeyUse(
-                            key: "k-\(id)", fingerprint: "f", at: Int64(index + 1) * 1_000,
-                            answer: StoredAnswer(status: 200, fields: [:], content: .body([])))
-                    })
+                    idempotency: IdempotencyRequest(
+                        key: IdempotencyLedger.Key(scope: "", key: "k-\(id)"), fingerprint: "f", now: Int64(index + 1) * 1_000
+                    ) { _ in StoredAnswer(status: 200, fields: [:], content: .body([])) })
                 _ = try instance.tables.commit([keyed], to: &instance.state)
             }
             var retention = PostgresRetention(changes: 100)
@@ -127,20 +123,20 @@ struct PostgresTripTablesLiveTests {
             try Instance(schema: schema).commit([.add(Self.samples, before: nil)])
             let instances = [try Instance(schema: schema), try Instance(schema: schema)]
             let seen = try #require(instances[0].state.list.version(of: 3))
-            let outcomes = Mutex<[PostgresTripTables.WriteResult]>([])
+            let outcomes = Mutex<[Result<Mutation, MutationError>]>([])
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 let instance = instances[index]
                 // If-Match: the version both read; checked inside each transaction.
-                let write = PostgresTripTables.Write { (list) throws(MutationError) in
+                let write = ChangeRequest { (list) throws(MutationError) in
                     guard list.version(of: 3) == seen else { throw .preconditionFailed }
                     return .replace(3, storageDraft("Winner \(index)"))
                 }
-                let result = Result { try instance.tables.commit([write], to: &instance.state)[0] }
-                outcomes.withLock { $0.append((try? result.get()) ?? .refused(.storage(.closed))) }
+                let result = Result { try instance.tables.commit([write], to: &instance.state)[0].result }
+                outcomes.withLock { $0.append((try? result.get()) ?? .failure(.storage(.closed))) }
             }
             let results = outcomes.withLock { $0 }
-            #expect(results.filter { if case .written = $0 { true } else { false } }.count == 1)
-            #expect(results.filter { if case .refused(.preconditionFailed) = $0 { true } else { false } }.count == 1)
+            #expect(results.filter { if case .success = $0 { true } else { false } }.count == 1)
+            #expect(results.filter { if case .failure(.preconditionFailed) = $0 { true } else { false } }.count == 1)
             let reread = try Instance(schema: schema)
             #expect(reread.state.list[3]?.city.hasPrefix("Winner") == true)
             #expect(reread.state.list.revision == 2)
@@ -185,7 +181,7 @@ struct PostgresTripTablesLiveTests {
                 .move(ReorderDifference(sources: [8, 1], destination: .end)), .add(storageDraft("End 5")),
             ]
             let results = try instance.tables.commit(changes.map { change in .init { _ in change } }, to: &instance.state)
-            #expect(results.allSatisfy { if case .written = $0 { true } else { false } })
+            #expect(results.allSatisfy { if case .success = $0.result { true } else { false } })
             let positions = try instance.positions()
             #expect(positions.map(\.id) == instance.state.list.trips.map(\.id))
             #expect(Set(positions.map(\.key)).count == positions.count)
@@ -204,10 +200,10 @@ struct PostgresTripTablesLiveTests {
                     .init { _ in nil },
                 ], to: &instance.state)
             #expect(results.count == 3)
-            if case .refused(.rejected) = results[0] {} else { Issue.record("expected a refusal, got \(results[0])") }
-            if case .written(let written, _) = results[1] { #expect(written.list.revision == 2) } else { Issue.record("\(results[1])") }
-            if case .written(let written, _) = results[2] {
-                #expect(written.change == nil && written.list.revision == 2)
+            if case .failure(.rejected) = results[0].result {} else { Issue.record("expected a refusal, got \(results[0])") }
+            if case .success(let made) = results[1].result { #expect(made.revision == 2) } else { Issue.record("\(results[1])") }
+            if case .success(let nothing) = results[2].result {
+                #expect(nothing.outcome == nil && results[2].entry == nil && nothing.revision == 2)
             } else {
                 Issue.record("\(results[2])")
             }
@@ -236,8 +232,8 @@ private final class Instance: @unchecked Sendable {
     /// Commits each change in a transaction of its own; every one must succeed.
     func commit(_ changes: [TripChange]) throws {
         for change in changes {
-            let results = try tables.commit([PostgresTripTables.Write { _ in change }], to: &state)
-            guard case .written = results[0] else { throw TestFailure("\(change): \(results[0])") }
+            let results = try tables.commit([ChangeRequest { _ in change }], to: &state)
+            guard case .success = results[0].result else { throw TestFailure("\(change): \(results[0])") }
         }
     }
 

@@ -6,7 +6,7 @@ import TripsDomain
 
 @Suite struct StorageMemoryTests {
     @Test func inMemoryChangesCompleteAtOnceAndFollowTheSameRules() throws {
-        let store = try TripStore(directory: nil, seedSamples: true)
+        let store = MemoryTripStore(seedSamples: true)
         var results: [Result<Mutation, MutationError>] = []
         let record = Mutex<[Result<Mutation, MutationError>]>([])
         store.mutate({ _ in .setFavorite(2, true) }) { result in record.withLock { $0.append(result) } }
@@ -39,7 +39,7 @@ import TripsDomain
     }
 
     @Test func anEmptyInMemoryStoreHasNoSamples() throws {
-        let store = try TripStore(directory: nil, seedSamples: false)
+        let store = MemoryTripStore(seedSamples: false)
         defer { store.close() }
         #expect(store.list == TripList())
     }
