@@ -61,12 +61,13 @@ final class HTTPConnection {
     }
 
     /// A request on its way to an answer: its id, what it asked for (nil for bytes that never
-    /// parsed into a request), and when it arrived.
+    /// parsed into a request), when it arrived, and what its handler said of it.
     private struct InFlight {
         var id: RequestID
         var method: HTTPMethod? = nil
         var target: String? = nil
         var startedAt: MonotonicInstant
+        var context = RequestContext()
     }
     private var peerClosed = false
 
@@ -172,8 +173,10 @@ final class HTTPConnection {
                 return offset
             case .sendContinue:
                 let head = parser.headOfCurrentRequest
-                if let refusal = environment.handler.refusal(beforeContent: head) {
-                    begin(head)
+                var context = RequestContext()
+                if let refusal = environment.handler.refusal(beforeContent: head, context: &context) {
+                    current = begin(head)
+                    current?.context = context
                     write(refusal, omitContent: head.method == .head, connection: .close, now: now, output: &output)
                     return offset
                 }
@@ -201,25 +204,30 @@ final class HTTPConnection {
     /// Requests are held back and the client has read enough of its answers to parse them.
     var canResume: Bool { isHoldingRequests && state == .open && !isBackedUp([]) }
 
-    /// Starts answering `request`: its timers stop, and it becomes the one the next answer logs.
-    private func begin(_ request: HTTPRequest) {
+    /// Starts answering `request`: its timers stop, and it is what the next answer logs once
+    /// the caller keeps it in `current` with what the handler said of it (one write).
+    private func begin(_ request: HTTPRequest) -> InFlight? {
         requestStartedAt = nil
         contentStartedAt = nil
-        if let requestIDs = environment.requestIDs {
-            // The clock is read for the access log's duration only; without a log, `now` will do.
-            current = InFlight(
+        // The clock is read for the access log's duration only; without a log, `now` will do.
+        return environment.requestIDs.map { requestIDs in
+            InFlight(
                 id: requestIDs.id(for: request), method: request.method, target: request.target,
                 startedAt: environment.clock.now())
         }
     }
 
     private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
-        begin(request)
+        var inFlight = begin(request)
         let omitContent = request.method == .head
         let connection: HTTPResponse.ConnectionField =
             !request.keepAlive || environment.isShuttingDown
             ? .close : (request.version == .http1_0 ? .keepAlive : .none)
-        switch environment.handler.handle(request) {
+        var context = RequestContext()
+        let reply = environment.handler.handle(request, context: &context)
+        inFlight?.context = context
+        current = inFlight
+        switch reply {
         case .now(let response):
             write(response, omitContent: omitContent, connection: connection, now: now, output: &output)
         case .later(let start):
@@ -320,11 +328,11 @@ final class HTTPConnection {
         if let answered {
             let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
             environment.counters.record(
-                route: response.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
+                route: answered.context.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
             environment.accessLog?.record(
                 id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
                 target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,
-                duration: duration, user: response.user)
+                duration: duration, user: answered.context.user)
         }
         idleSince = now
         lastWriteAt = now
