@@ -17,7 +17,8 @@ struct TripsAPI: HTTPHandler {
 
     init(
         store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
-        hosts: HostAllowList = .loopback, maxSubscribers: Int = 10_000, maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
+        hosts: HostAllowList = .loopback, maxSubscribers: Int = ChangeFeed.defaultMaxSubscribers,
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
         clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
