@@ -29,11 +29,18 @@ struct RouteTable: Sendable {
         let label: Int
         /// One per method, in the order the table lists them.
         let routes: [Route]
+        /// The route for each of `HTTPMethod.known`, by `knownIndex` (`HEAD`: `GET`'s), so
+        /// finding it compares one method, not one per route.
+        private let routeByKnownIndex: [Route?]
 
         init(template: String, label: Int, routes: [Route]) {
             self.template = template
             self.label = label
             self.routes = routes
+            routeByKnownIndex = HTTPMethod.known.map { known in
+                let method = known == .head ? .get : known
+                return routes.first { $0.method == method }
+            }
         }
 
         /// The methods answered here, for `Allow`: the routes', `HEAD` after `GET`, and
@@ -44,8 +51,9 @@ struct RouteTable: Sendable {
 
         /// The route that answers `method` here (`HEAD` is answered as `GET`), or nil.
         func route(for method: HTTPMethod) -> Route? {
-            let method = method == .head ? .get : method
-            return routes.first { $0.method == method }
+            guard let route = routeByKnownIndex[method.knownIndex] else { return nil }
+            // `knownIndex` is 0, GET's, for a method it does not know: the names must match too.
+            return route.method == method || (route.method == .get && method == .head) ? route : nil
         }
 
         /// The media types `method` reads here as a body; empty when it takes none.
@@ -156,12 +164,19 @@ struct RouteTable: Sendable {
 
     /// Walks the trie over the path's bytes in place: no array of segments, no substrings.
     private func match(_ path: UnsafeRawBufferPointer) -> (resource: Int, id: Trip.ID?)? {
-        segmentBytes.withUnsafeBytes { segmentBytes in
-            match(path, segmentBytes: segmentBytes)
+        nodes.withUnsafeBufferPointer { nodes in
+            edges.withUnsafeBufferPointer { edges in
+                segmentBytes.withUnsafeBytes { segmentBytes in
+                    Self.walk(path, nodes: nodes, edges: edges, segmentBytes: segmentBytes)
+                }
+            }
         }
     }
 
-    private func match(_ path: UnsafeRawBufferPointer, segmentBytes: UnsafeRawBufferPointer) -> (resource: Int, id: Trip.ID?)? {
+    private static func walk(
+        _ path: UnsafeRawBufferPointer, nodes: UnsafeBufferPointer<Node>, edges: UnsafeBufferPointer<Edge>,
+        segmentBytes: UnsafeRawBufferPointer
+    ) -> (resource: Int, id: Trip.ID?)? {
         guard path.first == UInt8(ascii: "/") else { return nil }
         var node = 0
         var id: Trip.ID?
@@ -169,8 +184,13 @@ struct RouteTable: Sendable {
         while true {
             let end = path[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
             let segment = UnsafeRawBufferPointer(rebasing: path[start..<end])
-            if let edge = edges[nodes[node].edges].first(where: { Self.same(segmentBytes[$0.segment], segment) }) {
-                node = edge.node
+            var next: Int?
+            for edge in nodes[node].edges where same(segmentBytes[edges[edge].segment], segment) {
+                next = edges[edge].node
+                break
+            }
+            if let next {
+                node = next
             } else if let next = nodes[node].id, let value = Self.id(segment) {
                 node = next
                 id = value

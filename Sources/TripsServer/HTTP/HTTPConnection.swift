@@ -41,7 +41,7 @@ final class HTTPConnection {
     /// Bytes the socket did not take yet; the loop owns writing them.
     var pendingOutput: [UInt8] = []
     /// What the deferred response needs to be written like the immediate ones.
-    private var deferred: (omitContent: Bool, connection: HTTPResponse.ConnectionField)?
+    private var deferred: (omitContent: Bool, connection: HTTPResponse.ConnectionField, context: RequestContext)?
     /// The request being answered, for its `X-Request-ID` and its access log line.
     private var current: InFlight?
     /// The stream this connection follows, while `state` is `.streaming` (and until the loop
@@ -61,13 +61,12 @@ final class HTTPConnection {
     }
 
     /// A request on its way to an answer: its id, what it asked for (nil for bytes that never
-    /// parsed into a request), when it arrived, and what its handler said of it.
+    /// parsed into a request), and when it arrived.
     private struct InFlight {
         var id: RequestID
         var method: HTTPMethod? = nil
         var target: String? = nil
         var startedAt: MonotonicInstant
-        var context = RequestContext()
     }
     private var peerClosed = false
 
@@ -175,9 +174,8 @@ final class HTTPConnection {
                 let head = parser.headOfCurrentRequest
                 var context = RequestContext()
                 if let refusal = environment.handler.refusal(beforeContent: head, context: &context) {
-                    current = begin(head)
-                    current?.context = context
-                    write(refusal, omitContent: head.method == .head, connection: .close, now: now, output: &output)
+                    begin(head)
+                    write(refusal, context: context, omitContent: head.method == .head, connection: .close, now: now, output: &output)
                     return offset
                 }
                 output.append(contentsOf: HTTPResponse.continueBytes)
@@ -204,54 +202,53 @@ final class HTTPConnection {
     /// Requests are held back and the client has read enough of its answers to parse them.
     var canResume: Bool { isHoldingRequests && state == .open && !isBackedUp([]) }
 
-    /// Starts answering `request`: its timers stop, and it is what the next answer logs once
-    /// the caller keeps it in `current` with what the handler said of it (one write).
-    private func begin(_ request: HTTPRequest) -> InFlight? {
+    /// Starts answering `request`: its timers stop, and it becomes the one the next answer logs.
+    private func begin(_ request: HTTPRequest) {
         requestStartedAt = nil
         contentStartedAt = nil
-        // The clock is read for the access log's duration only; without a log, `now` will do.
-        return environment.requestIDs.map { requestIDs in
-            InFlight(
+        if let requestIDs = environment.requestIDs {
+            // The clock is read for the access log's duration only; without a log, `now` will do.
+            current = InFlight(
                 id: requestIDs.id(for: request), method: request.method, target: request.target,
                 startedAt: environment.clock.now())
         }
     }
 
     private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
-        var inFlight = begin(request)
+        begin(request)
         let omitContent = request.method == .head
         let connection: HTTPResponse.ConnectionField =
             !request.keepAlive || environment.isShuttingDown
             ? .close : (request.version == .http1_0 ? .keepAlive : .none)
         var context = RequestContext()
-        let reply = environment.handler.handle(request, context: &context)
-        inFlight?.context = context
-        current = inFlight
-        switch reply {
+        switch environment.handler.handle(request, context: &context) {
         case .now(let response):
-            write(response, omitContent: omitContent, connection: connection, now: now, output: &output)
+            write(response, context: context, omitContent: omitContent, connection: connection, now: now, output: &output)
         case .later(let start):
             state = .awaitingResponse
-            deferred = (omitContent, connection)
+            deferred = (omitContent, connection, context)
             start(HTTPResponder(sink: environment.sink, connection: id))
         case .stream(let head, let start):
-            startStream(head, start, request: request, connection: connection, now: now, output: &output)
+            startStream(head, start, context: context, request: request, connection: connection, now: now, output: &output)
         }
     }
 
     /// Writes a stream's head and backlog and makes the connection follow the hub. A HEAD
     /// request gets the head alone; a stream that starts during shutdown ends at once.
     private func startStream(
-        _ head: HTTPResponse, _ start: HTTPStreamStart, request: HTTPRequest, connection: HTTPResponse.ConnectionField,
+        _ head: HTTPResponse, _ start: HTTPStreamStart, context: RequestContext, request: HTTPRequest,
+        connection: HTTPResponse.ConnectionField,
         now: MonotonicInstant, output: inout [UInt8]
     ) {
         let isChunked = request.version == .http1_1
         guard request.method != .head else {
-            write(head, omitContent: true, connection: connection, now: now, output: &output, framing: isChunked ? .chunked : .untilClose)
+            write(
+                head, context: context, omitContent: true, connection: connection, now: now, output: &output,
+                framing: isChunked ? .chunked : .untilClose)
             return
         }
         write(
-            head, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output,
+            head, context: context, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output,
             framing: isChunked ? .chunked : .untilClose)
         state = .streaming
         stream = Stream(
@@ -305,15 +302,17 @@ final class HTTPConnection {
         state = .open
         var connection = deferred.connection
         if peerClosed || environment.isShuttingDown { connection = .close }
-        write(response, omitContent: deferred.omitContent, connection: connection, now: now, output: &output)
+        write(response, context: deferred.context, omitContent: deferred.omitContent, connection: connection, now: now, output: &output)
         if state == .open && !leftover.isEmpty {
             processLeftover(now: now, output: &output)
             noteRequestProgress(now)
         }
     }
 
+    /// Writes `response`, and counts and logs it with what the handler said of its request
+    /// (nothing for an answer the connection makes itself: a parse error, a timeout).
     private func write(
-        _ response: HTTPResponse, omitContent: Bool, connection: HTTPResponse.ConnectionField,
+        _ response: HTTPResponse, context: RequestContext = RequestContext(), omitContent: Bool, connection: HTTPResponse.ConnectionField,
         now: MonotonicInstant, output: inout [UInt8], framing: HTTPResponse.Framing = .contentLength
     ) {
         var connection = connection
@@ -328,11 +327,11 @@ final class HTTPConnection {
         if let answered {
             let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
             environment.counters.record(
-                route: answered.context.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
+                route: context.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
             environment.accessLog?.record(
                 id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
                 target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,
-                duration: duration, user: answered.context.user)
+                duration: duration, user: context.user)
         }
         idleSince = now
         lastWriteAt = now
