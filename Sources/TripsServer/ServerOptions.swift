@@ -23,14 +23,14 @@ struct ServerOptions: Sendable, Equatable {
     var seedSamples = true
     var logLevel: LogLevel = .info
     /// How many of the latest changes `/trips/changes` can replay to a client that resumes.
-    var historyCapacity = 10_000
-    /// Compact once the journals hold exactly this many records; nil: the default threshold
-    /// (4 MiB or 10,000 records, and as much as the snapshot holds).
+    var historyCapacity = StorageConfiguration().historyCapacity
+    /// Compact once the journals hold exactly this many records; nil: `StorageConfiguration`'s
+    /// default threshold (in bytes or records, and as much as the snapshot holds).
     var compactionRecords: Int?
     /// The most bytes of idempotency keys and their answers kept (`--idempotency-bytes`).
     var idempotencyBytes = IdempotencyLedger.defaultByteLimit
     /// Most change streams open at once; past it, 503.
-    var maxSubscribers = 10_000
+    var maxSubscribers = ChangeFeed.defaultMaxSubscribers
     /// The file of `NAME TOKEN` lines; nil: no tokens.
     var tokensFile: String?
     /// Run without tokens on an address other than loopback, on purpose.
@@ -83,6 +83,12 @@ struct ServerOptions: Sendable, Equatable {
 
     static let version = "0.1.0"
 
+    /// Every option at its default: no flag, no variable.
+    init() {}
+
+    /// What `--help` says each option is without a flag, read from where the default is set.
+    private static let defaults = ServerOptions()
+
     /// One option: its flag, what its value looks like (nil for a switch), what it means,
     /// and how it sets the options (`source` is the flag, or the variable it came from). Its
     /// environment variable comes from its name unless `environment` names another.
@@ -100,14 +106,16 @@ struct ServerOptions: Sendable, Equatable {
 
     /// Every option, in the order `--help` lists them.
     private static let flags: [Flag] = [
-        Flag(name: "--host", value: "ADDRESS", help: "address to listen on (default 127.0.0.1)") { (options, value, _) throws(UsageError) in
+        Flag(name: "--host", value: "ADDRESS", help: "address to listen on (default \(defaults.http.host))") {
+            (options, value, _) throws(UsageError) in
             options.http.host = value
         },
-        Flag(name: "--port", value: "N", help: "TCP port, 0 picks a free one (default 8080; also PORT)") {
+        Flag(name: "--port", value: "N", help: "TCP port, 0 picks a free one (default \(defaults.http.port); also PORT)") {
             (options, value, source) throws(UsageError) in
             options.http.port = try number(value, source, 0...65_535)
         },
-        Flag(name: "--data", value: "DIR", help: "data folder (default ./trips-data)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--data", value: "DIR", help: "data folder (default \(defaults.dataDirectory ?? "none"))") {
+            (options, value, source) throws(UsageError) in
             options.dataDirectory = value
             if source.hasPrefix("--") { options.isDataDirectoryChosen = true }
         },
@@ -182,66 +190,89 @@ struct ServerOptions: Sendable, Equatable {
                 options.allowedHosts.append(spelled)
             }
         },
-        Flag(name: "--max-body", value: "BYTES", help: "largest request body (default 1048576)") {
+        Flag(name: "--max-body", value: "BYTES", help: "largest request body (default \(defaults.http.limits.maxBodyLength))") {
             (options, value, source) throws(UsageError) in
             options.http.limits.maxBodyLength = try number(value, source, 0...Int(Int32.max))
         },
-        Flag(name: "--max-header", value: "BYTES", help: "largest header section (default 16384)") {
+        Flag(
+            name: "--max-header", value: "BYTES", help: "largest header section (default \(defaults.http.limits.maxHeaderSectionLength))"
+        ) {
             (options, value, source) throws(UsageError) in
             options.http.limits.maxHeaderSectionLength = try number(value, source, 64...Int(Int32.max))
         },
-        Flag(name: "--max-fields", value: "N", help: "most header fields (default 100)") { (options, value, source) throws(UsageError) in
+        Flag(name: "--max-fields", value: "N", help: "most header fields (default \(defaults.http.limits.maxHeaderFieldCount))") {
+            (options, value, source) throws(UsageError) in
             options.http.limits.maxHeaderFieldCount = try number(value, source, 1...100_000)
         },
-        Flag(name: "--max-request-line", value: "BYTES", help: "longest request line (default 8192)") {
+        Flag(
+            name: "--max-request-line", value: "BYTES", help: "longest request line (default \(defaults.http.limits.maxRequestLineLength))"
+        ) {
             (options, value, source) throws(UsageError) in
             options.http.limits.maxRequestLineLength = try number(value, source, 16...Int(Int32.max))
         },
-        Flag(name: "--header-timeout", value: "SEC", help: "time to send a header section (default 10)") {
+        Flag(
+            name: "--header-timeout", value: "SEC",
+            help: "time to send a header section (default \(seconds(defaults.http.timeouts.header)))"
+        ) {
             (options, value, source) throws(UsageError) in
             options.http.timeouts.header = .seconds(try number(value, source, 1...86_400))
         },
-        Flag(name: "--body-timeout", value: "SEC", help: "longest pause inside a body (default 30)") {
+        Flag(
+            name: "--body-timeout", value: "SEC", help: "longest pause inside a body (default \(seconds(defaults.http.timeouts.bodyStall)))"
+        ) {
             (options, value, source) throws(UsageError) in
             options.http.timeouts.bodyStall = .seconds(try number(value, source, 1...86_400))
         },
-        Flag(name: "--idle-timeout", value: "SEC", help: "keep-alive idle time (default 60)") {
+        Flag(name: "--idle-timeout", value: "SEC", help: "keep-alive idle time (default \(seconds(defaults.http.timeouts.idle)))") {
             (options, value, source) throws(UsageError) in
             options.http.timeouts.idle = .seconds(try number(value, source, 1...86_400))
         },
-        Flag(name: "--write-timeout", value: "SEC", help: "longest wait for a client to take any of a response (default 30)") {
+        Flag(
+            name: "--write-timeout", value: "SEC",
+            help: "longest wait for a client to take any of a response (default \(seconds(defaults.http.timeouts.writeStall)))"
+        ) {
             (options, value, source) throws(UsageError) in
             options.http.timeouts.writeStall = .seconds(try number(value, source, 1...86_400))
         },
-        Flag(name: "--heartbeat", value: "SEC", help: "comment line on an idle change stream (default 15)") {
+        Flag(
+            name: "--heartbeat", value: "SEC",
+            help: "comment line on an idle change stream (default \(seconds(defaults.http.timeouts.heartbeat)))"
+        ) {
             (options, value, source) throws(UsageError) in
             options.http.timeouts.heartbeat = .seconds(try number(value, source, 1...3_600))
         },
-        Flag(name: "--history", value: "N", help: "changes kept for clients that resume the feed (default 10000)") {
+        Flag(name: "--history", value: "N", help: "changes kept for clients that resume the feed (default \(defaults.historyCapacity))") {
             (options, value, source) throws(UsageError) in
             options.historyCapacity = try number(value, source, 1...10_000_000)
         },
         Flag(
             name: "--idempotency-bytes", value: "N",
-            help: "bytes of idempotency keys and their answers kept, oldest forgotten first (default 67108864, 64 MiB)"
+            help:
+                "bytes of idempotency keys and their answers kept, oldest forgotten first "
+                + "(default \(defaults.idempotencyBytes), \(defaults.idempotencyBytes >> 20) MiB)"
         ) { (options, value, source) throws(UsageError) in
             options.idempotencyBytes = try number(value, source, 0...(1 << 40))
         },
         Flag(
             name: "--compact-after", value: "N",
-            help: "compact after N journal records exactly (default: 10000, or 4 MiB, and as much as the snapshot holds)"
+            help:
+                "compact after N journal records exactly (default: \(defaults.storageConfiguration.compactionRecords), "
+                + "or \(defaults.storageConfiguration.compactionBytes >> 20) MiB, and as much as the snapshot holds)"
         ) { (options, value, source) throws(UsageError) in
             options.compactionRecords = try number(value, source, 1...100_000_000)
         },
-        Flag(name: "--max-subscribers", value: "N", help: "most change streams open at once (default 10000)") {
+        Flag(name: "--max-subscribers", value: "N", help: "most change streams open at once (default \(defaults.maxSubscribers))") {
             (options, value, source) throws(UsageError) in
             options.maxSubscribers = try number(value, source, 0...1_000_000)
         },
-        Flag(name: "--max-connections", value: "N", help: "most connections open at once; past it, closed at once (default 10000)") {
+        Flag(
+            name: "--max-connections", value: "N",
+            help: "most connections open at once; past it, closed at once (default \(defaults.http.limits.maxConnections))"
+        ) {
             (options, value, source) throws(UsageError) in
             options.http.limits.maxConnections = try number(value, source, 1...10_000_000)
         },
-        Flag(name: "--log-level", value: "LEVEL", help: "debug, info, warning or error (default info)") {
+        Flag(name: "--log-level", value: "LEVEL", help: "debug, info, warning or error (default \(defaults.logLevel.rawValue))") {
             (options, value, _) throws(UsageError) in
             guard let level = LogLevel(rawValue: value) else {
                 throw UsageError(description: "log level must be debug, info, warning or error, not \"\(value)\"")
@@ -324,6 +355,11 @@ struct ServerOptions: Sendable, Equatable {
     /// The values of a repeatable flag: one from the flag, a comma-separated list from its variable.
     private static func repeated(_ value: String, _ source: String) -> [String] {
         source.hasPrefix("--") ? [value] : value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// A default duration as `--help` prints it: whole seconds.
+    private static func seconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds
     }
 
     private static func number(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {

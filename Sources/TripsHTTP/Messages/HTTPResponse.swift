@@ -16,10 +16,6 @@ package struct HTTPResponse: Sendable, Hashable {
     }
     /// The status line and field lines, serialized by `prepared()`; any change drops them.
     private(set) var preparedHead: PreparedHTTPHead?
-    /// Who the request was made as (a token's name), for the access log; never sent.
-    package var user: String?
-    /// Which of the handler's `routeLabels` the metrics count this answer under; never sent.
-    package var routeLabel: Int?
 
     package init(status: HTTPStatus, headerFields: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status

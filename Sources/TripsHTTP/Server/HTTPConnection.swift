@@ -43,7 +43,7 @@ package final class HTTPConnection {
     /// Bytes the socket did not take yet; the loop owns writing them.
     var pendingOutput: [UInt8] = []
     /// What the deferred response needs to be written like the immediate ones.
-    private var deferred: (omitContent: Bool, connection: HTTPResponse.ConnectionField)?
+    private var deferred: (omitContent: Bool, connection: HTTPResponse.ConnectionField, context: RequestContext)?
     /// The request being answered, for its `X-Request-ID` and its access log line.
     private var current: InFlight?
     /// The stream this connection follows, while `state` is `.streaming` (and until the loop
@@ -174,9 +174,10 @@ package final class HTTPConnection {
                 return offset
             case .sendContinue:
                 let head = parser.headOfCurrentRequest
-                if let refusal = environment.handler.refusal(beforeContent: head) {
+                var context = RequestContext()
+                if let refusal = environment.handler.refusal(beforeContent: head, context: &context) {
                     begin(head)
-                    write(refusal, omitContent: head.method == .head, connection: .close, now: now, output: &output)
+                    write(refusal, context: context, omitContent: head.method == .head, connection: .close, now: now, output: &output)
                     return offset
                 }
                 output.append(contentsOf: HTTPResponse.continueBytes)
@@ -221,31 +222,35 @@ package final class HTTPConnection {
         let connection: HTTPResponse.ConnectionField =
             !request.keepAlive || environment.isShuttingDown
             ? .close : (request.version == .http1_0 ? .keepAlive : .none)
-        switch environment.handler.handle(request) {
+        var context = RequestContext()
+        switch environment.handler.handle(request, context: &context) {
         case .now(let response):
-            write(response, omitContent: omitContent, connection: connection, now: now, output: &output)
+            write(response, context: context, omitContent: omitContent, connection: connection, now: now, output: &output)
         case .later(let start):
             state = .awaitingResponse
-            deferred = (omitContent, connection)
+            deferred = (omitContent, connection, context)
             start(HTTPResponder(sink: environment.sink, connection: id))
         case .stream(let head, let start):
-            startStream(head, start, request: request, connection: connection, now: now, output: &output)
+            startStream(head, start, context: context, request: request, connection: connection, now: now, output: &output)
         }
     }
 
     /// Writes a stream's head and backlog and makes the connection follow the hub. A HEAD
     /// request gets the head alone; a stream that starts during shutdown ends at once.
     private func startStream(
-        _ head: HTTPResponse, _ start: HTTPStreamStart, request: HTTPRequest, connection: HTTPResponse.ConnectionField,
+        _ head: HTTPResponse, _ start: HTTPStreamStart, context: RequestContext, request: HTTPRequest,
+        connection: HTTPResponse.ConnectionField,
         now: MonotonicInstant, output: inout [UInt8]
     ) {
         let isChunked = request.version == .http1_1
         guard request.method != .head else {
-            write(head, omitContent: true, connection: connection, now: now, output: &output, framing: isChunked ? .chunked : .untilClose)
+            write(
+                head, context: context, omitContent: true, connection: connection, now: now, output: &output,
+                framing: isChunked ? .chunked : .untilClose)
             return
         }
         write(
-            head, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output,
+            head, context: context, omitContent: false, connection: isChunked ? connection : .close, now: now, output: &output,
             framing: isChunked ? .chunked : .untilClose)
         state = .streaming
         stream = Stream(
@@ -299,15 +304,17 @@ package final class HTTPConnection {
         state = .open
         var connection = deferred.connection
         if peerClosed || environment.isShuttingDown { connection = .close }
-        write(response, omitContent: deferred.omitContent, connection: connection, now: now, output: &output)
+        write(response, context: deferred.context, omitContent: deferred.omitContent, connection: connection, now: now, output: &output)
         if state == .open && !leftover.isEmpty {
             processLeftover(now: now, output: &output)
             noteRequestProgress(now)
         }
     }
 
+    /// Writes `response`, and counts and logs it with what the handler said of its request
+    /// (nothing for an answer the connection makes itself: a parse error, a timeout).
     private func write(
-        _ response: HTTPResponse, omitContent: Bool, connection: HTTPResponse.ConnectionField,
+        _ response: HTTPResponse, context: RequestContext = RequestContext(), omitContent: Bool, connection: HTTPResponse.ConnectionField,
         now: MonotonicInstant, output: inout [UInt8], framing: HTTPResponse.Framing = .contentLength
     ) {
         var connection = connection
@@ -322,11 +329,11 @@ package final class HTTPConnection {
         if let answered {
             let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
             environment.counters.record(
-                route: response.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
+                route: context.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
             environment.accessLog?.record(
                 id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
                 target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,
-                duration: duration, user: response.user)
+                duration: duration, user: context.user)
         }
         idleSince = now
         lastWriteAt = now

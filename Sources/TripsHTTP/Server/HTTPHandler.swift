@@ -6,7 +6,7 @@
 /// loop, should hand the responder to other work, and that work calls `respond` from any thread:
 ///
 ///     struct Hello: HTTPHandler {
-///         func handle(_ request: HTTPRequest) -> HTTPReply {
+///         func handle(_ request: HTTPRequest, context: inout RequestContext) -> HTTPReply {
 ///             if request.path == "/slow" {
 ///                 return .later { responder in
 ///                     DispatchQueue.global().async { responder.respond(HTTPResponse(status: .accepted)) }
@@ -19,20 +19,22 @@
 /// Responses go out in request order: while a `.later` is pending, the connection reads no
 /// further request (pipelined bytes wait in its buffer, as in swift-nio's pipelining handler).
 package protocol HTTPHandler: Sendable {
-    func handle(_ request: HTTPRequest) -> HTTPReply
-    /// The routes the server's metrics count requests by (route templates, say): a response's
-    /// `routeLabel` indexes into them, and one without counts under the last.
+    /// Answers `request`; what the access log and the metrics should know of it besides the
+    /// answer (its user, its route) goes in `context`.
+    func handle(_ request: HTTPRequest, context: inout RequestContext) -> HTTPReply
+    /// The routes the server's metrics count requests by (route templates, say): a request's
+    /// `RequestContext.routeLabel` indexes into them, and one without counts under the last.
     var routeLabels: [String] { get }
     /// The final answer to a request that asked for `Expect: 100-continue`, when its head alone
     /// already refuses it (a missing token, say); nil lets the client send its content. Asked
     /// before `100 Continue` is written, so a refused client is told so instead of being told
     /// to send a body that would be thrown away (RFC 9110 §10.1.1).
-    func refusal(beforeContent head: HTTPRequest) -> HTTPResponse?
+    func refusal(beforeContent head: HTTPRequest, context: inout RequestContext) -> HTTPResponse?
 }
 
 extension HTTPHandler {
     package var routeLabels: [String] { ["all"] }
-    package func refusal(beforeContent head: HTTPRequest) -> HTTPResponse? { nil }
+    package func refusal(beforeContent head: HTTPRequest, context: inout RequestContext) -> HTTPResponse? { nil }
 }
 
 /// A handler's answer: a response now, a promise of one, or a stream.

@@ -62,9 +62,9 @@ struct APIError: Error, Sendable {
         APIError(.notFound, "There is nothing at \(path).")
     }
 
-    static func methodNotAllowed(_ method: HTTPMethod, _ route: Route) -> APIError {
+    static func methodNotAllowed(_ method: HTTPMethod, _ resource: RouteTable.Resource) -> APIError {
         var error = APIError(.methodNotAllowed, "\(method) is not allowed here.")
-        error.headerFields[.allow] = route.allowedMethods.map(\.rawValue).joined(separator: ", ")
+        error.headerFields[.allow] = resource.allowedMethods.map(\.rawValue).joined(separator: ", ")
         return error
     }
 

@@ -10,9 +10,11 @@ struct AccessPolicy: Sendable {
     let isPrivate: Bool
 
     /// The name of the token the request carries (nil when it needs none and has none);
-    /// 401 when it needs one and has none, or carries one that is no token.
+    /// 401 when it needs one and has none, or carries one that is no token. `route` is the
+    /// one that answers the request's method, if any: a probe needs no token to be read.
     func authorize(_ request: HTTPRequest, route: Route?) throws(APIError) -> String? {
-        let needsToken = !request.method.onlyReads || (isPrivate && request.method != .options && !(route?.isProbe ?? false))
+        let isProbe = route?.traits.contains(.probe) ?? false
+        let needsToken = !request.method.onlyReads || (isPrivate && request.method != .options && !isProbe)
         guard let credentials = request.headerFields[.authorization] else {
             if needsToken { throw .unauthorized(invalidToken: false) }
             return nil
@@ -44,14 +46,4 @@ extension APIError {
 
 extension HTTPStatus {
     static let unauthorized = HTTPStatus(code: 401, reasonPhrase: "Unauthorized")
-}
-
-extension Route {
-    /// The probes that load balancers and orchestrators ask without a token.
-    var isProbe: Bool {
-        switch self {
-        case .livez, .readyz, .health: true
-        default: false
-        }
-    }
 }

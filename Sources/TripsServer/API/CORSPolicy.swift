@@ -28,11 +28,11 @@ struct CORSPolicy: Sendable {
             && request.headerFields.contains(.accessControlRequestMethod)
     }
 
-    /// 204 saying what the route allows, for an allowed origin.
-    func preflight(_ route: Route, origin: String) -> HTTPResponse {
+    /// 204 saying what the resource allows, for an allowed origin.
+    func preflight(_ resource: RouteTable.Resource, origin: String) -> HTTPResponse {
         var fields: HTTPFields = [
             .accessControlAllowOrigin: origin,
-            .accessControlAllowMethods: route.allowedMethods.map(\.rawValue).joined(separator: ", "),
+            .accessControlAllowMethods: resource.allowedMethods.map(\.rawValue).joined(separator: ", "),
             .accessControlAllowHeaders: Self.allowedHeaders,
             .accessControlMaxAge: Self.maxAge,
         ]
@@ -45,5 +45,26 @@ struct CORSPolicy: Sendable {
         response.headerFields[.accessControlAllowOrigin] = origin
         response.headerFields[.accessControlExposeHeaders] = exposedHeaders
         response.headerFields[.vary] = response.headerFields[.vary].map { "\($0), Origin" } ?? "Origin"
+    }
+
+    /// Adds them to whatever a reply answers: now, later, or a stream's head.
+    static func decorate(_ reply: inout HTTPReply, origin: String) {
+        switch reply {
+        case .now(var response):
+            decorate(&response, origin: origin)
+            reply = .now(response)
+        case .later(let start):
+            reply = .later { responder in
+                start(
+                    responder.mapping { response in
+                        var response = response
+                        decorate(&response, origin: origin)
+                        return response
+                    })
+            }
+        case .stream(var head, let start):
+            decorate(&head, origin: origin)
+            reply = .stream(head, start)
+        }
     }
 }

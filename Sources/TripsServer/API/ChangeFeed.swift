@@ -16,6 +16,7 @@ import TripsStore
 final class ChangeFeed: Sendable {
     let hub: HTTPStreamHub
     let store: any TripStoring
+    /// Most streams open at once; past it, 503.
     let maxSubscribers: Int
     private let clock: any SchedulingClock
     /// Long polls waiting for the next change after `since`, with what they accept (for a 410).
@@ -28,11 +29,13 @@ final class ChangeFeed: Sendable {
     static let retryMilliseconds = 2_000
     /// The longest `?wait=` a long poll may ask for, in seconds.
     static let maxWait = 60
+    /// `maxSubscribers` unless told otherwise (`--max-subscribers`).
+    static let defaultMaxSubscribers = 10_000
 
     /// `maxReplayBytes`: what the streams may hold together of the changes they replay
     /// before their clients take them (`HTTPStreamBacklog`).
     init(
-        store: any TripStoring, maxSubscribers: Int = 10_000, maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
+        store: any TripStoring, maxSubscribers: Int = defaultMaxSubscribers, maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
         clock: any SchedulingClock = SystemClock()
     ) {
         hub = HTTPStreamHub(backlog: HTTPStreamBacklog(capacity: maxReplayBytes))

@@ -1,4 +1,5 @@
 import TripsDomain
+import TripsFormats
 import TripsHTTP
 import TripsStore
 
@@ -30,17 +31,23 @@ extension TripsAPI {
         }
     }
 
+    /// What `PUT /trips/{id}` reads: a trip's JSON.
+    static let tripReplacementTypes: [MediaType] = [.json]
+
     /// `PUT /trips/{id}`: every field but the id replaced.
     func replaceTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let json = try RequestBody.json(request, accepting: Route.trip(id).bodyTypes(for: .put))
+        let json = try RequestBody.json(request, accepting: Self.tripReplacementTypes)
         let draft: TripDraft
         do { draft = try TripDraft(json: json, replacing: id) } catch { throw APIError(error) }
         return try changeTrip(id, request) { _ in .replace(id, draft) }
     }
 
+    /// What `PATCH /trips/{id}` reads: a JSON merge patch, or the same as plain JSON.
+    static let tripPatchTypes: [MediaType] = [.mergePatchJSON, .json]
+
     /// `PATCH /trips/{id}`: a JSON merge patch.
     func patchTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let patch = try RequestBody.json(request, accepting: Route.trip(id).bodyTypes(for: .patch))
+        let patch = try RequestBody.json(request, accepting: Self.tripPatchTypes)
         return try changeTrip(id, request) { list throws(MutationError) in
             .replace(id, try rejecting { () throws(TripsError) in try list.draft(patching: id, with: patch) })
         }

@@ -21,7 +21,8 @@ struct TripsAPI: HTTPHandler {
 
     init(
         store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
-        hosts: HostAllowList = .loopback, maxSubscribers: Int = 10_000, maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
+        hosts: HostAllowList = .loopback, maxSubscribers: Int = ChangeFeed.defaultMaxSubscribers,
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
         clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
@@ -31,61 +32,52 @@ struct TripsAPI: HTTPHandler {
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, clock: clock)
     }
 
-    /// Requests are counted by route template; anything else (404s, `OPTIONS *`) as "other",
-    /// the last label.
-    var routeLabels: [String] { Route.table.map(\.template) + ["other"] }
+    /// Requests are counted by route template (`TripsAPI.routes`); anything else (404s,
+    /// `OPTIONS *`) as "other", the last label.
+    var routeLabels: [String] { Self.routes.labels }
 
     /// Checks the host, the origin of a change and the token, routes, and adds what every
-    /// answer carries: its route for the metrics, the user for the access log, and CORS
-    /// headers for an allowed origin (a preflight is answered here).
-    func handle(_ request: HTTPRequest) -> HTTPReply {
-        let route = Route(path: request.path)
+    /// answer carries: CORS headers for an allowed origin (a preflight is answered here). The
+    /// context gets the route for the metrics and the user for the access log.
+    func handle(_ request: HTTPRequest, context: inout RequestContext) -> HTTPReply {
+        let match = Self.routes.match(request.method, request.path)
+        context.routeLabel = match?.resource.label
         let origin = cors.allowedOrigin(for: request)
-        var finish = AnswerDecoration(routeLabel: route?.tableIndex, origin: origin)
-        let reply: HTTPReply
+        var reply: HTTPReply
         do throws(APIError) {
-            switch try admit(request, route: route, origin: origin) {
-            case .preflight(let route, let origin): return .now(cors.preflight(route, origin: origin))
-            case .request(let user): finish.user = user
+            switch try admit(request, to: match, origin: origin) {
+            case .preflight(let resource, let origin):
+                // Counted as "other", and without the CORS fields of an answer: as preflights
+                // always were.
+                context.routeLabel = nil
+                return .now(cors.preflight(resource, origin: origin))
+            case .request(let user):
+                context.user = user
             }
-            if let wanted = try revisionToWaitFor(request, route: route) {
-                reply = waitingForRevision(wanted, request, to: route)
+            if let wanted = try revisionToWaitFor(request, at: match) {
+                reply = waitingForRevision(wanted, request, at: match)
             } else {
-                reply = try self.route(request, to: route)
+                reply = try answer(request, at: match)
             }
         } catch {
             reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
         }
-        switch reply {
-        case .now(var response):
-            finish.apply(to: &response)
-            return .now(response)
-        case .later(let start):
-            return .later { [finish] responder in
-                start(
-                    responder.mapping { response in
-                        var response = response
-                        finish.apply(to: &response)
-                        return response
-                    })
-            }
-        case .stream(var head, let start):
-            finish.apply(to: &head)
-            return .stream(head, start)
-        }
+        if let origin { CORSPolicy.decorate(&reply, origin: origin) }
+        return reply
     }
 
     /// Refuses, before its content is sent, a request with `Expect: 100-continue` that `admit`
     /// refuses, with the answer `handle` would give once the content arrived.
-    func refusal(beforeContent head: HTTPRequest) -> HTTPResponse? {
-        let route = Route(path: head.path)
+    func refusal(beforeContent head: HTTPRequest, context: inout RequestContext) -> HTTPResponse? {
+        let match = Self.routes.match(head.method, head.path)
         let origin = cors.allowedOrigin(for: head)
         do throws(APIError) {
-            _ = try admit(head, route: route, origin: origin)
+            _ = try admit(head, to: match, origin: origin)
             return nil
         } catch {
+            context.routeLabel = match?.resource.label
             var response = error.response(accept: head.headerFields.values(for: .accept))
-            AnswerDecoration(routeLabel: route?.tableIndex, origin: origin).apply(to: &response)
+            if let origin { CORSPolicy.decorate(&response, origin: origin) }
             return response
         }
     }
@@ -93,7 +85,7 @@ struct TripsAPI: HTTPHandler {
     /// What a request's head decides before any route sees it.
     private enum Admission {
         /// A CORS preflight from an allowed origin: answered at once, no token asked.
-        case preflight(Route, origin: String)
+        case preflight(RouteTable.Resource, origin: String)
         /// A request to route, made by the user its token names (nil without tokens).
         case request(user: String?)
     }
@@ -102,11 +94,11 @@ struct TripsAPI: HTTPHandler {
     /// server does not answer for (421: DNS rebinding), then for a change from another site's
     /// page whatever its token (403), then for its token (401). `handle` asks it of every
     /// request, and `refusal(beforeContent:)` before `100 Continue`, so the two cannot disagree.
-    private func admit(_ request: HTTPRequest, route: Route?, origin: String?) throws(APIError) -> Admission {
+    private func admit(_ request: HTTPRequest, to match: RouteTable.Match?, origin: String?) throws(APIError) -> Admission {
         guard hosts.allows(request.headerFields[.host]) else { throw .misdirected }
         try cors.refuseCrossSiteWrite(request)
-        if let origin, let route, CORSPolicy.isPreflight(request) { return .preflight(route, origin: origin) }
-        return .request(user: try access?.authorize(request, route: route))
+        if let origin, let match, CORSPolicy.isPreflight(request) { return .preflight(match.resource, origin: origin) }
+        return .request(user: try access?.authorize(request, route: match?.route))
     }
 
     /// How long a read waits for this server to catch up to the revision it asks for.
@@ -115,9 +107,11 @@ struct TripsAPI: HTTPHandler {
     /// The revision a read of the list says its client has seen (`Trips-Revision: N`, what its
     /// last write answered, perhaps through another instance), when this server has not
     /// reached it yet. Writes do not wait: they are planned against the newest list wherever
-    /// it is; nor do reads that do not show the list (`Route.showsTheList`).
-    private func revisionToWaitFor(_ request: HTTPRequest, route: Route?) throws(APIError) -> UInt64? {
-        guard request.method == .get || request.method == .head, route?.showsTheList == true else { return nil }
+    /// it is; nor do reads that do not show the list (`Route.Traits.showsTheList`).
+    private func revisionToWaitFor(_ request: HTTPRequest, at match: RouteTable.Match?) throws(APIError) -> UInt64? {
+        guard request.method == .get || request.method == .head, match?.route?.traits.contains(.showsTheList) == true else {
+            return nil
+        }
         let values = request.headerFields.values(for: .tripsRevision)
         guard !values.isEmpty else { return nil }
         guard values.count == 1, let wanted = UInt64(values[0]) else {
@@ -130,7 +124,7 @@ struct TripsAPI: HTTPHandler {
 
     /// Answers the read once this server has reached `wanted`; 503 with `Retry-After` when it
     /// has not within `catchUpTimeout`.
-    private func waitingForRevision(_ wanted: UInt64, _ request: HTTPRequest, to route: Route?) -> HTTPReply {
+    private func waitingForRevision(_ wanted: UInt64, _ request: HTTPRequest, at match: RouteTable.Match?) -> HTTPReply {
         .later { [self] responder in
             feed.whenCaughtUp(to: wanted, within: Self.catchUpTimeout) { [self] reached in
                 var reply: HTTPReply
@@ -140,7 +134,7 @@ struct TripsAPI: HTTPHandler {
                         error.headerFields[.retryAfter] = "1"
                         throw error
                     }
-                    reply = try self.route(request, to: route)
+                    reply = try answer(request, at: match)
                 } catch {
                     reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
                 }
@@ -153,68 +147,33 @@ struct TripsAPI: HTTPHandler {
         }
     }
 
-    private func route(_ request: HTTPRequest, to route: Route?) throws(APIError) -> HTTPReply {
+    /// The answer of the route `match` found: 404 for no route, `OPTIONS` from the table,
+    /// 405 for a method the path does not answer.
+    private func answer(_ request: HTTPRequest, at match: RouteTable.Match?) throws(APIError) -> HTTPReply {
         if request.method == .options && request.target == "*" { return .now(optionsForServer()) }
-        guard let route else { throw .notFound(request.path) }
-        let method = request.method == .head ? .get : request.method
-        switch (route, method) {
-        case (_, .options): return .now(options(route))
-        case (.trips, .get): return .now(try listTrips(request))
-        case (.tripChanges, .get): return try changes(request)
-        case (.trips, .post): return try createTrips(request)
-        case (.trips, .patch), (.tripsReorder, .post): return try reorder(request)
-        case (.trips, .delete): return try deleteTrips(request)
-        case (.tripsSort, .post): return try sortTrips(request)
-        case (.trip(let id), .get): return .now(try showTrip(id, request))
-        case (.trip(let id), .put): return try replaceTrip(id, request)
-        case (.trip(let id), .patch): return try patchTrip(id, request)
-        case (.trip(let id), .delete): return try deleteTrip(id, request)
-        case (.favorites, .get): return .now(try listFavorites(request))
-        case (.favorites, .patch), (.favorites, .post): return try dropFavorites(request)
-        case (.favorite(let id), .put): return try setFavorite(id, true, request)
-        case (.favorite(let id), .delete): return try setFavorite(id, false, request)
-        case (.health, .get): return .now(try health(request))
-        case (.livez, .get): return .now(try livez(request))
-        case (.readyz, .get): return .now(try readyz(request))
-        case (.metrics, .get): return try metrics(request)
-        case (.openAPI, .get): return .now(try openAPI(request))
-        case (.root, .get): return .now(root(request))
-        case (.asset(let asset), .get): return .now(try serveAsset(asset, request))
-        default: throw .methodNotAllowed(request.method, route)
-        }
+        guard let match else { throw .notFound(request.path) }
+        if request.method == .options { return .now(options(match.resource)) }
+        guard let route = match.route else { throw .methodNotAllowed(request.method, match.resource) }
+        return try route.answer(request, id: match.id, api: self)
     }
 
     /// `OPTIONS *`: the methods some resource of this server answers.
     /// https://www.rfc-editor.org/rfc/rfc9110#name-options
     private func optionsForServer() -> HTTPResponse {
         let methods = HTTPMethod.known.filter { method in
-            method == .options || Route.table.contains { $0.methods.contains(method) }
+            Self.routes.resources.contains { $0.allowedMethods.contains(method) }
         }
         return HTTPResponse(status: .noContent, headerFields: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
     }
 
-    /// `OPTIONS`: what the resource allows, and which bodies it takes (from `Route.table`).
-    private func options(_ route: Route) -> HTTPResponse {
-        var fields: HTTPFields = [.allow: route.allowedMethods.map(\.rawValue).joined(separator: ", ")]
+    /// `OPTIONS`: what the resource allows, and which bodies it takes (from `TripsAPI.routes`).
+    private func options(_ resource: RouteTable.Resource) -> HTTPResponse {
+        var fields: HTTPFields = [.allow: resource.allowedMethods.map(\.rawValue).joined(separator: ", ")]
         for (method, name) in [(HTTPMethod.post, HTTPField.Name.acceptPost), (.patch, .acceptPatch)] {
-            let types = route.bodyTypes(for: method)
+            let types = resource.bodyTypes(for: method)
             if !types.isEmpty { fields[name] = types.map(\.description).joined(separator: ", ") }
         }
         return HTTPResponse(status: .noContent, headerFields: fields)
-    }
-}
-
-/// What `handle` adds to every answer, immediate or deferred: a value, so the common case
-/// (no token, no origin) costs a few stores and no allocation.
-private struct AnswerDecoration: Sendable {
-    var routeLabel: Int?
-    var origin: String? = nil
-    var user: String? = nil
-
-    func apply(to response: inout HTTPResponse) {
-        response.routeLabel = routeLabel
-        response.user = user
-        if let origin { CORSPolicy.decorate(&response, origin: origin) }
     }
 }
 

@@ -45,13 +45,13 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         defer { api.stop() }
         let answer = try await api.handleRaw(
             TestRequest(method: "PUT", target: "/favorites/3", headers: ["Authorization": "Bearer \(alice)"]))
-        #expect(answer.user == "alice")
+        #expect(answer.context.user == "alice")
         let pipe = try LogPipe()
         let log = AccessLog(descriptor: pipe.writeEnd)
         let ids = RequestIDGenerator(loopIndex: 0)
         log.record(
             id: ids.next(), idPrefix: ids.prefix, method: .put, target: "/favorites/3", status: 200, bytes: 9, duration: 0,
-            user: answer.user)
+            user: answer.context.user)
         log.flush()
         let text = pipe.drain()
         #expect(text.contains(" user=alice "))

@@ -92,15 +92,18 @@ final class APIServer: Sendable {
         return try await onOwnThread { try TestClient(port: port).exchange(request) }
     }
 
-    /// The response value `TripsAPI.handle` gives `request`, deferred or not.
-    func handleRaw(_ request: TestRequest) async throws -> HTTPResponse {
-        switch api.handle(try request.parsed) {
+    /// The response value `TripsAPI.handle` gives `request`, deferred or not, and what it
+    /// told the connection of the request.
+    func handleRaw(_ request: TestRequest) async throws -> (response: HTTPResponse, context: RequestContext) {
+        var context = RequestContext()
+        switch api.handle(try request.parsed, context: &context) {
         case .now(let immediate):
-            return immediate
+            return (immediate, context)
         case .later(let start):
-            return await withCheckedContinuation { continuation in
+            let response = await withCheckedContinuation { continuation in
                 start(HTTPResponder(sink: AnswerSink(continuation), connection: ConnectionID(descriptor: 0, serial: 0)))
             }
+            return (response, context)
         case .stream:
             throw TestFailure("a stream needs a live server: APIServer(mode: .live)")
         }
@@ -109,7 +112,7 @@ final class APIServer: Sendable {
     /// The request through `TripsAPI.handle`, its answer serialized as a connection writes it.
     private func handleInMemory(_ request: TestRequest) async throws -> TestResponse {
         let parsed = try request.parsed
-        let response = try await handleRaw(request)
+        let (response, _) = try await handleRaw(request)
         var bytes: [UInt8] = []
         response.serialize(into: &bytes, omitContent: parsed.method == .head, connection: .close, dateFields: [])
         guard let (parsedResponse, _) = try TestResponse.parse(bytes, head: parsed.method == .head) else {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+@testable import TripsFormats
 @testable import TripsHTTP
 @testable import TripsServer
 @testable import TripsStore
@@ -170,15 +171,17 @@ import TripsDomain
         ] + unauthorized + options
 
     /// Every path answers OPTIONS, with or without a token.
-    static let options: [Exchange] = Route.table.map { endpoint in
-        Exchange(method: "OPTIONS", target: endpoint.template.replacingOccurrences(of: "{id}", with: "2"), status: 204, isPrivate: true)
+    static let options: [Exchange] = TripsAPI.routes.resources.map { resource in
+        Exchange(method: "OPTIONS", target: resource.template.replacingOccurrences(of: "{id}", with: "2"), status: 204, isPrivate: true)
     }
 
     /// With tokens and private reads, every operation but the probes asks for one: 401.
-    static let unauthorized: [Exchange] = Route.table.flatMap { endpoint -> [Exchange] in
-        guard !["/health", "/livez", "/readyz"].contains(endpoint.template) else { return [] }
-        let target = endpoint.template.replacingOccurrences(of: "{id}", with: "2")
-        return endpoint.methods.map { Exchange(method: $0.rawValue, target: target, status: 401, isPrivate: true) }
+    static let unauthorized: [Exchange] = TripsAPI.routes.resources.flatMap { resource -> [Exchange] in
+        guard !["/health", "/livez", "/readyz"].contains(resource.template) else { return [] }
+        let target = resource.template.replacingOccurrences(of: "{id}", with: "2")
+        return resource.allowedMethods.filter { $0 != .options }.map {
+            Exchange(method: $0.rawValue, target: target, status: 401, isPrivate: true)
+        }
     }
 
     /// Fields every answer may carry that the spec does not list answer by answer: the
@@ -242,6 +245,23 @@ import TripsDomain
         }
     }
 
+    /// The route table and the spec list the same operations (`HEAD` with every `GET`,
+    /// `OPTIONS` on every path), and each operation that reads a body the same media types.
+    @Test func theRouteTableAndTheSpecListTheSameOperationsAndBodies() {
+        let resources = TripsAPI.routes.resources
+        let routed = Set(resources.flatMap { resource in resource.allowedMethods.map { "\($0) \(resource.template)" } })
+        #expect(!routed.isEmpty)
+        #expect(routed == Set(Self.spec.keys))
+        var bodies: [String: Set<String>] = [:]
+        for resource in resources {
+            for route in resource.routes where !route.bodyTypes.isEmpty {
+                bodies["\(route.method) \(resource.template)"] = Set(route.bodyTypes.map(\.description))
+            }
+        }
+        #expect(!bodies.isEmpty)
+        #expect(bodies == Self.specBodies)
+    }
+
     @Test func everyOperationOfTheSpecHasAnExchange() {
         let exercised = Set(Self.exchanges.map { "\($0.method) \(Self.template(of: String($0.target.prefix { $0 != "?" })))" })
         #expect(Set(Self.spec.keys) == exercised)
@@ -260,11 +280,7 @@ import TripsDomain
     /// lists (lowercased), read from the compiled-in openapi.yaml by its indentation:
     /// `$ref`s to `components/responses` and `responses: *anchor` resolved.
     static let spec: [String: [Int: Set<String>]] = {
-        let lines = String(decoding: PackageResources.openapi_yaml, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
-        func key(_ line: Substring) -> String {
-            String(line.drop { $0 == " " }.prefix { $0 != ":" }).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
-        }
+        let (lines, indent, key) = (specLines, Self.indent, Self.key)
         /// The header fields a response lists inline: the keys under its `headers:`.
         func inlineHeaders(at index: Int) -> Set<String> {
             let level = indent(lines[index])
@@ -299,7 +315,6 @@ import TripsDomain
         var path = ""
         var operation: String?
         var inResponses = false
-        let methods: Set<String> = ["get", "head", "post", "put", "patch", "delete", "options"]
         for (index, line) in lines.enumerated() {
             if let first = line.first, first != " ", first != "#" { section = key(line) }
             let depth = indent(line)
@@ -311,7 +326,7 @@ import TripsDomain
             if depth == 2, line.hasPrefix("  /") {
                 path = key(line)
             } else if depth == 4 {
-                operation = methods.contains(key(line)) ? "\(key(line).uppercased()) \(path)" : nil
+                operation = specMethods.contains(key(line)) ? "\(key(line).uppercased()) \(path)" : nil
                 inResponses = false
             } else if let operation, depth == 6 {
                 inResponses = key(line) == "responses"
@@ -324,4 +339,49 @@ import TripsDomain
         }
         return operations
     }()
+
+    /// The media types each operation's request body lists (`PUT /trips/{id}` →
+    /// application/json), inline or through a `$ref` to `components/requestBodies`.
+    static let specBodies: [String: Set<String>] = {
+        let (indent, key) = (Self.indent, Self.key)
+        var components: [String: Set<String>] = [:]
+        var bodies: [String: Set<String>] = [:]
+        var references: [String: String] = [:]
+        var (section, subsection, component, path) = ("", "", "", "")
+        var operation: String?
+        var (inBody, inContent) = (false, false)
+        for line in specLines where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let depth = indent(line)
+            if let first = line.first, first != " ", first != "#" { section = key(line) }
+            if section == "components" {
+                if depth == 2 { subsection = key(line) }
+                guard subsection == "requestBodies" else { continue }
+                if depth == 4 { component = key(line) }
+                if depth == 6 { inContent = key(line) == "content" }
+                if depth == 8, inContent { components[component, default: []].insert(key(line)) }
+            } else if section == "paths" {
+                if depth == 2 { path = key(line) }
+                if depth == 4 { operation = specMethods.contains(key(line)) ? "\(key(line).uppercased()) \(path)" : nil }
+                guard let operation else { continue }
+                if depth == 6 {
+                    (inBody, inContent) = (key(line) == "requestBody", false)
+                    if inBody, let name = line.split(separator: "#/components/requestBodies/").dropFirst().first {
+                        references[operation] = String(name.prefix { $0 != "'" })
+                    }
+                }
+                if depth == 8, inBody { inContent = key(line) == "content" }
+                if depth == 10, inContent { bodies[operation, default: []].insert(key(line)) }
+            }
+        }
+        for (operation, name) in references { bodies[operation] = components[name] }
+        return bodies
+    }()
+
+    private static let specLines = String(decoding: PackageResources.openapi_yaml, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)
+    private static let specMethods: Set<String> = ["get", "head", "post", "put", "patch", "delete", "options"]
+    private static func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
+    private static func key(_ line: Substring) -> String {
+        String(line.drop { $0 == " " }.prefix { $0 != ":" }).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+    }
 }

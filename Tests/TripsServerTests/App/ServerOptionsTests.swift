@@ -14,6 +14,21 @@ import Testing
         #expect(options.http.limits.maxBodyLength == 1024 * 1024)
     }
 
+    /// `--help` prints each default from where it is set, so the two cannot disagree; and the
+    /// store's configuration defaults to the same values when built without the options.
+    @Test func theHelpNamesTheDefaultsTheOptionsHave() throws {
+        let defaults = try ServerOptions(arguments: [], environment: [:])
+        let lines = ServerOptions.usage.split(separator: "\n")
+        func help(_ flag: String) -> String { lines.first { $0.hasPrefix("  \(flag) ") }.map(String.init) ?? "" }
+        #expect(help("--max-subscribers").hasSuffix("(default \(defaults.maxSubscribers))"))
+        #expect(help("--history").hasSuffix("(default \(defaults.historyCapacity))"))
+        #expect(help("--max-body").hasSuffix("(default \(defaults.http.limits.maxBodyLength))"))
+        #expect(help("--idle-timeout").hasSuffix("(default \(defaults.http.timeouts.idle.components.seconds))"))
+        #expect(help("--port").contains("(default \(defaults.http.port);"))
+        #expect(help("--log-level").hasSuffix("(default \(defaults.logLevel.rawValue))"))
+        #expect(defaults.storageConfiguration == StorageConfiguration())
+    }
+
     @Test func theEnvironmentSetsWhatFlagsDoNotOverride() throws {
         let environment = ["TRIPS_HOST": "0.0.0.0", "PORT": "9000", "TRIPS_DATA": "/data", "TRIPS_NO_SAMPLES": "1", "TRIPS_THREADS": "3"]
         let fromEnvironment = try ServerOptions(arguments: [], environment: environment)

@@ -17,7 +17,7 @@ final class RecordingSink: HTTPResponseSink {
 /// Refuses `/guarded` without `Authorization` from its head alone, with 401.
 final class InMemoryHandler: HTTPHandler {
     let responders = Mutex<[HTTPResponder]>([])
-    func handle(_ request: HTTPRequest) -> HTTPReply {
+    func handle(_ request: HTTPRequest, context: inout RequestContext) -> HTTPReply {
         if request.path == "/later" {
             return .later { responder in self.responders.withLock { $0.append(responder) } }
         }
@@ -25,7 +25,7 @@ final class InMemoryHandler: HTTPHandler {
         return .now(HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"], body: Array("ok \(request.path)".utf8)))
     }
 
-    func refusal(beforeContent head: HTTPRequest) -> HTTPResponse? {
+    func refusal(beforeContent head: HTTPRequest, context: inout RequestContext) -> HTTPResponse? {
         guard head.path == "/guarded", head.headerFields[.authorization] == nil else { return nil }
         return HTTPResponse(status: .unauthorized)
     }

@@ -205,7 +205,7 @@ final class TestHandler: HTTPHandler {
     /// How many `/big` requests were answered.
     let bigAnswers = Atomic(0)
 
-    func handle(_ request: HTTPRequest) -> HTTPReply {
+    func handle(_ request: HTTPRequest, context: inout RequestContext) -> HTTPReply {
         switch request.path {
         case "/echo":
             return .now(HTTPResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"], body: request.body))
