@@ -158,7 +158,7 @@ bench_writes() {
 }
 
 # write_journal_folder FOLDER COUNT: a snapshot of an empty list that continues with
-# journal 1, holding COUNT "add" records, in the format Sources/TripsServer/Storage writes
+# journal 1, holding COUNT "add" records, in the format Sources/TripsStore/Journal writes
 # (RecordFrame: little-endian length, CRC-32C of length and payload, JSON payload).
 write_journal_folder() {
   python3 - "$1" "$2" <<'PYTHON'
