@@ -1,29 +1,30 @@
 import Glibc
 
 /// A system call failed with `errno`.
-package struct SystemError: Error, Hashable, CustomStringConvertible {
+@usableFromInline package struct SystemError: Error, Hashable, CustomStringConvertible {
     /// The call that failed, such as `bind`.
     package let call: String
     package let errno: Int32
 
-    package init(call: String, errno: Int32) {
+    @usableFromInline package init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno
     }
 
-    package var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
+    @usableFromInline package var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
 }
 
 /// The outcome of a non-blocking call that did not fail.
-package enum IOResult<Value> {
+@usableFromInline package enum IOResult<Value> {
     case done(Value)
     /// EAGAIN / EWOULDBLOCK: try again when epoll says so.
     case wouldBlock
 }
 
 /// The one wrapper for system calls: retries EINTR, reports EAGAIN as `.wouldBlock`, throws
-/// `SystemError` for any other failure (a negative return).
-@inline(__always)
+/// `SystemError` for any other failure (a negative return). Inlinable, so that the event loop
+/// (another module) gets it specialized for each call's integer type, as before the split.
+@inlinable @inline(__always)
 package func systemCall<Result: BinaryInteger>(
     _ name: StaticString, _ call: () -> Result
 ) throws(SystemError) -> IOResult<Result> {
@@ -38,7 +39,7 @@ package func systemCall<Result: BinaryInteger>(
 }
 
 /// For calls that never return EAGAIN: the result, or the error.
-@inline(__always)
+@inlinable @inline(__always)
 package func blockingSystemCall<Result: BinaryInteger>(
     _ name: StaticString, _ call: () -> Result
 ) throws(SystemError) -> Result {

@@ -3,7 +3,7 @@
 /// https://www.rfc-editor.org/rfc/rfc9110#name-methods
 package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     /// The method token exactly as sent; methods are case-sensitive.
-    package let rawValue: String
+    @usableFromInline package let rawValue: String
 
     /// Validates `rawValue` as a token; returns nil for anything else.
     package init?(_ rawValue: String) {
@@ -16,6 +16,10 @@ package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     }
 
     package var description: String { rawValue }
+
+    /// Written out and inlinable: the API (another module) compares methods on every request,
+    /// and the synthesized one is reached only through the generic `Equatable` witness there.
+    @inlinable package static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
 
     /// Where a known method stands in `known` (0 for any other), told by its length and first
     /// letter: no string comparison, for per-request counting.

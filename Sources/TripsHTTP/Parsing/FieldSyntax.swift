@@ -44,13 +44,13 @@ func isWhitespace(_ byte: UInt8) -> Bool {
     byte == ASCII.space || byte == ASCII.tab
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 package func asciiLowercased(_ byte: UInt8) -> UInt8 {
     byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
 }
 
 /// The value of one decimal digit, or nil.
-@inline(__always)
+@inlinable @inline(__always)
 package func digitValue(_ byte: UInt8) -> Int? {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte &- UInt8(ascii: "0")) : nil
 }
