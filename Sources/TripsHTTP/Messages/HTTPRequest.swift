@@ -5,16 +5,16 @@ package struct HTTPRequest: Sendable, Hashable {
     /// The fields live in one shared, copy-on-write box, as in swift-nio's `HTTPRequestHead`:
     /// a request passes through the parser's event, the connection and the handler, and each
     /// copy is then one retain instead of one per string and array.
-    private final class Storage: @unchecked Sendable {
+    @usableFromInline final class Storage: @unchecked Sendable {
         // Immutable once shared: setters copy the box first unless it is uniquely referenced.
-        var method: HTTPMethod
-        var target: String
-        var path: String
-        var query: String?
-        var version: HTTPVersion
-        var headerFields: HTTPFields
-        var body: [UInt8]
-        var keepAlive: Bool
+        @usableFromInline var method: HTTPMethod
+        @usableFromInline var target: String
+        @usableFromInline var path: String
+        @usableFromInline var query: String?
+        @usableFromInline var version: HTTPVersion
+        @usableFromInline var headerFields: HTTPFields
+        @usableFromInline var body: [UInt8]
+        @usableFromInline var keepAlive: Bool
 
         init(
             method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
@@ -37,7 +37,7 @@ package struct HTTPRequest: Sendable, Hashable {
         }
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
     /// The box to write to: this request's own.
     private var unique: Storage {
@@ -48,34 +48,34 @@ package struct HTTPRequest: Sendable, Hashable {
     }
 
     package var method: HTTPMethod {
-        get { storage.method }
+        @inlinable get { storage.method }
         set { unique.method = newValue }
     }
     /// The request target exactly as sent (origin-form `/a?b`, absolute-form, `*`, or authority-form).
     package var target: String {
-        get { storage.target }
+        @inlinable get { storage.target }
         set { unique.target = newValue }
     }
     /// The path part of the target, not percent-decoded (`/trips/1` for `/trips/1?x=2`).
     package var path: String {
-        get { storage.path }
+        @inlinable get { storage.path }
         set { unique.path = newValue }
     }
     /// The raw query after `?`, without it; nil when the target has no `?`.
     package var query: String? {
-        get { storage.query }
+        @inlinable get { storage.query }
         set { unique.query = newValue }
     }
     package var version: HTTPVersion {
-        get { storage.version }
+        @inlinable get { storage.version }
         set { unique.version = newValue }
     }
     package var headerFields: HTTPFields {
-        get { storage.headerFields }
+        @inlinable get { storage.headerFields }
         set { unique.headerFields = newValue }
     }
     package var body: [UInt8] {
-        get { storage.body }
+        @inlinable get { storage.body }
         set { unique.body = newValue }
     }
     /// Whether the client wants the connection kept open after the response:
@@ -83,7 +83,7 @@ package struct HTTPRequest: Sendable, Hashable {
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-persistence
     package var keepAlive: Bool {
-        get { storage.keepAlive }
+        @inlinable get { storage.keepAlive }
         set { unique.keepAlive = newValue }
     }
 
