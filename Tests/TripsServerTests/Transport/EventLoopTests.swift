@@ -18,6 +18,7 @@ import Testing
         async let stopped: Void = onOwnThread { EventLoop(setup).run() }
 
         let transcript = try await onOwnThread {
+            defer { mailbox.requestShutdown() }  // also when the client fails, so the loop stops
             let client = try TestClient(port: listener.port)
             var transcript: [String] = []
             try client.send("hello.")
@@ -37,9 +38,11 @@ import Testing
                 reported.withLock { $0 = open }
                 answered.signal()
             }
-            answered.wait()
+            guard answered.wait(timeout: .now() + .seconds(5 * TestTimeout.scale)) == .success else {
+                throw TestFailure("the loop sent no report")
+            }
             transcript.append("open: \(reported.withLock { $0 } ?? -1)")
-            mailbox.requestShutdown()
+            mailbox.requestShutdown()  // the loop says "bye." and closes
             transcript.append(try client.readToEnd())
             return transcript
         }
