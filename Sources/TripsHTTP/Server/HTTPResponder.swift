@@ -1,12 +1,5 @@
 import Synchronization
 
-/// Identifies a connection on its loop: its descriptor and a serial number that is never reused,
-/// so a late response for a closed connection is not delivered to a new one on the same descriptor.
-package struct ConnectionID: Sendable, Hashable {
-    var descriptor: Int32
-    var serial: UInt64
-}
-
 /// Where a deferred response goes: the event loop's mailbox (or a test's).
 package protocol HTTPResponseSink: Sendable {
     func deliver(_ response: HTTPResponse, to connection: ConnectionID)

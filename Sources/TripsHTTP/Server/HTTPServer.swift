@@ -20,7 +20,7 @@ package final class HTTPServer: Sendable {
     private struct State {
         var started = false
         var port = 0
-        var mailboxes: [LoopMailbox] = []
+        var mailboxes: [HTTPLoopMailbox] = []
         var signalSources: [any DispatchSourceSignal] = []
     }
 
@@ -55,25 +55,19 @@ package final class HTTPServer: Sendable {
     package func start(on listener: Listener) throws(SystemError) {
         Socket.ignoreSIGPIPE()
         Socket.raiseOpenFileLimit()
-        var opened: [Int32] = []
-        var mailboxes: [LoopMailbox] = []
-        var setups: [EventLoopSetup] = []
+        var mailboxes: [HTTPLoopMailbox] = []
+        var setups: [EventLoopSetup<HTTPConnection>] = []
         do throws(SystemError) {
             let loopCount = max(1, configuration.eventLoopCount)
-            for _ in 0..<loopCount { mailboxes.append(try LoopMailbox()) }
+            for _ in 0..<loopCount { mailboxes.append(try HTTPLoopMailbox()) }
             let spreader = ConnectionSpreader(mailboxes)
             let quota = ConnectionQuota(limit: configuration.limits.maxConnections)
             for index in 0..<loopCount {
-                let epoll = try blockingSystemCall("epoll_create1") { Linux.calls.epollCreate1(Linux.closeOnExec) }
-                opened.append(epoll)
-                let mailbox = mailboxes[index]
-                try Linux.epollAdd(
-                    epoll, listener.descriptor, events: Linux.epollIn | Linux.epollExclusive, data: EventLoop.listenerTag)
-                try Linux.epollAdd(epoll, mailbox.eventDescriptor, events: Linux.epollIn, data: EventLoop.mailboxTag)
                 setups.append(
-                    EventLoopSetup(
-                        index: index, listener: listener, epoll: epoll, mailbox: mailbox, spreader: spreader, quota: quota,
-                        handler: handler, clock: clock, configuration: configuration))
+                    try EventLoopSetup(
+                        index: index, listener: listener, mailbox: mailboxes[index], spreader: spreader, quota: quota,
+                        clock: clock, maxStreamBacklog: configuration.limits.maxStreamBacklog,
+                        makeEnvironment: environmentMaker(loopIndex: index, mailbox: mailboxes[index])))
             }
             try state.withLock { state throws(SystemError) in
                 guard !state.started else { throw SystemError(call: "HTTPServer.start", errno: EALREADY) }
@@ -84,7 +78,7 @@ package final class HTTPServer: Sendable {
                 metrics?.attach(mailboxes)
             }
         } catch {
-            for descriptor in opened { close(descriptor) }
+            for setup in setups { close(setup.epoll) }
             for mailbox in mailboxes { mailbox.close() }
             throw error
         }
@@ -97,6 +91,19 @@ package final class HTTPServer: Sendable {
             }
             thread.name = "trips-loop-\(setup.index)"
             thread.start()
+        }
+    }
+
+    /// How loop `loopIndex` makes what its connections share, on its own thread.
+    private func environmentMaker(
+        loopIndex: Int, mailbox: HTTPLoopMailbox
+    ) -> @Sendable () -> ConnectionEnvironment {
+        { [handler, configuration, clock] in
+            ConnectionEnvironment(
+                handler: handler, configuration: configuration, sink: mailbox,
+                dates: DateCache(epochSeconds: time(nil)), clock: clock,
+                requestIDs: RequestIDGenerator(loopIndex: loopIndex),
+                accessLog: configuration.logsRequests ? AccessLog(descriptor: STDOUT_FILENO) : nil)
         }
     }
 

@@ -4,12 +4,12 @@ import Synchronization
 /// mailbox (the loop answers with a copy between two turns) and hands over the sum once
 /// all have answered. The request path never waits for it.
 package final class HTTPServerMetrics: Sendable {
-    private let mailboxes = Mutex<[LoopMailbox]>([])
+    private let mailboxes = Mutex<[HTTPLoopMailbox]>([])
 
     package init() {}
 
     /// The event loops to ask (set by the server when it starts).
-    package func attach(_ loops: [LoopMailbox]) {
+    func attach(_ loops: [HTTPLoopMailbox]) {
         mailboxes.withLock { $0 = loops }
     }
 
@@ -19,7 +19,7 @@ package final class HTTPServerMetrics: Sendable {
         guard !loops.isEmpty else { return done(nil) }
         let gathered = Mutex<(sum: LoopMetrics?, answers: Int)>((nil, 0))
         for mailbox in loops {
-            mailbox.collectMetrics { metrics in
+            mailbox.requestReport { metrics in
                 let finished = gathered.withLock { state -> LoopMetrics?? in
                     state.sum = state.sum.map { $0.adding(metrics) } ?? metrics
                     state.answers += 1

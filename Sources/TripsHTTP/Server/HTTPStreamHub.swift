@@ -19,7 +19,7 @@ package final class HTTPStreamHub: Sendable {
         }
     }
 
-    private let mailboxes = Mutex<[LoopMailbox]>([])
+    private let mailboxes = Mutex<[HTTPLoopMailbox]>([])
     private let openStreams = Atomic<Int>(0)
     /// What all streams together may hold of the backlogs they start with.
     package let backlog: HTTPStreamBacklog
@@ -29,7 +29,7 @@ package final class HTTPStreamHub: Sendable {
     }
 
     /// The event loops to publish to (set by the server when it starts).
-    package func attach(_ loops: [LoopMailbox]) {
+    func attach(_ loops: [HTTPLoopMailbox]) {
         mailboxes.withLock { $0 = loops }
     }
 

@@ -5,11 +5,11 @@ import Synchronization
 /// own, or another's through that loop's mailbox). Without this, the loop that happens to be
 /// awake takes a whole burst of connections while the others idle, since EPOLLEXCLUSIVE
 /// wakes one waiter and a level-triggered listener keeps it busy.
-final class ConnectionSpreader: Sendable {
-    private let mailboxes: [LoopMailbox]
+final class ConnectionSpreader<Connection: LoopConnection>: Sendable {
+    private let mailboxes: [LoopMailbox<Connection>]
     private let turn = Atomic<Int>(0)
 
-    init(_ mailboxes: [LoopMailbox]) {
+    init(_ mailboxes: [LoopMailbox<Connection>]) {
         self.mailboxes = mailboxes
     }
 

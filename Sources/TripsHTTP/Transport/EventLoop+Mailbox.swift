@@ -1,13 +1,13 @@
 import Glibc
 import TripsPlatform
 
-/// Mail from other threads (adoptions, deliveries, stream messages, shutdown), the deadline
-/// sweep, and the graceful shutdown.
+/// Mail from other threads (adoptions, replies, stream messages, reports, shutdown), the
+/// deadline sweep, and the graceful shutdown.
 extension EventLoop {
     /// Handles the mail in an order that holds whatever order it was posted in: streams hear
     /// their messages before a shutdown ends them, and a shutdown takes hold before deferred
-    /// answers are written, so that an answer that arrives with it (or after) says
-    /// `Connection: close`, and its connection closes once it is sent.
+    /// replies are written, so that a reply that arrives with it (or after) is the last on its
+    /// connection (an HTTP answer says `Connection: close`), which closes once it is sent.
     package func readMailbox() {
         let mail = mailbox.take()
         if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
@@ -15,21 +15,21 @@ extension EventLoop {
         for descriptor in mail.adoptions {
             if shuttingDown { drop(descriptor) } else { adopt(descriptor) }
         }
-        for (id, response) in mail.deliveries {
+        for (id, reply) in mail.deliveries {
             guard let channel = channel(id.descriptor), channel.connection.id == id else { continue }
             resetOutput()
-            channel.connection.complete(response, now: now, output: &output)
+            channel.connection.complete(reply, now: now, output: &output)
             if flush(channel) { readAvailable(channel) }
         }
-        if !mail.metricRequests.isEmpty {
-            let metrics = environment.counters.snapshot(openConnections: liveCount)
-            for reply in mail.metricRequests { reply(metrics) }
+        if !mail.reportRequests.isEmpty {
+            let report = environment.report(openConnections: liveCount)
+            for reply in mail.reportRequests { reply(report) }
         }
         if mail.clockAdvanced { nextSweep = now }
     }
 
     /// Writes published messages to every stream on this loop, each message once per stream.
-    package func publish(_ messages: [HTTPStreamHub.Message]) {
+    package func publish(_ messages: [Connection.StreamMessage]) {
         for descriptor in streams {
             guard let channel = channel(descriptor) else { continue }
             resetOutput()
@@ -59,19 +59,14 @@ extension EventLoop {
     package func beginShutdown() {
         guard !shuttingDown else { return }
         shuttingDown = true
-        environment.isShuttingDown = true
+        environment.shutdownDidBegin()
         if let listening = listener?.descriptor { Linux.epollRemove(epoll.rawValue, listening) }
         listener = nil
         acceptPausedUntil = nil
         for case let channel? in channels {
-            if channel.connection.isStreaming {
-                resetOutput()
-                channel.connection.endStream(output: &output)
-                _ = flush(channel)
-                continue
-            }
-            channel.connection.closeIfIdle()
-            _ = settle(channel)
+            resetOutput()
+            channel.connection.beginShutdown(output: &output)
+            _ = flush(channel)
         }
     }
 }

@@ -1,21 +1,11 @@
 import Glibc
 import TripsPlatform
 
-/// What a loop thread is handed at start: descriptors it will own, and the shared parts.
-struct EventLoopSetup: Sendable {
-    var index: Int
-    var listener: Listener
-    var epoll: Int32
-    var mailbox: LoopMailbox
-    var spreader: ConnectionSpreader
-    var quota: ConnectionQuota
-    var handler: any HTTPHandler
-    var clock: any ServerClock
-    var configuration: HTTPServerConfiguration
-}
-
 /// One event loop thread: an epoll set watching the shared listener, its connections, and
-/// a mailbox for deferred responses and shutdown. No call on it blocks except `epoll_wait`.
+/// a mailbox for deferred replies and shutdown. No call on it blocks except `epoll_wait`.
+///
+/// It moves bytes between sockets and `Connection`s and knows nothing of the protocol they
+/// speak: HTTP lives in `HTTPConnection` and `ConnectionEnvironment`.
 ///
 /// Connection sockets are edge-triggered for EPOLLIN | EPOLLOUT | EPOLLRDHUP, registered once.
 /// All connections of a loop share one 64 KiB read buffer and one output buffer, so an idle
@@ -23,33 +13,34 @@ struct EventLoopSetup: Sendable {
 /// its own; the output buffer is freed after a large answer rather than kept at its largest.
 /// Deadlines are checked by a sweep at most a second apart (sooner when one is due, and at once
 /// when the manual clock moves).
-final class EventLoop {
-    /// A connection's socket and its HTTP state.
+final class EventLoop<Connection: LoopConnection> {
+    /// A connection's socket and its protocol state.
     final class Channel {
         let descriptor: Int32
         var socket: FileDescriptor?
-        let connection: HTTPConnection
+        let connection: Connection
         /// EPOLLRDHUP was seen: read to EOF instead of stopping at a short read.
         var peerHalfClosed = false
         /// The connection follows a stream and is in `streams`.
         var isListedAsStream = false
 
-        init(descriptor: Int32, connection: HTTPConnection) {
+        init(descriptor: Int32, connection: Connection) {
             self.descriptor = descriptor
             socket = FileDescriptor(descriptor)
             self.connection = connection
         }
     }
 
+    // Constants are computed: a generic type has no static stored properties.
     /// epoll data tags for the listener and the mailbox; connections are tagged with their descriptor.
-    static let listenerTag = UInt64.max
-    static let mailboxTag = UInt64.max - 1
-    static let maxEvents: Int32 = 256
-    static let readBufferSize = 64 * 1024
+    static var listenerTag: UInt64 { .max }
+    static var mailboxTag: UInt64 { .max - 1 }
+    static var maxEvents: Int32 { 256 }
+    static var readBufferSize: Int { 64 * 1024 }
     /// The most capacity the shared output buffer keeps between answers; past it, it is freed.
-    static let keptOutputCapacity = 4 * readBufferSize
+    static var keptOutputCapacity: Int { 4 * readBufferSize }
     /// Reads per connection per wake before others get a turn.
-    static let readRoundsPerTurn = 4
+    static var readRoundsPerTurn: Int { 4 }
 
     let index: Int
     let epoll: FileDescriptor
@@ -58,11 +49,13 @@ final class EventLoop {
     /// Kept open so that, out of descriptors, one can be freed to accept and drop a connection
     /// instead of leaving it in the backlog, where it would wake the loop forever.
     var reserveDescriptor: Int32
-    let mailbox: LoopMailbox
-    let spreader: ConnectionSpreader
+    let mailbox: LoopMailbox<Connection>
+    let spreader: ConnectionSpreader<Connection>
     let quota: ConnectionQuota
     let clock: any ServerClock
-    let environment: ConnectionEnvironment
+    /// A stream whose client leaves more than this many bytes unread is cut.
+    let maxStreamBacklog: Int
+    let environment: Connection.Environment
     var channels: [Channel?] = []
     var liveCount = 0
     var nextSerial: UInt64 = 0
@@ -78,7 +71,7 @@ final class EventLoop {
     var acceptPausedUntil: MonotonicInstant?
     var shuttingDown = false
 
-    init(_ setup: EventLoopSetup) {
+    init(_ setup: EventLoopSetup<Connection>) {
         index = setup.index
         epoll = FileDescriptor(setup.epoll)
         listener = setup.listener
@@ -89,11 +82,8 @@ final class EventLoop {
         clock = setup.clock
         now = setup.clock.now()
         nextSweep = now + .seconds(1)
-        environment = ConnectionEnvironment(
-            handler: setup.handler, configuration: setup.configuration, sink: setup.mailbox,
-            dates: DateCache(epochSeconds: time(nil)), clock: setup.clock,
-            requestIDs: RequestIDGenerator(loopIndex: setup.index),
-            accessLog: setup.configuration.logsRequests ? AccessLog(descriptor: STDOUT_FILENO) : nil)
+        maxStreamBacklog = setup.maxStreamBacklog
+        environment = setup.makeEnvironment()
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         eventBuffer = .allocate(byteCount: Int(Self.maxEvents) * Linux.epollEventStride, alignment: 16)
         output.reserveCapacity(Self.readBufferSize)
@@ -113,7 +103,7 @@ final class EventLoop {
             let timeout: Int32 = again.isEmpty ? milliseconds(until: nextSweep) : 0
             let count = Linux.calls.epollWait(epoll.rawValue, eventBuffer.baseAddress, Self.maxEvents, timeout)
             now = clock.now()
-            environment.dates.update(epochSeconds: time(nil))
+            environment.loopDidWake()
             if count < 0 {
                 if errno == EINTR { continue }
                 break  // EBADF/EINVAL: the set is gone; nothing sensible remains to do
@@ -136,7 +126,7 @@ final class EventLoop {
                 }
             }
             if now >= nextSweep { sweep() }
-            environment.accessLog?.flush()
+            environment.loopTurnDidEnd()
         }
         mailbox.close()
         listener = nil
@@ -162,7 +152,7 @@ final class EventLoop {
                 case .done(let descriptor):
                     guard quota.admit() else {
                         close(descriptor)  // the peer sees its connection end at once
-                        environment.counters.recordRefusedConnection()
+                        environment.connectionRefused()
                         continue
                     }
                     let target = spreader.nextLoop()
@@ -227,7 +217,7 @@ final class EventLoop {
             channels.append(contentsOf: repeatElement(nil, count: max(index + 1, channels.count * 2) - channels.count))
         }
         nextSerial += 1
-        let connection = HTTPConnection(
+        let connection = Connection(
             id: ConnectionID(descriptor: descriptor, serial: nextSerial), environment: environment, now: now)
         channels[index] = Channel(descriptor: descriptor, connection: connection)
         liveCount += 1
@@ -324,7 +314,7 @@ final class EventLoop {
         // A stream whose client left more than the limit unread from earlier messages is cut
         // (it resumes with Last-Event-ID); what is written now does not count, so a large
         // backlog or event alone never cuts a client that reads.
-        if channel.isListedAsStream && connection.pendingOutput.count > environment.configuration.limits.maxStreamBacklog {
+        if channel.isListedAsStream && connection.pendingOutput.count > maxStreamBacklog {
             closeChannel(channel)
             return false
         }
@@ -383,14 +373,14 @@ final class EventLoop {
     /// Closes or half-closes as the connection's state asks. Returns false if it was closed.
     func settle(_ channel: Channel) -> Bool {
         let connection = channel.connection
-        switch connection.state {
+        switch connection.lifecycle {
         case .closed:
             closeChannel(channel)
             return false
         case .closing where connection.pendingOutput.isEmpty:
             shutdown(channel.descriptor, Int32(SHUT_WR))
             connection.beginLingering(now: now)
-            if connection.state == .closed {
+            if connection.lifecycle == .closed {
                 closeChannel(channel)
                 return false
             }

@@ -5,16 +5,16 @@ import TripsPlatform
 /// How other threads reach an event loop: a locked queue and an eventfd that wakes the loop.
 ///
 /// The eventfd is written only when the queue goes from quiet to signalled, so a burst of
-/// deferred responses costs one wake-up.
-package final class LoopMailbox: HTTPResponseSink {
+/// deferred replies costs one wake-up.
+final class LoopMailbox<Connection: LoopConnection>: Sendable {
     struct Mail {
-        var deliveries: [(ConnectionID, HTTPResponse)] = []
+        var deliveries: [(ConnectionID, Connection.Reply)] = []
         /// Messages for the loop's streams, in publication order.
-        var streamMessages: [HTTPStreamHub.Message] = []
+        var streamMessages: [Connection.StreamMessage] = []
         /// Connections another loop accepted for this one.
         var adoptions: [Int32] = []
-        /// Scrapes waiting for a copy of the loop's metrics.
-        var metricRequests: [@Sendable (LoopMetrics) -> Void] = []
+        /// Callers waiting for a copy of the loop's report (a metrics scrape).
+        var reportRequests: [@Sendable (Connection.Environment.Report) -> Void] = []
         var shutdownRequested = false
         var clockAdvanced = false
     }
@@ -35,13 +35,17 @@ package final class LoopMailbox: HTTPResponseSink {
         }
     }
 
-    package func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
-        post { $0.deliveries.append((connection, response)) }
+    /// Hands `reply` to `connection`, if it is still open when the loop reads its mail.
+    package func deliver(_ reply: Connection.Reply, to connection: ConnectionID) {
+        post { $0.deliveries.append((connection, reply)) }
     }
 
-    func publish(_ message: HTTPStreamHub.Message) { post { $0.streamMessages.append(message) } }
+    func publish(_ message: Connection.StreamMessage) { post { $0.streamMessages.append(message) } }
 
-    func collectMetrics(_ reply: @escaping @Sendable (LoopMetrics) -> Void) { post { $0.metricRequests.append(reply) } }
+    /// Asks the loop for a copy of its report, which `reply` gets between two of its turns.
+    func requestReport(_ reply: @escaping @Sendable (Connection.Environment.Report) -> Void) {
+        post { $0.reportRequests.append(reply) }
+    }
 
     /// Hands the loop a connection to serve; false when the loop has stopped (the caller
     /// closes it then).
