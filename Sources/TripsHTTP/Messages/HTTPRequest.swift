@@ -5,16 +5,16 @@ package struct HTTPRequest: Sendable, Hashable {
     /// The fields live in one shared, copy-on-write box, as in swift-nio's `HTTPRequestHead`:
     /// a request passes through the parser's event, the connection and the handler, and each
     /// copy is then one retain instead of one per string and array.
-    @usableFromInline final class Storage: @unchecked Sendable {
+    private final class Storage: @unchecked Sendable {
         // Immutable once shared: setters copy the box first unless it is uniquely referenced.
-        @usableFromInline var method: HTTPMethod
-        @usableFromInline var target: String
-        @usableFromInline var path: String
-        @usableFromInline var query: String?
-        @usableFromInline var version: HTTPVersion
-        @usableFromInline var headerFields: HTTPFields
-        @usableFromInline var body: [UInt8]
-        @usableFromInline var keepAlive: Bool
+        var method: HTTPMethod
+        var target: String
+        var path: String
+        var query: String?
+        var version: HTTPVersion
+        var headerFields: HTTPFields
+        var body: [UInt8]
+        var keepAlive: Bool
 
         init(
             method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
@@ -37,7 +37,7 @@ package struct HTTPRequest: Sendable, Hashable {
         }
     }
 
-    @usableFromInline var storage: Storage
+    private var storage: Storage
 
     /// The box to write to: this request's own.
     private var unique: Storage {
@@ -48,34 +48,34 @@ package struct HTTPRequest: Sendable, Hashable {
     }
 
     package var method: HTTPMethod {
-        @inlinable get { storage.method }
+        get { storage.method }
         set { unique.method = newValue }
     }
     /// The request target exactly as sent (origin-form `/a?b`, absolute-form, `*`, or authority-form).
     package var target: String {
-        @inlinable get { storage.target }
+        get { storage.target }
         set { unique.target = newValue }
     }
     /// The path part of the target, not percent-decoded (`/trips/1` for `/trips/1?x=2`).
     package var path: String {
-        @inlinable get { storage.path }
+        get { storage.path }
         set { unique.path = newValue }
     }
     /// The raw query after `?`, without it; nil when the target has no `?`.
     package var query: String? {
-        @inlinable get { storage.query }
+        get { storage.query }
         set { unique.query = newValue }
     }
     package var version: HTTPVersion {
-        @inlinable get { storage.version }
+        get { storage.version }
         set { unique.version = newValue }
     }
     package var headerFields: HTTPFields {
-        @inlinable get { storage.headerFields }
+        get { storage.headerFields }
         set { unique.headerFields = newValue }
     }
     package var body: [UInt8] {
-        @inlinable get { storage.body }
+        get { storage.body }
         set { unique.body = newValue }
     }
     /// Whether the client wants the connection kept open after the response:
@@ -83,7 +83,7 @@ package struct HTTPRequest: Sendable, Hashable {
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-persistence
     package var keepAlive: Bool {
-        @inlinable get { storage.keepAlive }
+        get { storage.keepAlive }
         set { unique.keepAlive = newValue }
     }
 
