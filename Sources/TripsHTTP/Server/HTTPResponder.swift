@@ -1,10 +1,5 @@
 import Synchronization
 
-/// Where a deferred response goes: the event loop's mailbox (or a test's).
-package protocol HTTPResponseSink: Sendable {
-    func deliver(_ response: HTTPResponse, to connection: ConnectionID)
-}
-
 /// Hands a response on after a transform.
 private struct TransformingSink: HTTPResponseSink {
     let base: any HTTPResponseSink
