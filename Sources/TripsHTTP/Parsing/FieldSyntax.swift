@@ -55,6 +55,22 @@ package func digitValue(_ byte: UInt8) -> Int? {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte &- UInt8(ascii: "0")) : nil
 }
 
+/// `1*DIGIT` as an `Int`: nil when empty, when any byte is not a digit, or past `Int.max`.
+/// (Content-Length, a trip id in a path.)
+@inlinable
+package func decimalValue(_ digits: UnsafeRawBufferPointer) -> Int? {
+    guard !digits.isEmpty else { return nil }
+    var value = 0
+    for byte in digits {
+        guard let digit = digitValue(byte) else { return nil }
+        let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = times10.addingReportingOverflow(digit)
+        guard !overflow1 && !overflow2 else { return nil }
+        value = sum
+    }
+    return value
+}
+
 /// The value of one hex digit, or nil.
 @inline(__always)
 func hexValue(_ byte: UInt8) -> UInt8? {

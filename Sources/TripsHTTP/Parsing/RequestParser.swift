@@ -361,19 +361,9 @@ package struct RequestParser {
         forEachListElement(value) { range in
             let element = UnsafeRawBufferPointer(rebasing: value[range])
             sawElement = true
-            var length = 0
-            for byte in element {
-                guard let digit = digitValue(byte) else {
-                    head.contentLengthError = head.contentLengthError ?? .invalidContentLength
-                    return
-                }
-                let (times10, overflow1) = length.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = times10.addingReportingOverflow(digit)
-                if overflow1 || overflow2 {
-                    head.contentLengthError = head.contentLengthError ?? .invalidContentLength
-                    return
-                }
-                length = sum
+            guard let length = decimalValue(element) else {
+                head.contentLengthError = head.contentLengthError ?? .invalidContentLength
+                return
             }
             if let existing = head.contentLength, existing != length {
                 head.contentLengthError = head.contentLengthError ?? .conflictingContentLength

@@ -214,15 +214,6 @@ struct RouteTable: Sendable {
 
     /// A trip id: digits only, no sign or leading zero, within `Int`.
     private static func id(_ segment: UnsafeRawBufferPointer) -> Int? {
-        guard let first = segment.first, first != UInt8(ascii: "0") else { return nil }
-        var value = 0
-        for byte in segment {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
-            guard !overflow1 && !overflow2 else { return nil }
-            value = sum
-        }
-        return value
+        segment.first == UInt8(ascii: "0") ? nil : decimalValue(segment)
     }
 }
