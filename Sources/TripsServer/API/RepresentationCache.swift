@@ -32,12 +32,14 @@ final class RepresentationCache: Sendable {
     /// each time.
     static let pageRowCapacity = 20_000
 
-    /// The cached response for this trip version and slot, made by `build` on a miss.
-    func trip(_ id: Trip.ID, version: UInt64, slot: Int, build: () -> HTTPResponse) -> HTTPResponse {
-        if let hit = trips.withLock({ entries in entries[id].flatMap { $0.version == version ? $0[slot] : nil } }) {
-            return hit
-        }
-        let response = build().prepared()
+    /// The cached response for this trip version and slot, if one is kept.
+    func trip(_ id: Trip.ID, version: UInt64, slot: Int) -> HTTPResponse? {
+        trips.withLock { entries in entries[id].flatMap { $0.version == version ? $0[slot] : nil } }
+    }
+
+    /// Keeps `response`, this trip version's representation in `slot`, and returns it prepared.
+    func keep(_ response: HTTPResponse, trip id: Trip.ID, version: UInt64, slot: Int) -> HTTPResponse {
+        let response = response.prepared()
         trips.withLock { entries in
             var entry = entries[id].flatMap { $0.version == version ? $0 : nil } ?? Entry(version: version)
             entry[slot] = response
