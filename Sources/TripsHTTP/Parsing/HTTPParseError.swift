@@ -53,7 +53,8 @@ package enum HTTPParseError: Error, Hashable, Sendable, CaseIterable {
     case invalidChunkSize
     /// Chunk data not followed by CRLF.
     case invalidChunkTerminator
-    /// The content is longer than `Limits.maxBodyLength`.
+    /// The content is longer than the request's limit (`Limits.maxBodyLength`, or what its
+    /// handler allows for its route).
     case contentTooLarge
     /// An Expect value other than 100-continue.
     case unsupportedExpectation
@@ -99,7 +100,7 @@ package enum HTTPParseError: Error, Hashable, Sendable, CaseIterable {
         case .unsupportedTransferCoding: "Only the chunked transfer coding is supported."
         case .invalidChunkSize: "A chunk size line is malformed."
         case .invalidChunkTerminator: "Chunk data must be followed by CRLF."
-        case .contentTooLarge: "The request content is too large."
+        case .contentTooLarge: "The request content is larger than this resource takes."
         case .unsupportedExpectation: "Only the 100-continue expectation is supported."
         }
     }

@@ -83,7 +83,9 @@ package final class HTTPConnection {
     init(id: ConnectionID, environment: ConnectionEnvironment, now: MonotonicInstant) {
         self.id = id
         self.environment = environment
-        parser = RequestParser(limits: environment.configuration.limits)
+        parser = RequestParser(limits: environment.configuration.limits) { [handler = environment.handler] head in
+            handler.contentLimit(for: head)
+        }
         openedAt = now
         lastReadAt = now
         lastWriteAt = now

@@ -30,11 +30,17 @@ package protocol HTTPHandler: Sendable {
     /// before `100 Continue` is written, so a refused client is told so instead of being told
     /// to send a body that would be thrown away (RFC 9110 §10.1.1).
     func refusal(beforeContent head: HTTPRequest, context: inout RequestContext) -> HTTPResponse?
+    /// The most content `head`'s request may carry, when its route takes more (or less) than
+    /// the configured `maxBodyLength`; nil for that. Asked of every request with content as
+    /// soon as its head is read: a larger declared `Content-Length` is refused with 413 before
+    /// the content is read, and chunked content is cut off there.
+    func contentLimit(for head: HTTPRequest) -> Int?
 }
 
 extension HTTPHandler {
     package var routeLabels: [String] { ["all"] }
     package func refusal(beforeContent head: HTTPRequest, context: inout RequestContext) -> HTTPResponse? { nil }
+    package func contentLimit(for head: HTTPRequest) -> Int? { nil }
 }
 
 /// A handler's answer: a response now, a promise of one, or a stream.

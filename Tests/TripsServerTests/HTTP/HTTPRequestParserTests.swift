@@ -1,12 +1,14 @@
 import Testing
+
 @testable import TripsHTTP
 @testable import TripsServer
 
 /// Feeds `chunks` the way a connection does (keeping unconsumed bytes) and collects the events.
 func parseEvents(
-    _ chunks: [[UInt8]], limits: HTTPServerConfiguration.Limits = .init()
+    _ chunks: [[UInt8]], limits: HTTPServerConfiguration.Limits = .init(),
+    contentLimit: @escaping (HTTPRequest) -> Int? = { _ in nil }
 ) -> [RequestParser.Event] {
-    var parser = RequestParser(limits: limits)
+    var parser = RequestParser(limits: limits, contentLimit: contentLimit)
     var buffer: [UInt8] = []
     var events: [RequestParser.Event] = []
     for chunk in chunks {
@@ -22,8 +24,10 @@ func parseEvents(
     return events
 }
 
-func parseEvents(_ text: String, limits: HTTPServerConfiguration.Limits = .init()) -> [RequestParser.Event] {
-    parseEvents([Array(text.utf8)], limits: limits)
+func parseEvents(
+    _ text: String, limits: HTTPServerConfiguration.Limits = .init(), contentLimit: @escaping (HTTPRequest) -> Int? = { _ in nil }
+) -> [RequestParser.Event] {
+    parseEvents([Array(text.utf8)], limits: limits, contentLimit: contentLimit)
 }
 
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
@@ -360,7 +364,8 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
             return
         }
         #expect(request.body.count == limit)
-        #expect(parseEvents("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(limit + 1)\r\n\r\n") == [.failure(.contentTooLarge)])
+        #expect(
+            parseEvents("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(limit + 1)\r\n\r\n") == [.failure(.contentTooLarge)])
     }
 
     @Test func theBodyLimitHoldsForChunksBeforeTheChunkArrives() {
@@ -377,6 +382,35 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(request.body.count == limit)
         let past = head + first + bytes(String(rest + 1, radix: 16) + "\r\n")
         #expect(parseEvents([past]) == [.failure(.contentTooLarge)])
+    }
+
+    @Test func aRouteCanTakeMoreOrLessContentThanTheDefault() {
+        let photoLimit = 3 * 1024 * 1024
+        let limitForPath: (HTTPRequest) -> Int? = { head in
+            switch head.path {
+            case "/photo": photoLimit
+            case "/small": 10
+            default: nil
+            }
+        }
+        func post(_ path: String, length: Int) -> [RequestParser.Event] {
+            let request =
+                bytes("POST \(path) HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n") + [UInt8](repeating: 7, count: length)
+            return parseEvents([request], contentLimit: limitForPath)
+        }
+        let overDefault = HTTPServerConfiguration.Limits().maxBodyLength + 1
+        guard case .request(let photo) = post("/photo", length: overDefault).first else {
+            Issue.record("a photo over the default limit was refused")
+            return
+        }
+        #expect(photo.body.count == overDefault)
+        #expect(post("/", length: overDefault) == [.failure(.contentTooLarge)])
+        #expect(
+            parseEvents("POST /photo HTTP/1.1\r\nHost: a\r\nContent-Length: \(photoLimit + 1)\r\n\r\n", contentLimit: limitForPath)
+                == [.failure(.contentTooLarge)])
+        #expect(post("/small", length: 11) == [.failure(.contentTooLarge)])
+        let chunked = bytes("POST /small HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n")
+        #expect(parseEvents([chunked], contentLimit: limitForPath) == [.failure(.contentTooLarge)])
     }
 
     @Test func hostByteMasksMatchTheGrammar() {
