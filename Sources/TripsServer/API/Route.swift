@@ -8,19 +8,21 @@ import TripsHTTP
 /// A class: a request's match refers to its route instead of copying it.
 final class Route: Sendable {
     let method: HTTPMethod
-    /// The path as openapi.yaml writes it: literal segments, and `{id}` for a trip id (a
-    /// positive decimal number within `Int`). Its place among the table's templates is its
-    /// metric label.
+    /// The path as openapi.yaml writes it: literal segments, `{id}` for a trip id (a positive
+    /// decimal number within `Int`) and `{photo}` for a photo's file name (`PhotoName`). Its
+    /// place among the table's templates is its metric label.
     let template: String
     /// What a body may be here (`Accept-Post`, `Accept-Patch`); empty when none is read.
     let bodyTypes: [MediaType]
     let traits: Traits
     let handler: Handler
 
-    /// The code that answers a route: given the id under `{id}` when its template has one.
+    /// The code that answers a route: given the id under `{id}` or the name under `{photo}`
+    /// when its template has one.
     enum Handler: Sendable {
         case request(@Sendable (TripsAPI, HTTPRequest) throws(APIError) -> HTTPReply)
         case trip(@Sendable (TripsAPI, Trip.ID, HTTPRequest) throws(APIError) -> HTTPReply)
+        case photo(@Sendable (TripsAPI, PhotoName, HTTPRequest) throws(APIError) -> HTTPReply)
     }
 
     /// What a route is besides its answer.
@@ -50,6 +52,13 @@ final class Route: Sendable {
         self.init(method, template, bodyTypes, traits, .trip(answerForTrip))
     }
 
+    convenience init(
+        _ method: HTTPMethod, _ template: String, _ traits: Traits = [],
+        answerForPhoto: @escaping @Sendable (TripsAPI, PhotoName, HTTPRequest) throws(APIError) -> HTTPReply
+    ) {
+        self.init(method, template, [], traits, .photo(answerForPhoto))
+    }
+
     private init(_ method: HTTPMethod, _ template: String, _ bodyTypes: [MediaType], _ traits: Traits, _ handler: Handler) {
         self.method = method
         self.template = template
@@ -58,20 +67,28 @@ final class Route: Sendable {
         self.handler = handler
     }
 
-    /// Whether the handler takes the id under `{id}`; the table checks it against the template.
-    var takesTripID: Bool {
-        if case .trip = handler { true } else { false }
+    /// The parameter the handler takes, if any; the table checks it against the template.
+    var parameter: RouteTable.Parameter? {
+        switch handler {
+        case .request: nil
+        case .trip: .tripID
+        case .photo: .photoName
+        }
     }
 
-    /// Answers `request` to this route, given the id its path matched (nil without `{id}`).
-    func answer(_ request: HTTPRequest, id: Trip.ID?, api: TripsAPI) throws(APIError) -> HTTPReply {
-        switch handler {
-        case .request(let answer):
+    /// Answers `request` to this route, given the parameter its path matched (nil when its
+    /// template has none).
+    func answer(_ request: HTTPRequest, _ argument: RouteTable.Argument?, api: TripsAPI) throws(APIError) -> HTTPReply {
+        // `RouteTable` gives every route the argument its handler takes.
+        switch (handler, argument) {
+        case (.request(let answer), _):
             return try answer(api, request)
-        case .trip(let answer):
-            // `RouteTable` gives an id to every route whose handler takes one.
-            guard let id else { throw APIError(.internalServerError, "\(method) \(template) was matched without an id") }
+        case (.trip(let answer), .tripID(let id)?):
             return try answer(api, id, request)
+        case (.photo(let answer), .photoName(let name)?):
+            return try answer(api, name, request)
+        default:
+            throw APIError(.internalServerError, "\(method) \(template) was matched without its parameter")
         }
     }
 }

@@ -6,10 +6,10 @@ import TripsHTTP
 /// The routes grouped by path template, and the one a request's method and path reach.
 ///
 /// Built once from a list of routes; it refuses (traps on) a list that routes a method and
-/// path twice, a handler that takes an id on a template without `{id}` or the other way
-/// round, or a literal segment that is also an id, so the table is checked as the process
-/// starts. Paths are matched segment by segment in a trie: a path reaches at most one
-/// template, and matching allocates nothing (it runs on every request).
+/// path twice, a handler whose parameter is not its template's (`{id}`, `{photo}` or none),
+/// or a literal segment that is also an id, so the table is checked as the process starts.
+/// Paths are matched segment by segment in a trie: a path reaches at most one template, and
+/// matching a path without a photo name allocates nothing (it runs on every request).
 struct RouteTable: Sendable {
     /// Every template, in the order of its first route.
     let resources: [Resource]
@@ -64,11 +64,23 @@ struct RouteTable: Sendable {
         }
     }
 
+    /// The kinds of path parameter a template may hold, one at most.
+    enum Parameter: String, Sendable, CaseIterable {
+        case tripID = "{id}"
+        case photoName = "{photo}"
+    }
+
+    /// What a path holds under its template's parameter.
+    enum Argument: Sendable, Hashable {
+        case tripID(Trip.ID)
+        case photoName(PhotoName)
+    }
+
     /// A request's place in the table.
     struct Match: Sendable {
         let resource: Resource
-        /// The trip id under `{id}`; nil when the template has none.
-        let id: Trip.ID?
+        /// What the path holds under `{id}` or `{photo}`; nil when the template has neither.
+        let argument: Argument?
         /// The route for the request's method; nil when the resource answers it only as
         /// `OPTIONS` or not at all (405).
         let route: Route?
@@ -79,6 +91,8 @@ struct RouteTable: Sendable {
         var edges: Range<Int>
         /// The node under `{id}`, tried when no literal matches.
         var id: Int?
+        /// The node under `{photo}`, tried when no literal or id matches.
+        var photo: Int?
         /// The resource whose template ends here.
         var resource: Int?
     }
@@ -93,6 +107,7 @@ struct RouteTable: Sendable {
     private struct GrowingNode {
         var literals: [(segment: [UInt8], node: Int)] = []
         var id: Int?
+        var photo: Int?
         var resource: Int?
     }
 
@@ -105,26 +120,27 @@ struct RouteTable: Sendable {
                 routesByTemplate[route.template, default: []].allSatisfy { $0.method != route.method },
                 "\(route.method) \(route.template) is routed twice")
             precondition(
-                route.takesTripID == route.template.contains("{id}"),
-                "\(route.method) \(route.template): a handler takes a trip id exactly when its template has {id}")
+                route.parameter == Parameter.allCases.first { route.template.contains($0.rawValue) },
+                "\(route.method) \(route.template): a handler takes the parameter its template has")
             routesByTemplate[route.template, default: []].append(route)
         }
         var nodes = [GrowingNode()]
         for (label, template) in templates.enumerated() {
             precondition(template.hasPrefix("/"), "\(template) does not start with /")
             let segments = template.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-            precondition(segments.count { $0 == "{id}" } <= 1, "\(template): a match holds one id")
+            precondition(segments.count { $0.hasPrefix("{") } <= 1, "\(template): a match holds one parameter")
             var node = 0
             for segment in segments {
-                if segment == "{id}" {
-                    if nodes[node].id == nil {
+                if let parameter = Parameter(rawValue: String(segment)) {
+                    let child = parameter == .tripID ? \GrowingNode.id : \GrowingNode.photo
+                    if nodes[node][keyPath: child] == nil {
                         nodes.append(GrowingNode())
-                        nodes[node].id = nodes.count - 1
+                        nodes[node][keyPath: child] = nodes.count - 1
                     }
-                    node = nodes[node].id!
+                    node = nodes[node][keyPath: child]!
                     continue
                 }
-                precondition(!segment.contains("{"), "\(template): {id} is the only parameter")
+                precondition(!segment.contains("{"), "\(template): {id} and {photo} are the only parameters")
                 let bytes = Array(segment.utf8)
                 precondition(bytes.withUnsafeBytes { Self.id($0) } == nil, "\(template): \(segment) would also be an id")
                 if let next = nodes[node].literals.first(where: { $0.segment == bytes })?.node {
@@ -145,7 +161,7 @@ struct RouteTable: Sendable {
                 edges.append(Edge(segment: segmentBytes.count..<segmentBytes.count + segment.count, node: next))
                 segmentBytes += segment
             }
-            return Node(edges: first..<edges.count, id: node.id, resource: node.resource)
+            return Node(edges: first..<edges.count, id: node.id, photo: node.photo, resource: node.resource)
         }
         self.edges = edges
         self.segmentBytes = segmentBytes
@@ -159,13 +175,13 @@ struct RouteTable: Sendable {
     /// Ids are positive decimal numbers within `Int`: no sign, no leading zero.
     func match(_ method: HTTPMethod, _ path: String) -> Match? {
         var path = path
-        guard let (resource, id) = path.withUTF8({ match(UnsafeRawBufferPointer($0)) }) else { return nil }
+        guard let (resource, argument) = path.withUTF8({ match(UnsafeRawBufferPointer($0)) }) else { return nil }
         let matched = resources[resource]
-        return Match(resource: matched, id: id, route: matched.route(for: method))
+        return Match(resource: matched, argument: argument, route: matched.route(for: method))
     }
 
     /// Walks the trie over the path's bytes in place: no array of segments, no substrings.
-    private func match(_ path: UnsafeRawBufferPointer) -> (resource: Int, id: Trip.ID?)? {
+    private func match(_ path: UnsafeRawBufferPointer) -> (resource: Int, argument: Argument?)? {
         nodes.withUnsafeBufferPointer { nodes in
             edges.withUnsafeBufferPointer { edges in
                 segmentBytes.withUnsafeBytes { segmentBytes in
@@ -178,10 +194,10 @@ struct RouteTable: Sendable {
     private static func walk(
         _ path: UnsafeRawBufferPointer, nodes: UnsafeBufferPointer<Node>, edges: UnsafeBufferPointer<Edge>,
         segmentBytes: UnsafeRawBufferPointer
-    ) -> (resource: Int, id: Trip.ID?)? {
+    ) -> (resource: Int, argument: Argument?)? {
         guard path.first == UInt8(ascii: "/") else { return nil }
         var node = 0
-        var id: Trip.ID?
+        var argument: Argument?
         var start = 1
         while true {
             let end = path[start...].firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
@@ -195,14 +211,17 @@ struct RouteTable: Sendable {
                 node = next
             } else if let next = nodes[node].id, let value = Self.id(segment) {
                 node = next
-                id = value
+                argument = .tripID(value)
+            } else if let next = nodes[node].photo, let name = PhotoName(segment) {
+                node = next
+                argument = .photoName(name)
             } else {
                 return nil
             }
             guard end < path.endIndex else { break }
             start = end + 1
         }
-        return nodes[node].resource.map { ($0, id) }
+        return nodes[node].resource.map { ($0, argument) }
     }
 
     /// Whether a literal segment is these bytes: a length check and one `memcmp`.

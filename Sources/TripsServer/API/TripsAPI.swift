@@ -154,7 +154,7 @@ struct TripsAPI: HTTPHandler {
         guard let match else { throw .notFound(request.path) }
         if request.method == .options { return .now(options(match.resource)) }
         guard let route = match.route else { throw .methodNotAllowed(request.method, match.resource) }
-        return try route.answer(request, id: match.id, api: self)
+        return try route.answer(request, match.argument, api: self)
     }
 
     /// `OPTIONS *`: the methods some resource of this server answers.

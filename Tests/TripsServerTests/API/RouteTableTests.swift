@@ -20,7 +20,7 @@ import TripsDomain
     func pathsMatchTemplates(path: String, template: String?, id: Int?) {
         let match = TripsAPI.routes.match(.get, path)
         #expect(match?.resource.template == template)
-        #expect(match?.id == id)
+        #expect(match?.argument == id.map(RouteTable.Argument.tripID))
     }
 
     /// What `Allow`, `Accept-Post` and `Accept-Patch` said for every path when each was
