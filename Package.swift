@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "FuzzJSONBodies", targets: ["FuzzJSONBodies"]),
         .executable(name: "FuzzTextImport", targets: ["FuzzTextImport"]),
         .executable(name: "FuzzPostgresMessages", targets: ["FuzzPostgresMessages"]),
+        .executable(name: "FuzzImages", targets: ["FuzzImages"]),
     ],
     targets: [
         // The layers, bottom up; each imports only those below it, so a wrong-way import is
@@ -65,7 +66,11 @@ let package = Package(
         fuzzTarget("FuzzJSONBodies", dependencies: ["FuzzSupport", "TripsFormats", "TripsDomain"]),
         fuzzTarget("FuzzTextImport", dependencies: ["FuzzSupport", "TripsFormats", "TripsDomain"]),
         fuzzTarget("FuzzPostgresMessages", dependencies: ["TripsPostgres"]),
+        fuzzTarget("FuzzImages", dependencies: ["TripsFormats"]),
         .target(name: "TripsTestSupport", path: "Tests/TripsTestSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "TripsFormatsTests", dependencies: ["TripsFormats"], exclude: ["Fixtures"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "TripsDomainTests", dependencies: ["TripsDomain", "TripsFormats", "TripsTestSupport"], swiftSettings: strictSettings),
         .testTarget(

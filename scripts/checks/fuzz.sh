@@ -29,7 +29,7 @@ if [[ "${1:-}" == "--merge" ]]; then merge=1; shift; fi
 seconds="${1:-30}"
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: scripts/checks/fuzz.sh [--merge] [seconds-per-target]" >&2; exit 2; }
 jobs="${FUZZ_JOBS:-1}"
-targets=(${FUZZ_TARGETS:-FuzzRequestParser FuzzAccept FuzzJSONBodies FuzzTextImport FuzzPostgresMessages})
+targets=(${FUZZ_TARGETS:-FuzzRequestParser FuzzAccept FuzzJSONBodies FuzzTextImport FuzzPostgresMessages FuzzImages})
 scratch=$FUZZ_SCRATCH
 for target in "${targets[@]}"; do
   [[ -d "Fuzz/Corpus/$target" ]] || { echo "fuzz.sh: no seed corpus Fuzz/Corpus/$target" >&2; exit 2; }
