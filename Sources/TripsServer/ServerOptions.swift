@@ -31,6 +31,8 @@ struct ServerOptions: Sendable, Equatable {
     var idempotencyBytes = IdempotencyLedger.defaultByteLimit
     /// Most change streams open at once; past it, 503.
     var maxSubscribers = ChangeFeed.defaultMaxSubscribers
+    /// The largest photo taken, in bytes; past it, 413 from `Content-Length` alone.
+    var maxPhotoBytes = TripsAPI.defaultMaxPhotoBytes
     /// The file of `NAME TOKEN` lines; nil: no tokens.
     var tokensFile: String?
     /// Run without tokens on an address other than loopback, on purpose.
@@ -260,6 +262,10 @@ struct ServerOptions: Sendable, Equatable {
                 + "or \(defaults.storageConfiguration.compactionBytes >> 20) MiB, and as much as the snapshot holds)"
         ) { (options, value, source) throws(UsageError) in
             options.compactionRecords = try number(value, source, 1...100_000_000)
+        },
+        Flag(name: "--max-photo-bytes", value: "BYTES", help: "largest trip photo (default \(defaults.maxPhotoBytes))") {
+            (options, value, source) throws(UsageError) in
+            options.maxPhotoBytes = try number(value, source, 1...Int(Int32.max))
         },
         Flag(name: "--max-subscribers", value: "N", help: "most change streams open at once (default \(defaults.maxSubscribers))") {
             (options, value, source) throws(UsageError) in

@@ -36,6 +36,8 @@ final class Route: Sendable {
         /// asks for (read your writes). The probes, metrics, the spec, the assets and the
         /// redirect answer at once; the change feed resumes by its own revision.
         static let showsTheList = Traits(rawValue: 1 << 1)
+        /// Its content is a photo: up to `--max-photo-bytes`, not `--max-body`.
+        static let takesAPhoto = Traits(rawValue: 1 << 2)
     }
 
     convenience init(

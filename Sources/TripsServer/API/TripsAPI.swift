@@ -18,17 +18,23 @@ struct TripsAPI: HTTPHandler {
     let cors: CORSPolicy
     /// The `Host` names answered; others get 421.
     let hosts: HostAllowList
+    /// The largest photo a `PUT /trips/{id}/photo` takes, in bytes (`--max-photo-bytes`).
+    let maxPhotoBytes: Int
+
+    /// 8 MiB: a phone's full-size JPEG, with room to spare.
+    static let defaultMaxPhotoBytes = 8 << 20
 
     init(
         store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
         hosts: HostAllowList = .loopback, maxSubscribers: Int = ChangeFeed.defaultMaxSubscribers,
-        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity,
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = defaultMaxPhotoBytes,
         clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
         self.access = access
         self.cors = cors
         self.hosts = hosts
+        self.maxPhotoBytes = maxPhotoBytes
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, clock: clock)
     }
 
@@ -64,6 +70,11 @@ struct TripsAPI: HTTPHandler {
         }
         if let origin { CORSPolicy.decorate(&reply, origin: origin) }
         return reply
+    }
+
+    /// A photo's route takes up to `maxPhotoBytes`; every other route `--max-body`.
+    func contentLimit(for head: HTTPRequest) -> Int? {
+        Self.routes.match(head.method, head.path)?.route?.traits.contains(.takesAPhoto) == true ? maxPhotoBytes : nil
     }
 
     /// Refuses, before its content is sent, a request with `Expect: 100-continue` that `admit`

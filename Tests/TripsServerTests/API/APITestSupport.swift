@@ -31,7 +31,8 @@ final class APIServer: Sendable {
     convenience init(
         on kind: TestStore, samples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(), mode: Mode = .router,
         clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
-        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, access: AccessPolicy? = nil,
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = TripsAPI.defaultMaxPhotoBytes,
+        access: AccessPolicy? = nil,
         cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) async throws {
@@ -53,7 +54,8 @@ final class APIServer: Sendable {
 
     init(
         store: any TripStoring, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
-        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, access: AccessPolicy? = nil,
+        maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = TripsAPI.defaultMaxPhotoBytes,
+        access: AccessPolicy? = nil,
         cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }, cleanUp: (@Sendable () -> Void)? = nil
     ) async throws {
@@ -61,7 +63,7 @@ final class APIServer: Sendable {
         self.cleanUp = cleanUp
         api = TripsAPI(
             store: store, access: access, cors: cors, hosts: hosts, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes,
-            clock: clock)
+            maxPhotoBytes: maxPhotoBytes, clock: clock)
         guard mode == .live else {
             server = nil
             return
