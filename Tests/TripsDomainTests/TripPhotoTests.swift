@@ -183,3 +183,11 @@ private func written(_ trip: Trip) -> String {
         #expect(try list.applyTelling(.setPhoto(2, examplePhoto())).event == nil)
     }
 }
+
+@Suite struct TripPhotoLayoutTests {
+    @Test func aPhotoCostsATripOneReference() {
+        #expect(MemoryLayout<TripPhoto?>.size == MemoryLayout<Int>.size)
+        #expect(examplePhoto() == examplePhoto() && examplePhoto().hashValue == examplePhoto().hashValue)
+        #expect(examplePhoto("a") != examplePhoto("b") && examplePhoto(byteCount: 1) != examplePhoto(byteCount: 2))
+    }
+}
