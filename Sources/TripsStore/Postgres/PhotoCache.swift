@@ -55,9 +55,4 @@ final class PhotoCache: Sendable {
             }
         }
     }
-
-    /// How many photos, and bytes, are kept now.
-    var size: (photos: Int, bytes: Int) {
-        state.withLock { ($0.kept.count, $0.byteCount) }
-    }
 }

@@ -188,8 +188,11 @@ enum PhotoStore: String, Sendable, CustomTestStringConvertible {
         #expect(cache.bytes("a") == [1, 2, 3, 4])  // now read after b
         cache.keep([5, 6, 7, 8], for: "c")  // 12 bytes: b, read longest ago, goes
         #expect(cache.bytes("b") == nil && cache.bytes("a") != nil && cache.bytes("c") == [5, 6, 7, 8])
-        cache.keep(Array(repeating: 0, count: 11), for: "d")  // more than the whole capacity: not kept
-        #expect(cache.bytes("d") == nil && cache.size.photos == 2 && cache.size.bytes == 8)
+        cache.keep(Array(repeating: 0, count: 11), for: "d")  // more than the whole capacity: not kept, nothing dropped
+        #expect(cache.bytes("d") == nil && cache.bytes("a") != nil && cache.bytes("c") != nil)
+        cache.keep([9, 9], for: "c")  // kept again: counted once
+        cache.keep([1, 2, 3, 4], for: "e")
+        #expect(cache.bytes("a") != nil && cache.bytes("c") == [9, 9] && cache.bytes("e") != nil)
     }
 
     @Test func hexadecimalTextReadsBackAsItsBytes() {
