@@ -22,7 +22,7 @@ func checkJSONBodies(_ input: [UInt8]) {
         checkWhole(list)
         var writer = JSONWriter()
         trip.writeJSON(to: &writer)
-        let readBack = (try? JSONValue(parsing: writer.bytes)).flatMap { try? TripDraft(json: $0, replacing: trip.id) }
+        let readBack = (try? JSONValue(parsing: writer.bytes)).flatMap { try? TripDraft(json: $0, replacing: trip) }
         precondition(readBack == draft, "the trip's JSON reads back as \(String(describing: readBack)), not \(draft)")
     }
 

@@ -4,7 +4,7 @@ import TripsFormats
 /// one line of JSON a client holding the list can apply without refetching.
 ///
 ///     created    {"revision":8,"trips":[{…}],"before":2}        (before: null for the end)
-///     updated    {"revision":9,"trip":{…}}
+///     updated    {"revision":9,"trip":{…}}                      (a replace, a patch, a photo)
 ///     deleted    {"revision":10,"ids":[1,6]}
 ///     reordered  {"revision":11,"sources":[3],"destination":"end"}
 ///     sorted     {"revision":12,"by":"price","order":[4,1,2,3]}
@@ -50,7 +50,7 @@ public struct ChangeEvent: Sendable, Hashable {
             trips.writeJSON(to: &writer)
             writer.appendRaw(#","before":"#)
             if let before { writer.appendInteger(before) } else { writer.appendRaw("null") }
-        case (.replace, .trip(let trip)):
+        case (.replace, .trip(let trip)), (.setPhoto, .trip(let trip)):
             name = "updated"
             writer.appendRaw(#","trip":"#)
             trip.writeJSON(to: &writer)
@@ -80,7 +80,7 @@ public struct ChangeEvent: Sendable, Hashable {
             writer.appendRaw(#","added":"#)
             writer.appendIntegers(added)
             writer.appendRaw(#","removed":[]"#)
-        case (.add, _), (.replace, _), (.makeFavorites, _):
+        case (.add, _), (.replace, _), (.makeFavorites, _), (.setPhoto, _):
             preconditionFailure("\(change) cannot have the outcome \(outcome)")
         }
         writer.appendRaw("}")

@@ -1,8 +1,8 @@
 import Foundation
 
-/// `Codable` with the same nine keys and formats as the service's JSON, for Swift
+/// `Codable` with the same ten keys and formats as the service's JSON, for Swift
 /// clients that use `JSONEncoder`/`JSONDecoder`: `start` as RFC 3339, `price` as an
-/// exact number.
+/// exact number, `photo` as its object or null.
 extension Trip: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Field.self)
@@ -20,7 +20,8 @@ extension Trip: Codable {
             imageName: try container.decodeIfPresent(String.self, forKey: .imageName) ?? "",
             price: try container.decode(Decimal.self, forKey: .price),
             start: start,
-            notes: try container.decodeIfPresent(String.self, forKey: .notes) ?? "")
+            notes: try container.decodeIfPresent(String.self, forKey: .notes) ?? "",
+            photo: try container.decodeIfPresent(TripPhoto.self, forKey: .photo))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,5 +35,6 @@ extension Trip: Codable {
         try container.encode(price, forKey: .price)
         try container.encode(TripDate.rfc3339(start), forKey: .start)
         try container.encode(notes, forKey: .notes)
+        try container.encode(photo, forKey: .photo)
     }
 }

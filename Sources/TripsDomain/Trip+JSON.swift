@@ -2,10 +2,11 @@ import Foundation
 import TripsFormats
 
 extension Trip {
-    /// The trip as a JSON object with exactly the nine fields.
+    /// The trip as a JSON object with exactly the ten fields.
     ///
     ///     {"id":2,"city":"Vancouver","country":"Canada","nights":3,"isFavorite":false,
-    ///      "imageName":"vancouver","price":1299.99,"start":"2027-03-05T00:00:00Z","notes":""}
+    ///      "imageName":"vancouver","price":1299.99,"start":"2027-03-05T00:00:00Z","notes":"",
+    ///      "photo":{"url":"/photos/9f86d0….jpg","type":"image/jpeg","width":1200,"height":800,"bytes":183442}}
     public func writeJSON(to writer: inout JSONWriter) {
         writer.appendRaw(#"{"id":"#)
         writer.appendInteger(id)
@@ -25,6 +26,8 @@ extension Trip {
         writer.appendTimestamp(start)
         writer.appendRaw(#","notes":"#)
         writer.appendString(notes)
+        writer.appendRaw(#","photo":"#)
+        if let photo { photo.writeJSON(to: &writer) } else { writer.appendRaw("null") }
         writer.appendRaw("}")
     }
 
@@ -40,6 +43,7 @@ extension Trip {
             Field.price.rawValue: .number(price.description),
             Field.start.rawValue: .string(TripDate.rfc3339(start)),
             Field.notes.rawValue: .string(notes),
+            Field.photo.rawValue: photo?.jsonValue ?? .null,
         ])
     }
 }
@@ -47,10 +51,13 @@ extension Trip {
 extension TripDraft {
     /// Reads and validates a draft from a JSON object, reporting every rule it breaks.
     ///
-    /// `isFavorite`, `imageName` and `notes` may be left out (or null). An `id` member is
-    /// refused when creating (`replacing` is nil: the list issues ids) and must equal
-    /// `replacing` when a whole trip is replaced. Any other member is an error.
-    public init(json: JSONValue, replacing id: Int? = nil) throws(TripsError) {
+    /// `isFavorite`, `imageName` and `notes` may be left out (or null). `id` and `photo` are
+    /// the server's, and follow one rule, so that a client may send back the JSON it read:
+    /// left out or null, they are ignored; otherwise they are refused when creating
+    /// (`replacing` is nil: the list issues ids, and a photo is set with its own request) and
+    /// must equal the replaced trip's when a whole trip is replaced (its photo stays as it is).
+    /// Any other member is an error.
+    public init(json: JSONValue, replacing trip: Trip? = nil) throws(TripsError) {
         var members = try JSONMembers(json, describing: "a trip")
         var errors: [TripsError] = []
         var unread = Set<Trip.Field>()
@@ -65,8 +72,8 @@ extension TripDraft {
             }
         }
         if let sentID: Int = read(.id, required: false) {
-            if id == nil { errors.append(.invalidField(.id, "is issued by the server; leave it out")) }
-            if let id, sentID != id { errors.append(.invalidField(.id, "must match the trip's id \(id)")) }
+            if trip == nil { errors.append(.invalidField(.id, "is issued by the server; leave it out")) }
+            if let trip, sentID != trip.id { errors.append(.invalidField(.id, "must match the trip's id \(trip.id)")) }
         }
         let city: String? = read(.city, required: true)
         let country: String? = read(.country, required: true)
@@ -76,6 +83,10 @@ extension TripDraft {
         let price: Decimal? = read(.price, required: true)
         let start: Date? = read(.start, required: true)
         let notes: String? = read(.notes, required: false)
+        if let sentPhoto: TripPhoto = read(.photo, required: false) {
+            if trip == nil { errors.append(.invalidField(.photo, TripPhoto.setOnlyByItsRequest)) }
+            if let trip, sentPhoto != trip.photo { errors.append(.invalidField(.photo, TripPhoto.readOnlyRule)) }
+        }
         errors += members.unknownNames.map(TripsError.unknownMember)
         // Fields that could not be read stand in with placeholders their checks skip.
         self.init(

@@ -11,10 +11,13 @@ public struct Trip: Identifiable, Sendable, Hashable {
     public var price: Decimal
     public var start: Date
     public var notes: String
+    /// The photo, set and cleared only by its own change (`TripChange.setPhoto`): a client
+    /// sees it in the trip's JSON but cannot send it, and a replace keeps it.
+    public var photo: TripPhoto?
 
     public init(
         id: Int, city: String, country: String, nights: Int, isFavorite: Bool = false,
-        imageName: String = "", price: Decimal, start: Date, notes: String = ""
+        imageName: String = "", price: Decimal, start: Date, notes: String = "", photo: TripPhoto? = nil
     ) {
         self.id = id
         self.city = city
@@ -25,18 +28,19 @@ public struct Trip: Identifiable, Sendable, Hashable {
         self.price = price
         self.start = start
         self.notes = notes
+        self.photo = photo
     }
 
-    /// The trip a draft describes, under the id the list issued for it.
-    public init(id: Int, draft: TripDraft) {
+    /// The trip a draft describes, under the id the list issued for it, with `photo`.
+    public init(id: Int, draft: TripDraft, photo: TripPhoto? = nil) {
         self.init(
             id: id, city: draft.city, country: draft.country, nights: draft.nights,
             isFavorite: draft.isFavorite, imageName: draft.imageName, price: draft.price,
-            start: draft.start, notes: draft.notes
+            start: draft.start, notes: draft.notes, photo: photo
         )
     }
 
-    /// Everything but the id: what a client may send and change.
+    /// Everything but the id and the photo: what a client may send and change.
     public var draft: TripDraft {
         TripDraft(
             city: city, country: country, nights: nights, isFavorite: isFavorite,
@@ -44,8 +48,8 @@ public struct Trip: Identifiable, Sendable, Hashable {
         )
     }
 
-    /// The nine JSON member names, in the order responses write them.
+    /// The ten JSON member names, in the order responses write them.
     public enum Field: String, CaseIterable, Sendable, CodingKey {
-        case id, city, country, nights, isFavorite, imageName, price, start, notes
+        case id, city, country, nights, isFavorite, imageName, price, start, notes, photo
     }
 }

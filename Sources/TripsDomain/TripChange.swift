@@ -12,6 +12,8 @@ public enum TripChange: Sendable, Hashable {
     case move(ReorderDifference)
     case makeFavorites([Trip.ID])
     case sort(TripSortKey)
+    /// A trip's photo set (its bytes are already with the store) or cleared (nil).
+    case setPhoto(Trip.ID, TripPhoto?)
 }
 
 extension TripChange {
@@ -21,7 +23,7 @@ extension TripChange {
 
 /// What applying a change did, for the response.
 public enum TripChangeOutcome: Sendable, Hashable {
-    /// The trip as it now is (replace, setFavorite).
+    /// The trip as it now is (replace, setFavorite, setPhoto).
     case trip(Trip)
     /// The new trips, in order (add).
     case added([Trip])
@@ -43,6 +45,7 @@ extension TripList {
         case .move(let difference): .listChanged(try move(difference))
         case .makeFavorites(let ids): .addedFavorites(try makeFavorites(FavoriteDrop(items: ids.map(FavoriteDrop.Item.id))))
         case .sort(let key): .listChanged(sort(by: key))
+        case .setPhoto(let id, let photo): .trip(try setPhoto(id, photo))
         }
     }
 }

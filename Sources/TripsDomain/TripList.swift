@@ -19,6 +19,9 @@ public struct TripList: Sendable {
     /// The ids of the favorites, kept with `entries` (`setEntry`): a favorite drop answers
     /// with the favorites, which are then found without a pass over the whole list.
     private var favoriteIDs: Set<Trip.ID>
+    /// The photos the trips refer to, also kept with `entries` (`setEntry`): a photo is served
+    /// by its digest, on every request for it.
+    public private(set) var photos: TripPhotoIndex
 
     package struct Entry: Sendable, Hashable {
         package var trip: Trip {
@@ -53,13 +56,15 @@ public struct TripList: Sendable {
     }
 
     private init(
-        revision: UInt64, lastIssuedID: Int, entries: TripIDTable<Entry>, order: ListOrder, favoriteIDs: Set<Trip.ID>
+        revision: UInt64, lastIssuedID: Int, entries: TripIDTable<Entry>, order: ListOrder, favoriteIDs: Set<Trip.ID>,
+        photos: TripPhotoIndex
     ) {
         self.revision = revision
         self.lastIssuedID = lastIssuedID
         self.entries = entries
         self.order = order
         self.favoriteIDs = favoriteIDs
+        self.photos = photos
     }
 
     /// A list being restored trip by trip, in stored order: start-up hands it each part of a
@@ -68,6 +73,7 @@ public struct TripList: Sendable {
         private var entries = TripIDTable<Entry>()
         private var ids: [Trip.ID] = []
         private var favoriteIDs = Set<Trip.ID>()
+        private var photos = TripPhotoIndex()
         private let revision: UInt64
         private var lastIssuedID: Int
 
@@ -84,6 +90,7 @@ public struct TripList: Sendable {
             guard entries.updateValue(Entry(trip: trip, version: version), forKey: trip.id) == nil else { return false }
             ids.append(trip.id)
             if trip.isFavorite { favoriteIDs.insert(trip.id) }
+            photos.add(trip.photo)
             lastIssuedID = max(lastIssuedID, trip.id)
             return true
         }
@@ -91,7 +98,8 @@ public struct TripList: Sendable {
         /// The restored list.
         public consuming func finish() -> TripList {
             TripList(
-                revision: revision, lastIssuedID: lastIssuedID, entries: entries, order: ListOrder(ids), favoriteIDs: favoriteIDs)
+                revision: revision, lastIssuedID: lastIssuedID, entries: entries, order: ListOrder(ids), favoriteIDs: favoriteIDs,
+                photos: photos)
         }
     }
 
@@ -166,14 +174,12 @@ public struct TripList: Sendable {
         return true
     }
 
-    /// Replaces every field but the id.
+    /// Replaces every field but the id and the photo.
     @discardableResult
     public mutating func replace(_ id: Trip.ID, with draft: TripDraft) throws(TripsError) -> Trip {
         guard entries[id] != nil else { throw .unknownTrips([id]) }
         try draft.validate()
-        let trip = Trip(id: id, draft: draft)
-        update(id) { $0 = trip }
-        return trip
+        return update(id) { $0 = Trip(id: id, draft: draft, photo: $0.photo) }
     }
 
     /// Applies a JSON merge patch (RFC 7396) to one trip; see `draft(patching:with:)`.
@@ -183,7 +189,8 @@ public struct TripList: Sendable {
     }
 
     /// The trip's fields with a JSON merge patch (RFC 7396) applied: only the named fields
-    /// change, `null` resets an optional field, and the id and required fields cannot be removed.
+    /// change, `null` resets an optional field, and the id and required fields cannot be
+    /// removed. The photo is read-only, as in a replace: a patch may name it only as it is.
     public func draft(patching id: Trip.ID, with patch: JSONValue) throws(TripsError) -> TripDraft {
         guard let trip = self[id] else { throw .unknownTrips([id]) }
         guard case .object(let changes) = patch else {
@@ -191,9 +198,10 @@ public struct TripList: Sendable {
         }
         for (name, change) in changes where change == .null {
             guard let field = Trip.Field(rawValue: name) else { throw .unknownMember(name) }
+            if field == .photo, trip.photo != nil { throw .invalidField(field, TripPhoto.readOnlyRule) }
             guard field.isOptional else { throw .invalidField(field, "cannot be null: a trip must have it") }
         }
-        return try TripDraft(json: trip.jsonValue.mergePatched(with: patch), replacing: id)
+        return try TripDraft(json: trip.jsonValue.mergePatched(with: patch), replacing: trip)
     }
 
     /// Makes a trip a favorite, or not.
@@ -201,6 +209,13 @@ public struct TripList: Sendable {
     public mutating func setFavorite(_ id: Trip.ID, _ isFavorite: Bool) throws(TripsError) -> Trip {
         guard entries[id] != nil else { throw .unknownTrips([id]) }
         return update(id) { $0.isFavorite = isFavorite }
+    }
+
+    /// Sets a trip's photo, or clears it (nil). The photo's bytes are the store's business.
+    @discardableResult
+    public mutating func setPhoto(_ id: Trip.ID, _ photo: TripPhoto?) throws(TripsError) -> Trip {
+        guard entries[id] != nil else { throw .unknownTrips([id]) }
+        return update(id) { $0.photo = photo }
     }
 
     /// Flips whether a trip is a favorite.
@@ -314,9 +329,14 @@ public struct TripList: Sendable {
     }
 
     /// Puts `entry` (nil: none) under `id`. Every change to `entries` goes through here, which
-    /// keeps `favoriteIDs` in step.
+    /// keeps `favoriteIDs` and `photos` in step.
     private mutating func setEntry(_ entry: Entry?, for id: Trip.ID) {
+        let replaced = entries[id]?.trip.photo
         entries[id] = entry
+        if entry?.trip.photo != replaced {
+            photos.remove(replaced)
+            photos.add(entry?.trip.photo)
+        }
         if entry?.trip.isFavorite == true {
             favoriteIDs.insert(id)
         } else {
@@ -355,7 +375,7 @@ extension Trip.Field {
     /// Whether a draft may leave this field out (it then takes its default).
     package var isOptional: Bool {
         switch self {
-        case .isFavorite, .imageName, .notes: true
+        case .isFavorite, .imageName, .notes, .photo: true
         case .id, .city, .country, .nights, .price, .start: false
         }
     }

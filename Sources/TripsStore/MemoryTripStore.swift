@@ -15,6 +15,9 @@ package final class MemoryTripStore: Sendable {
         var listener: (@Sendable (ChangeEvent) -> Void)?
         var ledger: IdempotencyLedger
         var isClosing = false
+        /// The bytes of the photos the list refers to, by digest; a photo no trip refers to
+        /// any more is dropped after the change that let it go.
+        var photoBytes: [String: [UInt8]] = [:]
     }
 
     /// A store that starts with the sample trips, or with none.
@@ -32,9 +35,9 @@ package final class MemoryTripStore: Sendable {
         read { copy $0 }
     }
 
-    /// Nothing is written: the statistics stay at zero.
+    /// Nothing is written: the statistics count only the photos.
     package var statistics: (store: StoreStatistics, trips: Int, revision: UInt64) {
-        state.withLock { (StoreStatistics(), $0.list.trips.count, $0.list.revision) }
+        state.withLock { (StoreStatistics().countingPhotos(of: $0.list), $0.list.trips.count, $0.list.revision) }
     }
 
     /// Memory never fails a write.
@@ -42,6 +45,13 @@ package final class MemoryTripStore: Sendable {
 
     package func withHistory<T>(_ body: (ChangeHistory) throws -> T) rethrows -> T {
         try state.withLock { try body($0.history) }
+    }
+
+    package func photo(digest: String) -> PhotoBytes? {
+        state.withLock { state in
+            guard let photo = state.list.photos[digest], let bytes = state.photoBytes[digest] else { return nil }
+            return PhotoBytes(photo: photo, bytes: bytes)
+        }
     }
 
     package func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void) {
@@ -55,6 +65,10 @@ package final class MemoryTripStore: Sendable {
             guard !state.isClosing else { return .failure(.storage(.closed)) }
             let planned = ChangePlanner.plan(request, on: &state.list, ledger: &state.ledger)
             if let entry = planned.entry {
+                if let photo = entry.photo { state.photoBytes[photo.photo.digest] = photo.bytes }
+                if state.photoBytes.count > state.list.photos.count {
+                    state.photoBytes = state.photoBytes.filter { [photos = state.list.photos] digest, _ in photos[digest] != nil }
+                }
                 entry.settle(history: &state.history, ledger: &state.ledger)
                 state.listener?(entry.event)
             }

@@ -21,6 +21,9 @@ package enum StorageError: Error, Sendable, Hashable {
     /// The database refused the write for a reason retrying cannot mend (a missing table, a
     /// constraint the store should never break): a fault on the server's side.
     case databaseFault(reason: String)
+    /// A change sets a photo whose bytes it did not bring (`ChangeRequest.photo`): a fault of
+    /// the server's code, refused so that no trip refers to bytes the store lacks.
+    case photoBytesMissing(digest: String)
 }
 
 extension StorageError {
@@ -64,6 +67,8 @@ extension StorageError: CustomStringConvertible {
             "the trip store is closed"
         case .database(let reason), .databaseFault(let reason):
             reason
+        case .photoBytesMissing(let digest):
+            "a change sets the photo \(digest) without bringing its bytes"
         }
     }
 }

@@ -20,6 +20,10 @@ package protocol TripStoring: AnyObject, Sendable {
     func withHistory<T>(_ body: (ChangeHistory) throws -> T) rethrows -> T
     /// Tells `listener` every durable change from now on, in revision order.
     func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void)
+    /// The photo a trip in the durable list refers to by `digest`, with its bytes; nil when no
+    /// trip refers to it. Fast enough for every `GET /photos/…`: from memory, a file, or a
+    /// cache in front of the database.
+    func photo(digest: String) throws(StorageError) -> PhotoBytes?
     /// Plans a change against the newest list and calls `completion` once it is durable, or
     /// refused (`ChangePlanner` says how).
     func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void)
@@ -28,12 +32,14 @@ package protocol TripStoring: AnyObject, Sendable {
 }
 
 extension TripStoring {
-    /// Submits the change `plan` makes (`ChangeRequest` says what the parts are).
+    /// Submits the change `plan` makes (`ChangeRequest` says what the parts are); `photo`
+    /// brings the bytes of the photo a `.setPhoto` change sets.
     package func mutate(
         _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
-        idempotency: IdempotencyRequest? = nil, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
+        idempotency: IdempotencyRequest? = nil, photo: PhotoBytes? = nil,
+        completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
     ) {
-        submit(ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency), completion: completion)
+        submit(ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency, photo: photo), completion: completion)
     }
 }
 

@@ -15,7 +15,7 @@ import TripsDomain
         let created = try event(.add([lisbonDraft()], before: 2), on: &list)
         #expect(created?.0 == "created")
         #expect(created?.1.hasPrefix(#"{"revision":1,"trips":[{"id":7,"city":"Lisbon""#) == true)
-        #expect(created?.1.hasSuffix(#""notes":""}],"before":2}"#) == true)
+        #expect(created?.1.hasSuffix(#""notes":"","photo":null}],"before":2}"#) == true)
         #expect(try event(.add(lisbonDraft()), on: &list)?.1.hasSuffix(#"],"before":null}"#) == true)
         let updated = try event(.replace(2, lisbonDraft()), on: &list)
         #expect(updated?.0 == "updated")

@@ -53,13 +53,17 @@ extension TripsAPI {
         text.sample("trips_change_streams", [:], Double(streams))
     }
 
-    /// The list's size and revision; with a journal, its syncs, bytes, compactions and
+    /// The list's size, revision and photos; with a journal, its syncs, bytes, compactions and
     /// failed writes too (a store in memory or in PostgreSQL has none to count).
     private static func writeStore(_ statistics: StoreStatistics, journal: Bool, trips: Int, revision: UInt64, to text: inout MetricsText) {
         text.family("trips_trips", "gauge", "Trips in the list.")
         text.sample("trips_trips", [:], Double(trips))
         text.family("trips_revision", "gauge", "The list's revision.")
         text.sample("trips_revision", [:], Double(revision))
+        text.family("trips_photos", "gauge", "Photos the trips refer to, each once however many trips share it.")
+        text.sample("trips_photos", [:], Double(statistics.photos))
+        text.family("trips_photo_bytes", "gauge", "The bytes of those photos, as stored.")
+        text.sample("trips_photo_bytes", [:], Double(statistics.photoBytes))
         guard journal else { return }
         text.family("trips_journal_sync_duration_seconds", "histogram", "Journal writes and their fdatasync, one per group commit.")
         var running: UInt64 = 0

@@ -34,12 +34,13 @@ extension TripsAPI {
     /// What `PUT /trips/{id}` reads: a trip's JSON.
     static let tripReplacementTypes: [MediaType] = [.json]
 
-    /// `PUT /trips/{id}`: every field but the id replaced.
+    /// `PUT /trips/{id}`: every field but the id and the photo replaced. The body is read
+    /// against the newest trip, as a patch is: a photo it shows must be the trip's own.
     func replaceTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let json = try RequestBody.json(request, accepting: Self.tripReplacementTypes)
-        let draft: TripDraft
-        do { draft = try TripDraft(json: json, replacing: id) } catch { throw APIError(error) }
-        return try changeTrip(id, request) { _ in .replace(id, draft) }
+        return try changeTrip(id, request) { list throws(MutationError) in
+            .replace(id, try rejecting { () throws(TripsError) in try TripDraft(json: json, replacing: list[id]) })
+        }
     }
 
     /// What `PATCH /trips/{id}` reads: a JSON merge patch, or the same as plain JSON.

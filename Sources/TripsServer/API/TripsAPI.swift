@@ -349,9 +349,9 @@ extension APIError {
         case .idempotencyInFlight:
             self.init(.conflict, "The first request with this Idempotency-Key is still being made; retry once it is answered.")
             headerFields[.retryAfter] = "1"
-        case .storage(.databaseFault):
-            // The database refused what the server wrote: a fault of the server's, which the
-            // same request cannot get past (its log says what).
+        case .storage(.databaseFault), .storage(.photoBytesMissing):
+            // The database refused what the server wrote, or the server asked for a change it
+            // cannot make: a fault of the server's, which the same request cannot get past.
             self.init(.internalServerError, "The server could not save the change because of a fault on its side, so it was not made.")
         case .storage(let failure):
             // A full disk is the server's storage problem (507); anything else may pass (503).

@@ -1,3 +1,5 @@
+import TripsDomain
+
 /// The names of the files in a data folder, and who may use it.
 ///
 ///     lock                 flock'ed by the one server using the folder
@@ -6,12 +8,33 @@
 ///     journal-000000000N   framed `JournalRecord`s appended after that snapshot; while a
 ///     journal-000000000M   `Compaction` folds N..M-1 into a new snapshot, the writer appends
 ///                          to M, and start-up replays every generation from N upwards
+///     photos/<sha256>      a photo's bytes, named by their SHA-256 (`PhotoFiles`)
+///     photos/<sha256>.tmp  a photo being written; removed at start-up
 package struct DataFolder: Sendable, Hashable {
     package let path: String
 
     package var lock: String { path + "/lock" }
     package var snapshot: String { path + "/snapshot" }
     package var snapshotTemporary: String { path + "/snapshot.tmp" }
+
+    package var photos: String { path + "/photos" }
+
+    package func photo(_ digest: String) -> String {
+        photos + "/" + digest
+    }
+
+    package func photoTemporary(_ digest: String) -> String {
+        photo(digest) + Self.temporarySuffix
+    }
+
+    package static let temporarySuffix = ".tmp"
+
+    /// What a name in `photos` is: a photo's file, one being written, or neither (nil).
+    package static func photoName(_ name: String) -> (digest: String, isTemporary: Bool)? {
+        let isTemporary = name.hasSuffix(temporarySuffix)
+        let digest = isTemporary ? String(name.dropLast(temporarySuffix.count)) : name
+        return TripPhoto.isDigest(digest) ? (digest, isTemporary) : nil
+    }
 
     package func journal(_ generation: UInt64) -> String {
         path + "/" + Self.journalName(generation)

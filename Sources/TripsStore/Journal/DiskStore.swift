@@ -1,8 +1,9 @@
 import Glibc
 import TripsDomain
 
-/// The data folder as the writer thread uses it: the lock, the open journal, and the switch
-/// to a new journal generation that hands the closed ones to a `Compaction`.
+/// The data folder as the writer thread uses it: the lock, the open journal, the photos'
+/// files, and the switch to a new journal generation that hands the closed ones to a
+/// `Compaction`.
 ///
 /// `TripStore` keeps it behind a mutex that its writer thread takes while serving, and a
 /// compaction only at its end, to record what it folded.
@@ -32,6 +33,11 @@ struct DiskStore: Sendable {
     private var needsTruncation = false
     /// A rename or a new journal is not yet known to be durable in the folder.
     private var needsDirectorySync = false
+    /// The photos' files.
+    private var photoFiles: PhotoFiles
+    /// A compaction made a new snapshot while a batch was on its way to the disk: the photos
+    /// no trip refers to are removed after the batch (`TripStore.removeUnreferencedPhotos`).
+    var needsPhotoRemoval = false
 
     private init(
         folder: DataFolder, fileSystem: any FileSystem, log: any StorageLog, configuration: StorageConfiguration,
@@ -43,6 +49,7 @@ struct DiskStore: Sendable {
         self.configuration = configuration
         self.lockFile = lockFile
         generation = 0
+        photoFiles = PhotoFiles(folder: folder, fileSystem: fileSystem, log: log)
     }
 
     /// Creates the folder if missing (0700), checks that no one but the server's user can
@@ -68,6 +75,7 @@ struct DiskStore: Sendable {
         do throws(StorageError) {
             guard try fileSystem.tryLock(lockFile) else { throw .locked(folder: path) }
             let (list, history, ledger) = try disk.recover(seedSamples: seedSamples)
+            try disk.photoFiles.recover(for: list, folderNames: try fileSystem.contentsOfDirectory(path))
             return (disk, list, history, ledger)
         } catch {
             disk.close()
@@ -179,6 +187,19 @@ struct DiskStore: Sendable {
         snapshotGeneration = compaction.next
         snapshotSize = size
         unfolded = (0, 0)
+    }
+
+    /// Makes the files of `photos` durable (those not there yet): before the records that
+    /// name them are appended.
+    mutating func writePhotos(_ photos: [PhotoBytes]) throws(StorageError) {
+        try photoFiles.write(photos)
+    }
+
+    /// Removes the photos' files no trip of `photos` (the durable list's) refers to; only
+    /// while every record on disk is in that list.
+    mutating func removeUnreferencedPhotos(keeping photos: TripPhotoIndex) {
+        needsPhotoRemoval = false
+        photoFiles.removeUnreferenced(keeping: photos)
     }
 
     /// Appends whole framed records and waits until they are on disk (`fdatasync`).

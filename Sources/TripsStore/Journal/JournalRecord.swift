@@ -12,6 +12,8 @@ import TripsFormats
 ///     {"revision":12,"op":"move","sources":[7,3],"destination":{"before":1}}   // or "destination":"end"
 ///     {"revision":13,"op":"makeFavorites","ids":[3,7]}
 ///     {"revision":14,"op":"sort","by":"price"}
+///     {"revision":15,"op":"setPhoto","id":2,"photo":{"digest":"9f86d0…","format":"jpeg","width":1200,"height":800,"bytes":183442}}
+///     {"revision":16,"op":"setPhoto","id":2,"photo":null}
 package struct JournalRecord: Sendable, Equatable {
     package var revision: UInt64
     package var change: TripChange
@@ -60,6 +62,11 @@ package struct JournalRecord: Sendable, Equatable {
         case .sort(let key):
             writer.appendRaw(#""sort","by":"#)
             writer.appendString(key.rawValue)
+        case .setPhoto(let id, let photo):
+            writer.appendRaw(#""setPhoto","id":"#)
+            writer.appendInteger(id)
+            writer.appendRaw(#","photo":"#)
+            if let photo { writer.appendStoredPhoto(photo) } else { writer.appendRaw("null") }
         }
         if let idempotency {
             writer.appendRaw(#","idempotency":"#)
@@ -114,6 +121,8 @@ package struct JournalRecord: Sendable, Equatable {
             let name = try object.string("by")
             guard let key = TripSortKey(rawValue: name) else { throw StoredJSONError(reason: "unknown sort key \(name)") }
             change = .sort(key)
+        case "setPhoto":
+            change = .setPhoto(try object.integer("id"), try object.photo("photo"))
         default:
             throw StoredJSONError(reason: "unknown op \(operation)")
         }

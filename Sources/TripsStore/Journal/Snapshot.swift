@@ -12,7 +12,7 @@ import TripsFormats
 ///
 ///     {"format":2,"journal":3,"revision":42,"lastIssuedID":9,"trips":2,"events":1}
 ///     {"version":40,"id":2,"city":"Vancouver",…,"price":1299.99,"start":"2027-03-05T00:00:00Z","notes":""}
-///     {"version":42,"id":9,…}
+///     {"version":42,"id":9,…,"notes":"","photo":{"digest":"9f86d0…","format":"jpeg","width":1200,"height":800,"bytes":183442}}
 ///     {"revision":42,"event":"created","data":"{\"revision\":42,\"trips\":[…],\"before\":null}"}
 ///
 /// Then one record per idempotency key kept (format 3 on), oldest first:
@@ -22,13 +22,14 @@ import TripsFormats
 ///
 /// Format 1, written before the change feed, has no events; format 2 has no keys; format 3
 /// keys have no scope and always a body (format 4 leaves out a body over 16 KiB, and keeps
-/// what the change did instead, `StoredAnswer.Content.remade`).
+/// what the change did instead, `StoredAnswer.Content.remade`); before format 5, no trip has
+/// a photo (a trip without one still has no `photo` member).
 ///
 /// `journal` is what makes compaction safe to interrupt: the snapshot covers every change
 /// in journals before that generation, so an older journal left behind by a crash is
 /// never replayed on top of it.
 package struct Snapshot: Sendable, Equatable {
-    package static let format = 4
+    package static let format = 5
 
     package var list: TripList
     /// The latest changes, oldest first; their revisions end at the list's.
@@ -82,6 +83,10 @@ package struct Snapshot: Sendable, Equatable {
             writer.appendInteger(trip.id)
             writer.appendRaw(",")
             writer.appendDraftMembers(trip.draft)
+            if let photo = trip.photo {
+                writer.appendRaw(#","photo":"#)
+                writer.appendStoredPhoto(photo)
+            }
             writer.appendRaw("}")
             try append(writer.bytes)
         }
@@ -280,7 +285,8 @@ extension Snapshot {
         return try record(frame, of: bytes, file: file) { (object) throws(StoredJSONError) in
             let version: UInt64 = try object.integer("version")
             let id: Int = try object.integer("id")
-            return (trip: Trip(id: id, draft: try object.draftMembers()), version: version)
+            let draft = try object.draftMembers()
+            return (trip: Trip(id: id, draft: draft, photo: object.has("photo") ? try object.photo("photo") : nil), version: version)
         }
     }
 }

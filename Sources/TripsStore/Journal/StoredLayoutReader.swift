@@ -1,11 +1,13 @@
 import Foundation
 import TripsDomain
+import TripsFormats
 
 /// Reads the records start-up meets by the million in exactly the layout storage writes them,
 /// without building a JSON tree: a snapshot's trip records and the journal's `add` records.
 ///
 ///     {"version":40,"id":2,"city":"Vancouver","country":"Canada","nights":3,"isFavorite":false,
 ///      "imageName":"","price":1299.99,"start":"2027-03-05T00:00:00Z","notes":""}
+///     {"version":41,"id":3,…,"notes":"","photo":{"digest":"9f86d0…","format":"jpeg","width":1200,"height":800,"bytes":183442}}
 ///     {"revision":8,"op":"add","drafts":[{"city":"Lisbon",…,"notes":""},{…}],"before":3}
 ///
 /// The general reader (`StoredObject`) takes about five times as long. Anything this reader
@@ -26,10 +28,15 @@ package struct StoredLayoutReader {
     package static func trip(_ payload: UnsafeRawBufferPointer) -> (trip: Trip, version: UInt64)? {
         var reader = StoredLayoutReader(payload)
         guard reader.skip(#"{"version":"#), let version = reader.wholeNumber(), reader.skip(#","id":"#),
-            let id = reader.wholeNumber().flatMap(Int.init(exactly:)), reader.skip(","), let draft = reader.draftMembers(),
-            reader.skip("}"), reader.isAtEnd
+            let id = reader.wholeNumber().flatMap(Int.init(exactly:)), reader.skip(","), let draft = reader.draftMembers()
         else { return nil }
-        return (Trip(id: id, draft: draft), version)
+        var photo: TripPhoto?
+        if reader.skip(#","photo":"#) {
+            guard let stored = reader.storedPhoto() else { return nil }
+            photo = stored
+        }
+        guard reader.skip("}"), reader.isAtEnd else { return nil }
+        return (Trip(id: id, draft: draft, photo: photo), version)
     }
 
     /// A journal record that adds trips, without an idempotency key; nil for any other record.
@@ -65,6 +72,16 @@ package struct StoredLayoutReader {
         return TripDraft(
             city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
             start: start, notes: notes)
+    }
+
+    /// What `JSONWriter.appendStoredPhoto` writes, `{"digest":…,"bytes":…}`.
+    private mutating func storedPhoto() -> TripPhoto? {
+        guard skip(#"{"digest":"#), let digest = string(), skip(#","format":"#), let format = string().flatMap(ImageFormat.init),
+            skip(#","width":"#), let width = wholeNumber().flatMap(Int.init(exactly:)), skip(#","height":"#),
+            let height = wholeNumber().flatMap(Int.init(exactly:)), skip(#","bytes":"#),
+            let byteCount = wholeNumber().flatMap(Int.init(exactly:)), skip("}")
+        else { return nil }
+        return TripPhoto(digest: digest, format: format, width: width, height: height, byteCount: byteCount)
     }
 
     /// Steps over `literal` if the bytes continue with it.

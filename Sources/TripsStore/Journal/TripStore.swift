@@ -12,12 +12,18 @@ import TripsPlatform
 /// them in one `write` and one `fdatasync` (group commit), applies the same changes to the
 /// durable list and calls the completions in order. No event loop or task waits for the disk.
 ///
+/// A change that sets a photo brings its bytes: the writer makes the photo's file durable
+/// before the record that names it (`PhotoFiles`), and photos serve from their files.
+///
 /// Both lists change in place, so a change costs what `TripList.apply` costs. The two start
 /// out sharing storage, as does a list a reader takes out; a change then copies only the
 /// pages and chunks it touches (`TripIDTable`, `ListOrder`), never the whole list.
 package final class TripStore: Sendable {
     /// Where the data lives.
     package let directory: String
+    /// The same folder's names, and the file layer: photos are read from their files directly.
+    private let folder: DataFolder
+    private let fileSystem: any FileSystem
     private let state: Mutex<State>
     /// Taken only by the writer thread, and by `close` once it stopped.
     private let disk: Mutex<DiskStore?>
@@ -66,6 +72,8 @@ package final class TripStore: Sendable {
         fileSystem: any FileSystem = PosixFileSystem(), log: any StorageLog = ConsoleLog()
     ) throws(StorageError) {
         self.directory = directory
+        folder = DataFolder(path: directory)
+        self.fileSystem = fileSystem
         self.log = log
         // Past RLIMIT_FSIZE a write must fail with EFBIG (the change is refused with 507, reads
         // go on), not raise SIGXFSZ, whose default action kills the process.
@@ -92,7 +100,7 @@ package final class TripStore: Sendable {
 
     /// What the writer has done so far, with the list's size and revision now.
     package var statistics: (store: StoreStatistics, trips: Int, revision: UInt64) {
-        state.withLock { ($0.statistics, $0.durable.trips.count, $0.durable.revision) }
+        state.withLock { ($0.statistics.countingPhotos(of: $0.durable), $0.durable.trips.count, $0.durable.revision) }
     }
 
     /// Why the store cannot write now (the last write failed, and none has succeeded since),
@@ -106,6 +114,13 @@ package final class TripStore: Sendable {
     /// join without a gap or an overlap.
     package func withHistory<T>(_ body: (ChangeHistory) throws -> T) rethrows -> T {
         try state.withLock { try body($0.history) }
+    }
+
+    /// The photo a trip of the durable list refers to by `digest`, read from its file (one
+    /// `open` and `read` per call: a caller serving it often keeps it).
+    package func photo(digest: String) throws(StorageError) -> PhotoBytes? {
+        guard let photo = state.withLock({ $0.durable.photos[digest] }) else { return nil }
+        return try PhotoFiles.read(photo, folder: folder, fileSystem: fileSystem)
     }
 
     /// Tells `listener` every durable change from now on, in revision order (the change feed).
@@ -177,14 +192,17 @@ package final class TripStore: Sendable {
         }
     }
 
-    /// Writes a batch's records with one `write` and one `fdatasync`, then completes it.
+    /// Writes a batch's records with one `write` and one `fdatasync`, then completes it; the
+    /// files of the photos the batch sets go first.
     private func write(_ batch: [PendingChange]) {
         var bytes: [UInt8] = []
         var records = 0
+        var photos: [PhotoBytes] = []
         for pending in batch {
             guard let entry = pending.planned.entry else { continue }
             RecordFrame.append(payload: entry.record.payload, to: &bytes)
             records += 1
+            if let photo = entry.photo { photos.append(photo) }
         }
         var failure: StorageError?
         var seconds: Double = 0
@@ -192,6 +210,7 @@ package final class TripStore: Sendable {
             let started = SystemClock().now()
             failure = disk.withLock { disk -> StorageError? in
                 do throws(StorageError) {
+                    if !photos.isEmpty { try disk?.writePhotos(photos) }
                     try disk?.append(bytes, records: records)
                     return nil
                 } catch {
@@ -236,6 +255,11 @@ package final class TripStore: Sendable {
     /// Runs on the writer thread between batches, so the durable state it hands over holds
     /// exactly the records of the closed generations.
     private func compactIfNeeded() {
+        // A compaction that ended during the batch left its photo removal to now.
+        disk.withLock { disk in
+            guard disk?.needsPhotoRemoval == true else { return }
+            disk?.removeUnreferencedPhotos(keeping: state.withLock { $0.durable.photos })
+        }
         let compaction = disk.withLock { disk -> Compaction? in
             guard disk?.needsCompaction == true else { return nil }
             do {
@@ -257,11 +281,28 @@ package final class TripStore: Sendable {
             } catch {
                 log.warning("compacting the journal failed; its generations are kept and folded by a later compaction: \(error)")
             }
-            disk.withLock { $0?.finishCompaction(compaction, snapshot: size) }
+            disk.withLock { disk in
+                disk?.finishCompaction(compaction, snapshot: size)
+                guard size != nil else { return }
+                removeUnreferencedPhotos(from: &disk)
+            }
             if size != nil { state.withLock { $0.statistics.compactions &+= 1 } }
         }
         thread.name = "trips-storage-compaction"
         thread.start()
+    }
+
+    /// Removes the photos' files no trip refers to once a compaction is durable, under the
+    /// disk's lock (no batch is being written). Only while every record on disk is in the
+    /// durable list: a batch written and not yet applied may name a photo the durable list
+    /// does not hold yet, so with a batch in flight the writer removes them after it.
+    private func removeUnreferencedPhotos(from disk: inout DiskStore?) {
+        let (isBatchInFlight, photos) = state.withLock { ($0.isBatchInFlight, $0.durable.photos) }
+        if isBatchInFlight {
+            disk?.needsPhotoRemoval = true
+        } else {
+            disk?.removeUnreferencedPhotos(keeping: photos)
+        }
     }
 
     /// Replays on the durable list a change the tip already accepted (it cannot fail there,

@@ -29,6 +29,9 @@ enum ChangePlanner {
         var applied: (outcome: TripChangeOutcome, event: ChangeEvent?)?
         do throws(MutationError) {
             change = try request.plan(list)
+            if case .setPhoto(_, let photo?)? = change, request.photo?.photo != photo {
+                throw .storage(.photoBytesMissing(digest: photo.digest))
+            }
             if let change {
                 // `apply` changes nothing when it throws, so the list stays as it was.
                 do throws(TripsError) {
@@ -52,6 +55,8 @@ enum ChangePlanner {
         }
         if let use { ledger.begin(use.ledgerKey, fingerprint: use.fingerprint) }  // kept once durable
         let record = JournalRecord(revision: list.revision, change: change, idempotency: use)
-        return PlannedChange(result: .success(mutation), entry: PlannedChange.Entry(record: record, event: event, outcome: applied.outcome))
+        var entry = PlannedChange.Entry(record: record, event: event, outcome: applied.outcome)
+        if case .setPhoto(_, .some) = change { entry.photo = request.photo }
+        return PlannedChange(result: .success(mutation), entry: entry)
     }
 }

@@ -1,7 +1,8 @@
 import TripsDomain
 
 /// A change as the API asks it of a store: the plan to run against the newest list, whether
-/// the answer shows the whole list, and the idempotency key the request carried.
+/// the answer shows the whole list, the idempotency key the request carried, and the bytes
+/// of the photo the change sets.
 package struct ChangeRequest: Sendable {
     /// The change to make, planned against the newest list (nil: nothing to do); throws
     /// `.rejected` or `.preconditionFailed`. It runs under a store's lock: quick and pure.
@@ -9,4 +10,8 @@ package struct ChangeRequest: Sendable {
     /// Whether the answer needs the list right after the change (`Mutation.list`).
     var returningList = false
     var idempotency: IdempotencyRequest?
+    /// The photo a `setPhoto` change sets, with its bytes: the store makes them durable
+    /// before the change (a `setPhoto` that names a photo without them is refused, so no trip
+    /// ever refers to bytes the store lacks). Ignored when the change sets no photo.
+    var photo: PhotoBytes?
 }

@@ -9,6 +9,8 @@ package struct PlannedChange: Sendable {
         let record: JournalRecord
         let event: ChangeEvent
         let outcome: TripChangeOutcome
+        /// The photo the change sets, with its bytes: durable before the record is.
+        var photo: PhotoBytes?
     }
 
     /// The answer, once `entry` and every change planned before it are durable.

@@ -19,8 +19,12 @@ import TripsPostgres
 /// (`PostgresRetention`); an instance that falls further behind loads the list again, and its
 /// change feed says `reset`.
 ///
-/// The threads take their connections from a pool of three (`PostgresConnectionPool`): the
-/// writer one per transaction, the follower one to listen on, the pruning one now and then.
+/// Photos are served from memory (`PhotoCache`: those this instance wrote or read, up to a
+/// cap), and read from `trip_photos` on a miss, whichever instance wrote them.
+///
+/// The threads take their connections from a pool of four (`PostgresConnectionPool`): the
+/// writer one per transaction, the follower one to listen on, the pruning one now and then,
+/// and a photo read on a cache miss one.
 /// With the database unreachable, writes fail at once with `.database` (503, `Retry-After`)
 /// while reads go on from memory; the pool reconnects, backing off from `retryDelay` up to
 /// 30 times that.
@@ -40,9 +44,11 @@ package final class PostgresTripStore: Sendable {
     package let prunedAt: Atomic<UInt64>
     /// How long the follower waits for a notification before it looks for changes anyway.
     package let pollInterval: Duration
+    /// The photos' bytes kept in memory.
+    let photoCache: PhotoCache
 
-    /// The writer's, the follower's and one for pruning.
-    package static let connectionCount = 3
+    /// The writer's, the follower's, one for pruning and one for reading photos.
+    package static let connectionCount = 4
     /// How long a thread waits for a connection while all are leased; with one per thread,
     /// only while another thread's is being closed.
     package static let leaseTimeout: Duration = .seconds(5)
@@ -88,13 +94,14 @@ package final class PostgresTripStore: Sendable {
     package init(
         connection: PostgresConnectionConfiguration, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
         retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(100),
-        log: any StorageLog = ConsoleLog()
+        photoCacheBytes: Int = PhotoCache.defaultCapacity, log: any StorageLog = ConsoleLog()
     ) throws(PostgresStoreError) {
         let pool = PostgresConnectionPool(connection, capacity: Self.connectionCount, retryDelay: retryDelay)
         self.pool = pool
         self.retention =
             retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity, keyBytes: configuration.idempotencyBytes)
         self.pollInterval = pollInterval
+        photoCache = PhotoCache(capacity: photoCacheBytes)
         self.log = log
         do throws(PostgresStoreError) {
             let loaded = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
@@ -137,7 +144,7 @@ package final class PostgresTripStore: Sendable {
     }
 
     package var statistics: (store: StoreStatistics, trips: Int, revision: UInt64) {
-        state.withLock { ($0.statistics, $0.tables.list.count, $0.tables.list.revision) }
+        state.withLock { ($0.statistics.countingPhotos(of: $0.tables.list), $0.tables.list.count, $0.tables.list.revision) }
     }
 
     /// Why a write would fail now: the last one failed, or the database cannot be reached
@@ -234,6 +241,7 @@ package final class PostgresTripStore: Sendable {
                 let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
                     try tables.commit(requests, to: &working)
                 }
+                for photo in results.compactMap(\.entry?.photo) { photoCache.keep(photo.bytes, for: photo.photo.digest) }
                 publish(working, after: seen, failure: nil, finishing: batch)
                 for (pending, planned) in zip(batch, results) { pending.completion(planned.result) }
                 return

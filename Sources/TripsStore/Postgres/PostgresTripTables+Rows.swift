@@ -1,5 +1,7 @@
 import Foundation
 import TripsDomain
+import TripsFormats
+import TripsPlatform
 import TripsPostgres
 
 /// Reading rows: the text PostgreSQL answers with, checked and turned into values; a row that
@@ -21,18 +23,39 @@ extension PostgresTripTables {
         }
     }
 
-    /// A `trips` row: id, version, city, country, nights, is_favorite, image_name, price, start, notes.
+    /// A `trips` row: id, version, city, country, nights, is_favorite, image_name, price, start,
+    /// notes, then its photo's digest, type, width, height and byte count (all NULL for none).
     package static func trip(_ row: [String?]) throws(PostgresStoreError) -> (Trip, UInt64) {
-        guard row.count == 10, let id = row[0].flatMap({ Int($0) }), let version = row[1].flatMap({ UInt64($0) }),
+        guard row.count == 15, let id = row[0].flatMap({ Int($0) }), let version = row[1].flatMap({ UInt64($0) }),
             let city = row[2], let country = row[3], let nights = row[4].flatMap({ Int($0) }),
             let isFavorite = row[5].flatMap({ $0 == "t" ? true : $0 == "f" ? false : nil }), let imageName = row[6],
             let price = row[7].flatMap({ Decimal(string: $0, locale: nil) }), let start = row[8].flatMap({ Double($0) }),
             let notes = row[9]
         else { throw .damaged("a trips row reads \(row)") }
+        var photo: TripPhoto?
+        if let digest = row[10] {
+            guard let type = row[11], let format = ImageFormat.allCases.first(where: { $0.mediaType.description == type }),
+                let width = row[12].flatMap({ Int($0) }), let height = row[13].flatMap({ Int($0) }),
+                let byteCount = row[14].flatMap({ Int($0) }),
+                let stored = TripPhoto(digest: digest, format: format, width: width, height: height, byteCount: byteCount)
+            else { throw .damaged("trip \(id)'s photo reads \(row[10...])") }
+            photo = stored
+        }
         let trip = Trip(
             id: id, city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
-            start: Date(timeIntervalSinceReferenceDate: start), notes: notes)
+            start: Date(timeIntervalSinceReferenceDate: start), notes: notes, photo: photo)
         return (trip, version)
+    }
+
+    /// A `trip_photos` row's bytes, as `encode(bytes, 'hex')` answers them, for `photo`.
+    package static func photoBytes(_ row: [String?], of photo: TripPhoto) throws(PostgresStoreError) -> PhotoBytes {
+        guard row.count == 1, let text = row[0], let bytes = Hexadecimal.decode(text) else {
+            throw .damaged("the bytes of photo \(photo.digest) do not read")
+        }
+        guard bytes.count == photo.byteCount else {
+            throw .damaged("photo \(photo.digest) holds \(bytes.count) bytes, not \(photo.byteCount)")
+        }
+        return PhotoBytes(photo: photo, bytes: bytes)
     }
 
     /// A `trip_changes` row's revision, event and data.

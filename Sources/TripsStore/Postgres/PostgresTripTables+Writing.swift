@@ -1,6 +1,7 @@
 import Foundation
 import TripsDomain
 import TripsFormats
+import TripsPlatform
 import TripsPostgres
 
 /// Writing: a batch of changes in one transaction, and the rows each change touches.
@@ -32,6 +33,7 @@ extension PostgresTripTables {
             for request in requests {
                 let planned = ChangePlanner.plan(request, on: &working.list, ledger: &working.ledger)
                 if let entry = planned.entry {
+                    if let photo = entry.photo { insertPhoto(photo) }
                     try writeRows(of: entry.record.change, outcome: entry.outcome, to: working.list)
                     changes.append(entry)
                     // Durable once the transaction commits, and `working` is kept only then.
@@ -108,7 +110,7 @@ extension PostgresTripTables {
             insertRows(trips, at: keys, versions: trips.map { _ in after.revision })
         case (.delete(let ids), _):
             execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)])
-        case (.replace, .trip(let trip)), (.setFavorite, .trip(let trip)):
+        case (.replace, .trip(let trip)), (.setFavorite, .trip(let trip)), (.setPhoto, .trip(let trip)):
             updateRows([trip.id], of: after)
         case (.makeFavorites, .addedFavorites(let ids)):
             updateRows(ids, of: after)
@@ -200,12 +202,27 @@ extension PostgresTripTables {
         insertRows(rows.trips, at: rows.keys, versions: rows.versions)
     }
 
+    /// The photo's row, unless it is there already (another trip has the photo, or had it
+    /// and the row is not pruned yet): in the transaction of the change that sets it, and
+    /// before the trip's row refers to it.
+    package func insertPhoto(_ photo: PhotoBytes) {
+        execute(
+            """
+            INSERT INTO trip_photos (digest, type, width, height, bytes) VALUES ($1, $2, $3::integer, $4::integer, decode($5, 'hex'))
+            ON CONFLICT (digest) DO NOTHING
+            """,
+            [
+                photo.photo.digest, photo.photo.format.mediaType.description, String(photo.photo.width), String(photo.photo.height),
+                Hexadecimal.encode(photo.bytes),
+            ])
+    }
+
     package func insertRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) {
         execute(
             """
-            INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
+            INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::integer[],
-                $7::boolean[], $8::text[], $9::numeric[], $10::double precision[], $11::text[])
+                $7::boolean[], $8::text[], $9::numeric[], $10::double precision[], $11::text[], $12::text[])
             """,
             [PostgresArrayLiteral.encode(trips.map(\.id)), PostgresArrayLiteral.encode(keys)]
                 + Self.columns(of: trips, versions: versions))
@@ -218,17 +235,19 @@ extension PostgresTripTables {
         execute(
             """
             UPDATE trips SET version = t.version, city = t.city, country = t.country, nights = t.nights,
-                is_favorite = t.is_favorite, image_name = t.image_name, price = t.price, start = t.start, notes = t.notes
+                is_favorite = t.is_favorite, image_name = t.image_name, price = t.price, start = t.start, notes = t.notes,
+                photo_digest = t.photo_digest
             FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::integer[], $6::boolean[], $7::text[],
-                $8::numeric[], $9::double precision[], $10::text[])
-                AS t(id, version, city, country, nights, is_favorite, image_name, price, start, notes)
+                $8::numeric[], $9::double precision[], $10::text[], $11::text[])
+                AS t(id, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
             WHERE trips.id = t.id
             """,
             [PostgresArrayLiteral.encode(trips.map(\.id))]
                 + Self.columns(of: trips, versions: trips.map { list.version(of: $0.id) ?? list.revision }))
     }
 
-    /// The trips' fields from `version` to `notes`, each column as one array literal.
+    /// The trips' fields from `version` to `notes`, and their photos' digests, each column as
+    /// one array literal.
     package static func columns(of trips: [Trip], versions: [UInt64]) -> [String?] {
         [
             PostgresArrayLiteral.encode(versions),
@@ -240,6 +259,7 @@ extension PostgresTripTables {
             PostgresArrayLiteral.encode(trips.map { $0.price.description }),
             PostgresArrayLiteral.encode(trips.map { String($0.start.timeIntervalSinceReferenceDate) }),
             PostgresArrayLiteral.encode(trips.map(\.notes)),
+            PostgresArrayLiteral.encode(trips.map(\.photo?.digest)),
         ]
     }
 }

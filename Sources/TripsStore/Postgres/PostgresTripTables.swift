@@ -64,7 +64,11 @@ package final class PostgresTripTables {
     func readAll(historyCapacity: Int, ledger: consuming IdempotencyLedger) throws(PostgresStoreError) -> State {
         let (revision, lastIssuedID) = try readState(locking: false)
         let rows = try query(
-            "SELECT id, version, city, country, nights, is_favorite, image_name, price, start, notes FROM trips ORDER BY position"
+            """
+            SELECT t.id, t.version, t.city, t.country, t.nights, t.is_favorite, t.image_name, t.price, t.start, t.notes,
+                p.digest, p.type, p.width, p.height, octet_length(p.bytes)
+            FROM trips t LEFT JOIN trip_photos p ON p.digest = t.photo_digest ORDER BY t.position
+            """
         ).rows
         var restoration = TripList.Restoration(expectedCount: rows.count, revision: revision, lastIssuedID: Int(lastIssuedID))
         for row in rows {
@@ -133,10 +137,10 @@ package final class PostgresTripTables {
     }
 
     /// Deletes what no instance needs any longer: the changes before the newest
-    /// `retention.changes` (an instance further behind loads everything again), and the
+    /// `retention.changes` (an instance further behind loads everything again), the
     /// idempotency keys `IdempotencyLedger` would forget: used more than `retention.keySeconds`
     /// before `now`, and not among the newest `retention.keys`; or past the newest
-    /// `retention.keyBytes` of them.
+    /// `retention.keyBytes` of them; and the photos no trip refers to.
     func prune(_ retention: PostgresRetention, now: Int64) throws(PostgresStoreError) {
         execute(
             "DELETE FROM trip_changes WHERE revision <= (SELECT revision FROM trips_state) - $1", [String(retention.changes)])
@@ -157,6 +161,17 @@ package final class PostgresTripTables {
             """,
             [String(retention.keyBytes)])
         try flush()
+        try prunePhotos()
+    }
+
+    /// Deletes the photos no trip refers to, holding the state row as writers do: a writer
+    /// may be about to refer to a photo again (its row already there, `ON CONFLICT DO
+    /// NOTHING`), so the two take turns.
+    func prunePhotos() throws(PostgresStoreError) {
+        try transaction("BEGIN") { () throws(PostgresStoreError) in
+            _ = try readState(locking: true)
+            execute("DELETE FROM trip_photos p WHERE NOT EXISTS (SELECT FROM trips t WHERE t.photo_digest = p.digest)")
+        }
     }
 
     // MARK: Statements

@@ -11,6 +11,10 @@
 /// - `trip_changes`: one row per change, by revision: the change as the journal writes it
 ///   (what other instances replay) and its event for `/trips/changes`.
 /// - `trip_idempotency_keys`: the keys of recent changes and their first answers.
+/// - `trip_photos` (version 4): each photo's bytes once, by their SHA-256, with its media
+///   type and size; `trips.photo_digest` refers to it (a foreign key: no trip can name a
+///   photo the table lacks). Written in the transaction of the change that sets it, and rows no
+///   trip refers to are pruned with the changes.
 ///
 /// Both of the last are pruned (`PostgresRetention`); version 2 indexes the keys by when
 /// they were used, which pruning asks; version 3 gives each key the scope it was used in (the
@@ -62,6 +66,19 @@ package enum TripsSchema {
                 ALTER TABLE trip_idempotency_keys ADD COLUMN scope text NOT NULL DEFAULT '';
                 ALTER TABLE trip_idempotency_keys DROP CONSTRAINT trip_idempotency_keys_pkey;
                 ALTER TABLE trip_idempotency_keys ADD PRIMARY KEY (scope, key);
+                """),
+        SchemaMigration(
+            version: 4, name: "trip photos, by the SHA-256 of their bytes",
+            sql: """
+                CREATE TABLE trip_photos (
+                    digest text PRIMARY KEY CHECK (digest ~ '^[0-9a-f]{64}$'),
+                    type text NOT NULL,
+                    width integer NOT NULL CHECK (width > 0),
+                    height integer NOT NULL CHECK (height > 0),
+                    bytes bytea NOT NULL
+                );
+                ALTER TABLE trips ADD COLUMN photo_digest text REFERENCES trip_photos (digest);
+                CREATE INDEX trips_photo_digest ON trips (photo_digest) WHERE photo_digest IS NOT NULL;
                 """),
     ]
 }

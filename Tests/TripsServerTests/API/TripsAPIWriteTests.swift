@@ -143,6 +143,26 @@ import TripsDomain
         #expect(try await api.json("PUT", "/trips/42", body.replacingOccurrences(of: #""id": 2, "#, with: "")).status == 404)
     }
 
+    /// A trip read and sent back as it is replaces it with itself, photo and all: `photo`, like
+    /// `id`, may be shown as the trip has it, and another one is refused.
+    @Test(arguments: TestStore.all) func putTakesBackTheTripItsClientRead(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        let photo = examplePhotoBytes(1)
+        try await api.store.setPhoto(2, photo)
+        let read = try await api.request("GET", "/trips/2")
+        let echoed = try await api.json("PUT", "/trips/2", read.text)
+        #expect(echoed.status == 200)
+        #expect(try echoed.member("photo") == read.member("photo"))
+        let other = read.text.replacingOccurrences(of: photo.photo.digest, with: examplePhotoBytes(2).photo.digest)
+        let refused = try await api.json("PUT", "/trips/2", other)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("photo"))
+        let created = try await api.json("POST", "/trips", read.text.replacingOccurrences(of: #""id":2,"#, with: ""))
+        #expect(created.status == 422)
+        #expect(api.store.list[2]?.photo == photo.photo)
+    }
+
     @Test(arguments: TestStore.all) func patchMergesFields(store: TestStore) async throws {
         let api = try await APIServer(on: store)
         defer { api.stop() }

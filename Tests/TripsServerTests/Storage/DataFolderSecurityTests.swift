@@ -43,13 +43,17 @@ import TripsTestSupport
         try await withStorageFolder { folder in
             let store = try TripStore.open(folder, samples: true)
             try await store.commit(.add(storageDraft("Lisbon")))
+            let photo = examplePhotoBytes(1)
+            try await store.setPhoto(2, photo)
             store.close()
             #expect(try Self.permissions(folder) == 0o700)
             let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-            #expect(names == ["journal-0000000001", "lock", "snapshot"])
-            for name in names {
+            #expect(names == ["journal-0000000001", "lock", "photos", "snapshot"])
+            for name in names where name != "photos" {
                 #expect(try Self.permissions(folder + "/" + name) == 0o600, "\(name)")
             }
+            #expect(try Self.permissions(folder + "/photos") == 0o700)
+            #expect(try Self.permissions(folder + "/photos/" + photo.photo.digest) == 0o600)
         }
     }
 
