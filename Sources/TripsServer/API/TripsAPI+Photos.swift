@@ -84,14 +84,15 @@ extension TripsAPI {
         _ = try choosePosition(for: request) { [name.format.mediaType] }
         // The list says whether a trip still refers to the photo: a cleared photo is gone at
         // once, though its bytes may stay cached.
-        guard let photo = store.read({ list in list.photos[name.digest] }), photo.format == name.format else {
+        let digest = name.digest
+        guard let photo = store.read({ list in list.photos[digest] }), photo.format == name.format else {
             throw .notFound(request.path)
         }
-        let etag = EntityTag(name.digest)
-        let whole = try cache.photo(name.digest) { () throws(APIError) in
+        let etag = EntityTag(digest)
+        let whole = try cache.photo(digest) { () throws(APIError) in
             let stored: PhotoBytes?
             do throws(StorageError) {
-                stored = try store.photo(digest: name.digest)
+                stored = try store.photo(digest: digest)
             } catch {
                 throw APIError(.serviceUnavailable, "The photo cannot be read now: \(Self.describe(error)).")
             }
