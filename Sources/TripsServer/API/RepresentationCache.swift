@@ -6,6 +6,8 @@ import TripsHTTP
 /// a trip's representations per version, and the whole list's per revision. And the list
 /// page's rows per trip version: after a change the page renders the changed trip's row
 /// again and copies the others (a row costs microseconds to render, a copy nanoseconds).
+/// And photos, whose bytes never change under their digest: read from the store (a file,
+/// a database row) once, then served from memory up to `photoCapacity` bytes.
 ///
 /// Responses are stored `prepared()`, so writing one copies its head instead of formatting it.
 /// A hit costs one lock, one dictionary lookup and one retain; the bytes are shared, never copied.
@@ -28,6 +30,9 @@ final class RepresentationCache: Sendable {
     private let trips = Mutex<[Trip.ID: Entry<HTTPResponse>]>([:])
     private let list = Mutex<Entry<HTTPResponse>?>(nil)
     private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
+    private let photos = Mutex<(responses: [String: HTTPResponse], bytes: Int)>(([:], 0))
+    /// The most photo bytes kept: 64 MiB, a few hundred phone photos.
+    static let photoCapacity = 64 << 20
     /// Rows of at most this many trips are kept (about 1 KB each); beyond, rows are rendered
     /// each time.
     static let pageRowCapacity = 20_000
@@ -76,6 +81,26 @@ final class RepresentationCache: Sendable {
             rows[id] = entry
         }
         return row
+    }
+
+    /// The whole photo with this digest as a prepared 200, made by `build` on a miss (nil: no
+    /// such photo, nothing kept). A photo over a quarter of the capacity is not kept; to make
+    /// room, photos are dropped in no particular order (their next read is one file read).
+    func photo(_ digest: String, build: () throws(APIError) -> HTTPResponse?) throws(APIError) -> HTTPResponse? {
+        if let hit = photos.withLock({ $0.responses[digest] }) { return hit }
+        guard let response = try build()?.prepared() else { return nil }
+        let size = response.body.count
+        guard size <= Self.photoCapacity / 4 else { return response }
+        photos.withLock { cache in
+            guard cache.responses[digest] == nil else { return }
+            while cache.bytes + size > Self.photoCapacity, let (dropped, old) = cache.responses.first {
+                cache.responses[dropped] = nil
+                cache.bytes -= old.body.count
+            }
+            cache.responses[digest] = response
+            cache.bytes += size
+        }
+        return response
     }
 
     /// Drops what is cached for trips that no longer exist.

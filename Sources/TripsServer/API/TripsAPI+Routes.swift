@@ -41,6 +41,18 @@ extension TripsAPI {
             Route(.delete, "/trips/{id}") { (api, id, request) throws(APIError) in
                 try api.deleteTrip(id, request)
             },
+            Route(.get, "/trips/{id}/photo") { (api, id, request) throws(APIError) in
+                .now(try api.showPhoto(id, request))
+            },
+            Route(.put, "/trips/{id}/photo", accepts: photoTypes, .takesAPhoto) { (api, id, request) throws(APIError) in
+                try api.putPhoto(id, request)
+            },
+            Route(.delete, "/trips/{id}/photo") { (api, id, request) throws(APIError) in
+                try api.deletePhoto(id, request)
+            },
+            Route(.get, "/photos/{photo}") { (api: TripsAPI, name: PhotoName, request: HTTPRequest) throws(APIError) in
+                .now(try api.servePhoto(name, request))
+            },
             Route(.get, "/favorites", .showsTheList) { (api, request) throws(APIError) in
                 .now(try api.listFavorites(request))
             },

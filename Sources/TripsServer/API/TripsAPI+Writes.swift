@@ -127,13 +127,14 @@ extension TripsAPI {
 
     /// A change to the one trip the path names: 404 when it is gone, 412 on a stale
     /// `If-Match`, and the trip as it now is in the answer.
-    private func changeTrip(
-        _ id: Trip.ID, _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
+    func changeTrip(
+        _ id: Trip.ID, _ request: HTTPRequest, photo: PhotoBytes? = nil,
+        plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
     ) throws(APIError) -> HTTPReply {
         let chosen = try negotiate(Trip.self, for: request)
         let condition = ifMatch(request)
         return try change(
-            request, pathID: id,
+            request, pathID: id, photo: photo,
             plan: { list throws(MutationError) in
                 try existing(id, in: list)
                 try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))

@@ -280,7 +280,7 @@ extension TripsAPI {
     /// the change is planned and kept with it (a large body as what the change did), so a
     /// retry of the same request gets it again instead of a second change.
     func change(
-        _ request: HTTPRequest, pathID: Int? = nil, returningList: Bool = false,
+        _ request: HTTPRequest, pathID: Int? = nil, returningList: Bool = false, photo: PhotoBytes? = nil,
         plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?,
         answer: @escaping @Sendable (Mutation) throws(APIError) -> HTTPResponse
     ) throws(APIError) -> HTTPReply {
@@ -291,7 +291,7 @@ extension TripsAPI {
             (try? answer(mutation)).map(StoredAnswer.init)
         }
         return .later { responder in
-            store.mutate(plan, returningList: returningList, idempotency: idempotency) { result in
+            store.mutate(plan, returningList: returningList, idempotency: idempotency, photo: photo) { result in
                 do throws(APIError) {
                     switch result {
                     case .success(let mutation):

@@ -38,8 +38,8 @@ final class APIServer: Sendable {
     ) async throws {
         let (store, cleanUp) = try await kind.make(samples: samples, configuration: configuration)
         try await self.init(
-            store: store, mode: mode, clock: clock, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, access: access,
-            cors: cors, hosts: hosts, configure: configure, cleanUp: cleanUp)
+            store: store, mode: mode, clock: clock, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes,
+            maxPhotoBytes: maxPhotoBytes, access: access, cors: cors, hosts: hosts, configure: configure, cleanUp: cleanUp)
     }
 
     convenience init(
@@ -86,9 +86,9 @@ final class APIServer: Sendable {
     /// Sends one request and reads the answer: on a new connection in `.live` mode, in memory
     /// in `.router` mode.
     func request(
-        _ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil
+        _ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil, binaryBody: [UInt8]? = nil
     ) async throws -> TestResponse {
-        let request = TestRequest(method: method, target: target, headers: headers, body: body, closes: true)
+        let request = TestRequest(method: method, target: target, headers: headers, body: body, closes: true, binaryBody: binaryBody)
         guard let server else { return try await handleInMemory(request) }
         let port = server.port
         return try await onOwnThread { try TestClient(port: port).exchange(request) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+
 @testable import TripsFormats
 @testable import TripsHTTP
 @testable import TripsServer
@@ -19,6 +20,8 @@ import TripsDomain
         var target: String
         var headers: [String: String] = [:]
         var body: String?
+        /// A body that is not text: a photo.
+        var binaryBody: [UInt8]?
         var status: Int
         /// Run against a server whose reads need a token (for 401).
         var isPrivate = false
@@ -52,6 +55,10 @@ import TripsDomain
     private static let json = ["Content-Type": "application/json"]
     private static let draft = #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 1, "start": "2027-05-01"}"#
     private static let stale = ["If-Match": #""stale""#]
+    private static let png = ["Content-Type": "image/png"]
+    /// A target that stands for the URL of trip 2's photo (a sample trip's), read from the trip.
+    private static let photoOfTrip2 = "/photos/(trip-2)"
+    private static let photo = try! PhotoFixture.bytes("plain.png")
 
     static let exchanges: [Exchange] =
         [
@@ -121,6 +128,25 @@ import TripsDomain
             Exchange(method: "DELETE", target: "/trips/2", status: 204),
             Exchange(method: "DELETE", target: "/trips/99", status: 404),
             Exchange(method: "DELETE", target: "/trips/2", headers: stale, status: 412),
+            Exchange(method: "GET", target: "/trips/2/photo", status: 303),
+            Exchange(method: "GET", target: "/trips/99/photo", status: 404),
+            Exchange(method: "HEAD", target: "/trips/2/photo", status: 303),
+            Exchange(method: "HEAD", target: "/trips/99/photo", status: 404),
+            Exchange(method: "PUT", target: "/trips/2/photo", headers: png, binaryBody: photo, status: 200),
+            Exchange(method: "PUT", target: "/trips/99/photo", headers: png, binaryBody: photo, status: 404),
+            Exchange(method: "PUT", target: "/trips/2/photo", headers: ["Content-Type": "text/csv"], body: "a", status: 415),
+            Exchange(method: "PUT", target: "/trips/2/photo", headers: png, binaryBody: Array(photo.prefix(40)), status: 422),
+            Exchange(method: "PUT", target: "/trips/2/photo", headers: png.merging(stale) { $1 }, binaryBody: photo, status: 412),
+            Exchange(method: "DELETE", target: "/trips/2/photo", status: 200),
+            Exchange(method: "DELETE", target: "/trips/99/photo", status: 404),
+            Exchange(method: "GET", target: photoOfTrip2, status: 200),
+            Exchange(method: "GET", target: photoOfTrip2, headers: ["If-None-Match": current], status: 304),
+            Exchange(method: "GET", target: photoOfTrip2, headers: ["Range": "bytes=0-9"], status: 206),
+            Exchange(method: "GET", target: photoOfTrip2, headers: ["Range": "bytes=99999999-"], status: 416),
+            Exchange(method: "GET", target: photoOfTrip2, headers: ["Accept": "application/json"], status: 406),
+            Exchange(method: "GET", target: "/photos/\(unknownPhoto)", status: 404),
+            Exchange(method: "HEAD", target: photoOfTrip2, status: 200),
+            Exchange(method: "HEAD", target: "/photos/\(unknownPhoto)", status: 404),
             Exchange(method: "GET", target: "/favorites", status: 200),
             Exchange(method: "GET", target: "/favorites", headers: ["If-None-Match": current], status: 304),
             Exchange(method: "GET", target: "/favorites", headers: ["Accept": "image/png"], status: 406),
@@ -170,15 +196,23 @@ import TripsDomain
             Exchange(method: "DELETE", target: "/favorites/2", headers: ["Sec-Fetch-Site": "cross-site"], status: 403),
         ] + unauthorized + options
 
+    /// A name no stored photo has.
+    private static let unknownPhoto = String(repeating: "0", count: 64) + ".jpg"
+
+    /// A path of a template: trip 2, or a photo name.
+    private static func example(of template: String) -> String {
+        template.replacingOccurrences(of: "{id}", with: "2").replacingOccurrences(of: "{photo}", with: unknownPhoto)
+    }
+
     /// Every path answers OPTIONS, with or without a token.
     static let options: [Exchange] = TripsAPI.routes.resources.map { resource in
-        Exchange(method: "OPTIONS", target: resource.template.replacingOccurrences(of: "{id}", with: "2"), status: 204, isPrivate: true)
+        Exchange(method: "OPTIONS", target: example(of: resource.template), status: 204, isPrivate: true)
     }
 
     /// With tokens and private reads, every operation but the probes asks for one: 401.
     static let unauthorized: [Exchange] = TripsAPI.routes.resources.flatMap { resource -> [Exchange] in
         guard !["/health", "/livez", "/readyz"].contains(resource.template) else { return [] }
-        let target = resource.template.replacingOccurrences(of: "{id}", with: "2")
+        let target = example(of: resource.template)
         return resource.allowedMethods.filter { $0 != .options }.map {
             Exchange(method: $0.rawValue, target: target, status: 401, isPrivate: true)
         }
@@ -202,10 +236,17 @@ import TripsDomain
         }
         defer { if exchange.changesTheList { api.stop() } }
         var headers = exchange.headers
-        if headers["If-None-Match"] == Self.current {
-            headers["If-None-Match"] = try await api.request("GET", exchange.target).field("ETag")
+        var target = exchange.target
+        if target == Self.photoOfTrip2 {
+            guard case .object(let photo)? = try await api.request("GET", "/trips/2").member("photo"), case .string(let url)? = photo["url"]
+            else { throw TestFailure("trip 2 has no photo") }
+            target = url
         }
-        let response = try await api.request(exchange.method, exchange.target, headers: headers, body: exchange.body)
+        if headers["If-None-Match"] == Self.current {
+            headers["If-None-Match"] = try await api.request("GET", target).field("ETag")
+        }
+        let response = try await api.request(
+            exchange.method, target, headers: headers, body: exchange.body, binaryBody: exchange.binaryBody)
         #expect(response.status == exchange.status, "\(response.text)")
 
         let path = String(exchange.target.prefix { $0 != "?" })
@@ -239,7 +280,8 @@ import TripsDomain
         for (configuration, exchanges) in Dictionary(grouping: Self.exchanges.filter { !$0.changesTheList }, by: \.configuration) {
             let api = try await configuration.start(mode: .router)
             for exchange in exchanges {
-                _ = try await api.request(exchange.method, exchange.target, headers: exchange.headers, body: exchange.body)
+                _ = try await api.request(
+                    exchange.method, exchange.target, headers: exchange.headers, body: exchange.body, binaryBody: exchange.binaryBody)
             }
             #expect(api.store.list.revision == 0, "\(configuration)")
         }
@@ -267,12 +309,16 @@ import TripsDomain
         #expect(Set(Self.spec.keys) == exercised)
     }
 
-    /// The spec's template for a path: `/trips/{id}` for `/trips/2`, and for an id too large
-    /// to route.
+    /// The spec's template for a path: `/trips/{id}` for `/trips/2` (and for an id too large
+    /// to route), `/trips/{id}/photo` for `/trips/2/photo`, `/photos/{photo}` for a photo.
     private static func template(of path: String) -> String {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count == 3, let last = segments.last, !last.isEmpty, last.allSatisfy(\.isNumber) else { return path }
-        segments[2] = "{id}"
+        guard segments.count >= 3 else { return path }
+        if segments[1] == "photos" {
+            segments[2] = "{photo}"
+        } else if !segments[2].isEmpty, segments[2].allSatisfy(\.isNumber) {
+            segments[2] = "{id}"
+        }
         return segments.joined(separator: "/")
     }
 

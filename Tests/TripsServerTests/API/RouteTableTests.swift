@@ -16,6 +16,7 @@ import TripsDomain
         ("/trips/2/x", nil, nil), ("/", "/", nil), ("/assets/trips.js", "/assets/trips.js", nil), ("/assets/x.js", nil, nil),
         ("", nil, nil), ("/trips/99999999999999999999999", nil, nil), ("/trips/9223372036854775807", "/trips/{id}", Int.max),
         ("//trips", nil, nil), ("//", nil, nil), ("/trips//", nil, nil), ("/favorites/2/", nil, nil), ("/Trips", nil, nil),
+        ("/trips/2/photo", "/trips/{id}/photo", 2), ("/trips/0/photo", nil, nil), ("/photos/2", nil, nil),
     ])
     func pathsMatchTemplates(path: String, template: String?, id: Int?) {
         let match = TripsAPI.routes.match(.get, path)
@@ -33,6 +34,7 @@ import TripsDomain
         ("/trips/{id}", "GET, HEAD, PUT, PATCH, DELETE, OPTIONS", "", "application/merge-patch+json, application/json"),
         ("/favorites", "GET, HEAD, PATCH, POST, OPTIONS", "application/json, text/plain", "application/json, text/plain"),
         ("/favorites/{id}", "PUT, DELETE, OPTIONS", "", ""),
+        ("/trips/{id}/photo", "GET, HEAD, PUT, DELETE, OPTIONS", "", ""), ("/photos/{photo}", "GET, HEAD, OPTIONS", "", ""),
         ("/health", "GET, HEAD, OPTIONS", "", ""), ("/livez", "GET, HEAD, OPTIONS", "", ""),
         ("/readyz", "GET, HEAD, OPTIONS", "", ""), ("/metrics", "GET, HEAD, OPTIONS", "", ""),
         ("/openapi.yaml", "GET, HEAD, OPTIONS", "", ""), ("/", "GET, HEAD, OPTIONS", "", ""),
@@ -51,12 +53,15 @@ import TripsDomain
     @Test func eachPathIsCountedUnderItsTemplate() throws {
         #expect(
             TripsAPI.routes.labels == [
-                "/trips", "/trips/changes", "/trips/reorder", "/trips/sort", "/trips/{id}", "/favorites", "/favorites/{id}", "/health",
+                "/trips", "/trips/changes", "/trips/reorder", "/trips/sort", "/trips/{id}", "/trips/{id}/photo", "/photos/{photo}",
+                "/favorites", "/favorites/{id}", "/health",
                 "/livez", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/trips.css", "/assets/trips.js", "/assets/trips.svg",
                 "other",
             ])
         for resource in TripsAPI.routes.resources {
-            let match = try #require(TripsAPI.routes.match(.get, resource.template.replacingOccurrences(of: "{id}", with: "2")))
+            let path = resource.template.replacingOccurrences(of: "{id}", with: "2")
+                .replacingOccurrences(of: "{photo}", with: String(repeating: "a", count: 64) + ".webp")
+            let match = try #require(TripsAPI.routes.match(.get, path))
             #expect(TripsAPI.routes.labels[match.resource.label] == resource.template)
         }
     }
@@ -78,5 +83,29 @@ import TripsDomain
         let routes = TripsAPI.routes.resources.flatMap { resource in resource.routes.map { ("\($0.method) \(resource.template)", $0) } }
         #expect(routes.filter { $0.1.traits.contains(.showsTheList) }.map(\.0) == ["GET /trips", "GET /trips/{id}", "GET /favorites"])
         #expect(routes.filter { $0.1.traits.contains(.probe) }.map(\.0) == ["GET /health", "GET /livez", "GET /readyz"])
+    }
+}
+
+/// `/photos/{photo}`: only a digest and a known extension name a photo.
+@Suite struct PhotoRouteTests {
+    static let digest = String(repeating: "0123456789abcdef", count: 4)
+
+    @Test(arguments: ["\(digest).jpg", "\(digest).png", "\(digest).webp"])
+    func aPhotoNameRoutesWithItsFormat(name: String) throws {
+        let match = try #require(TripsAPI.routes.match(.get, "/photos/\(name)"))
+        guard case .photoName(let photo)? = match.argument else {
+            Issue.record("no photo name in \(String(describing: match.argument))")
+            return
+        }
+        #expect(photo.digest == Self.digest)
+        #expect(photo.format.fileExtension == String(name.split(separator: ".")[1]))
+    }
+
+    @Test(arguments: [
+        "\(digest).gif", "\(digest).JPG", "\(digest.uppercased()).jpg", "\(digest.dropLast()).jpg", "\(digest)a.jpg", "\(digest)",
+        "\(digest).", ".jpg", "\(digest.dropLast())g.jpg", "\(digest).jpg.jpg",
+    ])
+    func anythingElseIsNoPath(name: String) {
+        #expect(TripsAPI.routes.match(.get, "/photos/\(name)") == nil)
     }
 }

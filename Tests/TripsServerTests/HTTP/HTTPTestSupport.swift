@@ -59,6 +59,8 @@ struct TestRequest: Sendable {
     var body: String?
     /// Adds `Connection: close`, for one request per connection.
     var closes = false
+    /// A body that is not text (a photo); sent instead of `body`.
+    var binaryBody: [UInt8]?
 
     /// The request on the wire: `Host` (`localhost` unless `headers` names another), the other
     /// headers in name order, and `Content-Length` with a body.
@@ -66,8 +68,8 @@ struct TestRequest: Sendable {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(headers["Host"] ?? "localhost")\r\n"
         if closes { head += "Connection: close\r\n" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Host" { head += "\(name): \(value)\r\n" }
-        let content = Array((body ?? "").utf8)
-        if body != nil { head += "Content-Length: \(content.count)\r\n" }
+        let content = binaryBody ?? Array((body ?? "").utf8)
+        if body != nil || binaryBody != nil { head += "Content-Length: \(content.count)\r\n" }
         return Array((head + "\r\n").utf8) + content
     }
 
