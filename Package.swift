@@ -44,6 +44,13 @@ let package = Package(
         .target(
             name: "TripsStore",
             dependencies: ["TripsPlatform", "TripsFormats", "TripsDomain", "TripsPostgres"],
+            exclude: ["Resources/SamplePhotos/README.md"],
+            // The sample trips' photos, compiled in (`SampleTrips`): no file to find at run time.
+            resources: [
+                .embedInCode("Resources/SamplePhotos/trip-1.jpg"), .embedInCode("Resources/SamplePhotos/trip-2.jpg"),
+                .embedInCode("Resources/SamplePhotos/trip-3.jpg"), .embedInCode("Resources/SamplePhotos/trip-4.jpg"),
+                .embedInCode("Resources/SamplePhotos/trip-5.jpg"), .embedInCode("Resources/SamplePhotos/trip-6.jpg"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

@@ -20,11 +20,15 @@ package final class MemoryTripStore: Sendable {
         var photoBytes: [String: [UInt8]] = [:]
     }
 
-    /// A store that starts with the sample trips, or with none.
+    /// A store that starts with the sample trips and their photos (`SampleTrips`), or with none.
     package init(seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration()) {
-        let list = seedSamples ? TripList.samples : TripList()
+        let list = seedSamples ? SampleTrips.list : TripList()
         let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
-        state = Mutex(State(list: list, history: history, ledger: configuration.emptyLedger))
+        var state = State(list: list, history: history, ledger: configuration.emptyLedger)
+        if seedSamples {
+            for photo in SampleTrips.photos { state.photoBytes[photo.photo.digest] = photo.bytes }
+        }
+        self.state = Mutex(state)
     }
 
     package func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T {

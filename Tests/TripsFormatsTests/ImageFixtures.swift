@@ -18,7 +18,7 @@ enum Fixture {
         try read(testsFolder.appendingPathComponent("Fixtures/\(name)"))
     }
 
-    /// The sample trips' photos, `Sources/TripsStore/Resources/SamplePhotos/<id>.jpg`, by id.
+    /// The sample trips' photos, `Sources/TripsStore/Resources/SamplePhotos/trip-<id>.jpg`, by name.
     static func samplePhotos() throws -> [(name: String, bytes: [UInt8])] {
         let folder = testsFolder.appendingPathComponent("../../Sources/TripsStore/Resources/SamplePhotos").standardized
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted()

@@ -117,11 +117,11 @@ import TripsFormats
         #expect(try InspectedImage(inspecting: bytes, declared: format).bytes == bytes)
     }
 
-    /// The lead wires `Sources/TripsStore/Resources/SamplePhotos/` into the store; here they
-    /// are checked to be what a PUT would keep as it is.
+    /// The files of `Sources/TripsStore/Resources/SamplePhotos/`, which the stores seed
+    /// (`SampleTrips`), are what a PUT would keep as they are.
     @Test func theSampleTripsPhotosAreSmallCleanJPEGs() throws {
         let photos = try Fixture.samplePhotos()
-        #expect(photos.map(\.name) == (1...6).map { "\($0).jpg" })
+        #expect(photos.map(\.name) == (1...6).map { "trip-\($0).jpg" })
         for photo in photos {
             let image = try InspectedImage(inspecting: photo.bytes, declared: .jpeg)
             #expect(image.bytes == photo.bytes, "\(photo.name) has metadata")

@@ -2,21 +2,36 @@
 """kill -9 drill and full-disk drill for trips-server; driven by scripts/drills/crash.sh.
 
 Crash rounds: start the server on one data folder, let THREADS writers (one keep-alive
-connection each) create, reorder, drop on favorites, toggle favorites and delete, recording
-every 2xx; SIGKILL the server at a random moment; restart it on the same folder and check
-that the recovered list holds every acknowledged change, in commit order, and nothing
-half-applied. Each writer names only trips it created itself, so its trips' order and state
-depend on its own changes alone (the model of Tests/.../StorageCrashModel.swift): the one
-request per writer that the kill interrupted may be applied whole or not at all, never in
-part. The recovered list is the next round's starting point.
+connection each) create, reorder, drop on favorites, toggle favorites, put and delete trips'
+photos, and delete trips, recording every 2xx; SIGKILL the server at a random moment;
+restart it on the same folder and check that the recovered list holds every acknowledged
+change, in commit order, and nothing half-applied. Each writer names only trips it created
+itself, so its trips' order and state depend on its own changes alone (the model of
+Tests/.../StorageCrashModel.swift): the one request per writer that the kill interrupted may
+be applied whole or not at all, never in part. The recovered list is the next round's
+starting point.
+
+Photos are PNGs the drill writes itself (zlib, no metadata, so the server keeps them byte
+for byte and their URL's digest is known before the PUT): half from a pool of four every
+writer picks from, so that many trips share one file, half made for one PUT, up to ~60 KB.
+After each restart every trip's `photo` must be what its acknowledged changes say (lost
+acknowledged photo = failure), every photo URL must answer 200 with bytes whose SHA-256 is
+the URL's (no reference to a missing file), and `photos/` must hold exactly the files of the
+photos the trips show: start-up removed what the crash left (files written before their
+journal record, photos let go and not yet removed by a compaction, `.tmp`). With a small
+--compact-after, kills also land during compactions, which remove the photos no trip shows.
 
 Full disk: the server runs under `prlimit --fsize`, writes go on until they are refused with
-507/503, reads must keep working meanwhile, and a restart without the limit must show
-exactly the acknowledged data and take writes again.
+507/503, reads must keep working meanwhile; then a small photo (its file fits, its record
+not) and one larger than the limit are put, each acknowledged or refused; a restart without
+the limit must show exactly the acknowledged data, no photo file more or less, and take
+writes again.
 """
 
 import argparse
+import binascii
 import ctypes
+import hashlib
 import http.client
 import json
 import os
@@ -29,12 +44,14 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 
 THREADS = 8
 # The one way the scripts start trips-server (on 127.0.0.1); it execs, so the pid is the server's.
 SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "server.sh")
 LIST_TAG = re.compile(r'"list-r(\d+)-json"')
 TRIP_TAG = re.compile(r'"trip-\d+-v(\d+)-json"')
+PHOTO_URL = re.compile(r"/photos/([0-9a-f]{64})\.png")
 
 
 def die_with_parent():
@@ -86,7 +103,9 @@ class Server:
 
 def request(connection, method, target, body=None, content_type="application/json"):
     headers = {"Content-Type": content_type} if body is not None else {}
-    connection.request(method, target, body=body.encode() if body is not None else None, headers=headers)
+    if isinstance(body, str):
+        body = body.encode()
+    connection.request(method, target, body=body, headers=headers)
     response = connection.getresponse()
     data = response.read()
     return response.status, response.getheader("ETag") or "", data
@@ -95,6 +114,43 @@ def request(connection, method, target, body=None, content_type="application/jso
 def revision_of(etag):
     match = LIST_TAG.search(etag) or TRIP_TAG.search(etag)
     return int(match.group(1)) if match else None
+
+
+def png(width, height, pixels):
+    """A PNG of `pixels` (RGB, 3 bytes a pixel, row by row), written by hand: signature, IHDR,
+    one IDAT, IEND. No text chunks, so the server keeps it byte for byte."""
+    def chunk(kind, data):
+        return len(data).to_bytes(4, "big") + kind + data + binascii.crc32(kind + data).to_bytes(4, "big")
+    stride = width * 3
+    rows = b"".join(b"\0" + pixels[y * stride:(y + 1) * stride] for y in range(height))
+    header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])  # 8-bit RGB
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+class Photo:
+    """An image the drill PUTs, and the `photo` a trip shows once it is set."""
+
+    def __init__(self, width, height, pixels):
+        self.bytes = png(width, height, pixels)
+        self.digest = hashlib.sha256(self.bytes).hexdigest()
+        self.json = {"url": f"/photos/{self.digest}.png", "type": "image/png", "width": width, "height": height,
+                     "bytes": len(self.bytes)}
+
+    @staticmethod
+    def noise(rng, width, height, label=b""):
+        """Random pixels (incompressible: about 3 bytes a pixel), `label` first: distinct labels, distinct photos."""
+        return Photo(width, height, (label + rng.randbytes(width * height * 3))[:width * height * 3])
+
+
+def shared_photos(rng):
+    """The photos every writer picks from, so that many trips share each file: a flat one, a
+    gradient, and noise from 1 KB to about 60 KB."""
+    return [
+        Photo(8, 8, bytes([200, 40, 40]) * 64),
+        Photo(32, 24, bytes((x * 8) % 256 for y in range(24) for x in range(32) for _ in range(3))),
+        Photo.noise(rng, 20, 20),
+        Photo.noise(rng, 140, 140),
+    ]
 
 
 def fetch_list(port):
@@ -135,6 +191,9 @@ def apply(state, change):
         for id in change[1]:
             if id in state["trips"]:
                 state["trips"][id]["isFavorite"] = change[2]
+    elif kind == "photo":
+        if change[1] in state["trips"]:
+            state["trips"][change[1]]["photo"] = change[2]
 
 
 def copy_state(state):
@@ -144,11 +203,12 @@ def copy_state(state):
 class Writer(threading.Thread):
     """One writer thread: only ever names its own trips; never asks for a no-op."""
 
-    def __init__(self, round, thread, port, own, rng, start_barrier, killed):
+    def __init__(self, round, thread, port, own, rng, start_barrier, killed, photos):
         super().__init__(daemon=True)
         self.round, self.thread, self.port = round, thread, port
         self.own = own  # this thread's trips, as its acknowledged changes left them
         self.rng = rng
+        self.photos = photos  # the shared ones; each writer also makes photos of its own
         self.start_barrier = start_barrier
         self.killed = killed
         self.acknowledged = []  # (change, revision or None)
@@ -162,7 +222,7 @@ class Writer(threading.Thread):
         favorites = [i for i in ids if self.own["trips"][i].get("isFavorite")]
         plain = [i for i in ids if i not in favorites]
         roll = 0 if len(ids) < 2 else self.rng.randrange(100)
-        if roll < 30:
+        if roll < 28:
             city = f"D{self.round}-{self.thread}-{self.sequence}"
             nights = 1 + self.rng.randrange(30)
             body = json.dumps({
@@ -172,7 +232,7 @@ class Writer(threading.Thread):
                 "notes": f"round {self.round} \"drill\" ✓",
             })
             return "POST", "/trips", body, ("create?", city, nights)
-        if roll < 55:
+        if roll < 46:
             sources = self.rng.sample(ids, 1 + self.rng.randrange(min(3, len(ids) - 1)))
             targets = [i for i in ids if i not in sources]
             before = None if self.rng.randrange(3) == 0 else self.rng.choice(targets)
@@ -180,13 +240,27 @@ class Writer(threading.Thread):
                 sources, before = [ids[0]], None  # moving the first to the end always changes the order
             destination = {"before": before} if before is not None else "end"
             return "POST", "/trips/reorder", json.dumps({"sources": sources, "destination": destination}), ("move", sources, before)
-        if roll < 67 and plain:
+        if roll < 55 and plain:
             dropped = self.rng.sample(plain, min(len(plain), 1 + self.rng.randrange(2)))
             return "POST", "/favorites", json.dumps(dropped), ("favorites", dropped, True)
-        if roll < 85:
+        if roll < 68:
             id = self.rng.choice(ids)
             on = id in favorites
             return ("DELETE" if on else "PUT"), f"/favorites/{id}", None, ("favorites", [id], not on)
+        pictured = [i for i in ids if self.own["trips"][i].get("photo")]
+        if roll < 82 or (roll < 88 and not pictured):
+            id = self.rng.choice(ids)
+            current = self.own["trips"][id].get("photo")
+            choices = [p for p in self.photos if p.json != current]
+            if self.rng.randrange(2) == 0:
+                photo = self.rng.choice(choices)
+            else:
+                width, height = self.rng.choice([(12, 12), (48, 40), (120, 100)])
+                photo = Photo.noise(self.rng, width, height, f"{self.round}-{self.thread}-{self.sequence}".encode())
+            return "PUT", f"/trips/{id}/photo", photo.bytes, ("photo", id, photo.json)
+        if roll < 88:
+            id = self.rng.choice(pictured)
+            return "DELETE", f"/trips/{id}/photo", None, ("photo", id, None)
         id = self.rng.choice(ids)
         return "DELETE", f"/trips/{id}", None, ("delete", id)
 
@@ -202,7 +276,8 @@ class Writer(threading.Thread):
         for _ in range(100_000):
             method, target, body, change = self.next_request()
             try:
-                status, etag, data = request(connection, method, target, body)
+                content_type = "image/png" if isinstance(body, bytes) else "application/json"
+                status, etag, data = request(connection, method, target, body, content_type)
             except (OSError, http.client.HTTPException) as error:
                 self.in_flight = change
                 if not self.killed.is_set():
@@ -226,6 +301,11 @@ class Writer(threading.Thread):
             elif revision is None:
                 self.problems.append(f"{method} {target}: no revision in ETag {etag!r}")
                 return
+            if change[0] == "photo":
+                shown = json.loads(data).get("photo")
+                if shown != change[2]:
+                    self.problems.append(f"{method} {target} answered photo {shown}, expected {change[2]}")
+                    return
             if change[0] == "favorites" and target == "/favorites":
                 added = json.loads(data).get("added")
                 expected = [i for i in self.own["order"] if i in change[1]]
@@ -234,6 +314,13 @@ class Writer(threading.Thread):
             self.acknowledged.append((change, revision))
             apply(self.own, change)
         self.problems.append("the server was never killed")
+
+
+def brief(id, trip):
+    """A trip in a failure message: what the drill changes of it."""
+    trip = trip or {}
+    photo = (trip.get("photo") or {}).get("url", "/photos/-")
+    return (id, trip.get("city"), trip.get("isFavorite"), photo.rsplit("/", 1)[-1][:12])
 
 
 def verify(recovered, base, owners, writers):
@@ -310,8 +397,8 @@ def verify(recovered, base, owners, writers):
             apply(after, w.in_flight)
             candidates.append(entries(after, mine))
         if found not in candidates:
-            problems.append(f"thread {w.thread}: recovered {[(i, (t or {}).get('city'), (t or {}).get('isFavorite')) for i, t in found]}, "
-                            f"expected one of {[[(i, (t or {}).get('city'), (t or {}).get('isFavorite')) for i, t in c] for c in candidates]} "
+            problems.append(f"thread {w.thread}: recovered {[brief(i, t) for i, t in found]}, "
+                            f"expected one of {[[brief(i, t) for i, t in c] for c in candidates]} "
                             f"after {len(w.acknowledged)} acknowledged, in flight: {w.in_flight}")
         for id, t in claimed.items():
             if t == w.thread:
@@ -337,12 +424,53 @@ def compaction_in_progress(folder):
     return "snapshot.tmp" in names or sum(name.startswith("journal-") for name in names) > 1
 
 
+def photo_files(folder):
+    """The names in the data folder's `photos/`."""
+    path = os.path.join(folder, "photos")
+    return set(os.listdir(path)) if os.path.isdir(path) else set()
+
+
+def check_photos(port, folder, recovered):
+    """Problems with the photos of `recovered`, the list a restarted server serves: every
+    trip's photo URL answers the bytes its digest names (no dangling reference), and `photos/`
+    holds exactly the files of those photos (start-up removed what the crash left: no orphan,
+    no `.tmp`). Returns the problems and the distinct photos checked."""
+    problems = []
+    shown = {}
+    for id in recovered["order"]:
+        photo = recovered["trips"][id].get("photo")
+        if photo:
+            shown.setdefault(photo["url"], (id, photo))
+    digests = set()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    for url, (id, photo) in shown.items():
+        match = PHOTO_URL.fullmatch(url)
+        if not match:
+            problems.append(f"trip {id}: photo URL {url} is not /photos/<sha256>.png")
+            continue
+        digests.add(match.group(1))
+        status, _, data = request(connection, "GET", url)
+        if status != 200:
+            problems.append(f"trip {id}: GET {url} answered {status}: a reference to a missing photo")
+        elif hashlib.sha256(data).hexdigest() != match.group(1) or len(data) != photo["bytes"]:
+            problems.append(f"trip {id}: GET {url} gave {len(data)} bytes that are not the photo the URL names")
+    connection.close()
+    files = photo_files(folder)
+    if files != digests:
+        extra, missing = sorted(files - digests), sorted(digests - files)
+        problems.append(f"photos/ after start-up: {len(extra)} files no trip refers to {extra[:3]}, "
+                        f"{len(missing)} referred to and missing {missing[:3]}")
+    return problems, len(digests)
+
+
 def crash_rounds(executable, folder, rounds, seed, compact_after):
     rng = random.Random(seed)
     extra = ("--compact-after", str(compact_after)) if compact_after else ()
     base = None
     owners = {}
-    totals = {"acknowledged": 0, "in_flight": 0, "applied_in_flight": 0, "mid_compaction": 0}
+    photos = shared_photos(rng)
+    totals = {"acknowledged": 0, "in_flight": 0, "mid_compaction": 0, "photo_puts": 0, "photo_deletes": 0,
+              "photos_in_flight": 0, "photos_checked": 0, "files_removed": 0, "temporary_removed": 0}
     failures = 0
     for round in range(rounds):
         server = Server(executable, folder, extra=extra)
@@ -357,7 +485,7 @@ def crash_rounds(executable, folder, rounds, seed, compact_after):
         for thread in range(THREADS):
             mine = [i for i in base["order"] if owners.get(i) == thread]
             own = {"order": mine, "trips": {i: dict(base["trips"][i]) for i in mine}, "revision": base["revision"]}
-            writer = Writer(round, thread, server.port, own, random.Random(rng.random()), barrier, killed)
+            writer = Writer(round, thread, server.port, own, random.Random(rng.random()), barrier, killed, photos)
             writer.start()
             writers.append(writer)
         barrier.wait()
@@ -373,11 +501,19 @@ def crash_rounds(executable, folder, rounds, seed, compact_after):
             problems.append(f"the server ended with {status}, not SIGKILL")
         mid_compaction = compaction_in_progress(folder)
         totals["mid_compaction"] += mid_compaction
+        left = photo_files(folder)
 
-        restarted = Server(executable, folder, extra=extra)
+        try:
+            restarted = Server(executable, folder, extra=extra)
+        except RuntimeError as error:  # damage (a trip whose photo's file is missing, say) stops the start
+            print(f"round {round + 1:2}: killed after {delay:4.2f} s; the server did not start again: {error}")
+            return False
         recovered = fetch_list(restarted.port)
         found, owners = verify(recovered, base, owners, writers)
         problems += found
+        found, pictured = check_photos(restarted.port, folder, recovered)
+        problems += found
+        removed = left - photo_files(folder)
         stopped = restarted.stop()
         if stopped != 0:
             problems.append(f"SIGTERM did not stop the restarted server cleanly: {stopped}; {restarted.stderr()[-500:]}")
@@ -385,17 +521,30 @@ def crash_rounds(executable, folder, rounds, seed, compact_after):
         in_flight = sum(1 for w in writers if w.in_flight is not None)
         totals["acknowledged"] += acknowledged
         totals["in_flight"] += in_flight
+        photo_changes = [c for w in writers for c, _ in w.acknowledged if c[0] == "photo"]
+        totals["photo_puts"] += sum(c[2] is not None for c in photo_changes)
+        totals["photo_deletes"] += sum(c[2] is None for c in photo_changes)
+        photos_in_flight = sum(1 for w in writers if w.in_flight and w.in_flight[0] == "photo")
+        totals["photos_in_flight"] += photos_in_flight
+        totals["photos_checked"] += pictured
+        totals["files_removed"] += len(removed)
+        totals["temporary_removed"] += sum(name.endswith(".tmp") for name in removed)
         torn = "torn" in restarted.stderr()
-        print(f"round {round + 1:2}: killed after {delay:4.2f} s, {acknowledged:4} acknowledged, {in_flight} in flight, "
-              f"revision {base['revision']} -> {recovered['revision']}, {len(recovered['order'])} trips"
+        print(f"round {round + 1:2}: killed after {delay:4.2f} s, {acknowledged:4} acknowledged ({len(photo_changes)} photo), "
+              f"{in_flight} in flight ({photos_in_flight} photo), "
+              f"revision {base['revision']} -> {recovered['revision']}, {len(recovered['order'])} trips, {pictured} photos"
+              f"{f', start-up removed {len(removed)} photo files' if removed else ''}"
               f"{', torn tail dropped' if torn else ''}{', killed mid-compaction' if mid_compaction else ''}"
               f": {'ok' if not problems else 'FAILED'}")
         for problem in problems[:10]:
             print("    " + problem)
         failures += bool(problems)
         base = recovered
-    print(f"crash drill: {rounds} rounds, {totals['acknowledged']} acknowledged writes checked, "
-          f"{totals['in_flight']} interrupted requests, {totals['mid_compaction']} kills mid-compaction, {failures} failed rounds")
+    print(f"crash drill: {rounds} rounds, {totals['acknowledged']} acknowledged writes checked "
+          f"({totals['photo_puts']} photo puts, {totals['photo_deletes']} photo deletes), "
+          f"{totals['in_flight']} interrupted requests ({totals['photos_in_flight']} photo), "
+          f"{totals['mid_compaction']} kills mid-compaction, {totals['photos_checked']} photo URLs fetched after restarts, "
+          f"{totals['files_removed']} photo files removed at start-up ({totals['temporary_removed']} .tmp), {failures} failed rounds")
     return failures == 0
 
 
@@ -432,6 +581,18 @@ def full_disk(executable, folder, limit):
             problems.append(f"a reorder past the limit answered {status}: {data[:200]!r}")
         if refusals[status] >= 10:
             break
+    # Photos past the limit: a small one (its file fits, its journal record may not) and one
+    # larger than the limit (its file cannot be written). Each is acknowledged or refused.
+    rng = random.Random(limit)
+    side = min(1600, int((limit / 3) ** 0.5) + 8)
+    photo_statuses = []
+    for photo in (Photo.noise(rng, 16, 16), Photo.noise(rng, side, side)):
+        status, _, data = request(connection, "PUT", f"/trips/{acknowledged[0]['id']}/photo", photo.bytes, "image/png")
+        photo_statuses.append(status)
+        if status == 200:
+            acknowledged[0]["photo"] = photo.json
+        elif status not in (503, 507):
+            problems.append(f"a photo of {len(photo.bytes)} bytes past the limit answered {status}: {data[:200]!r}")
     alive = server.process.poll() is None
     if not alive:
         problems.append(f"the server died: {server.process.returncode} {server.stderr()[-300:]}")
@@ -459,6 +620,7 @@ def full_disk(executable, folder, limit):
             break
     if alive and during["order"] != after["order"]:
         problems.append("the list served while full differs from the recovered one")
+    problems += check_photos(restarted.port, folder, after)[0]
     c = http.client.HTTPConnection("127.0.0.1", restarted.port, timeout=10)
     status, _, _ = request(c, "POST", "/trips", json.dumps({"city": "AfterFull", "country": "Diskland", "nights": 2, "price": 1.0, "start": "2027-06-01"}))
     if status != 201:
@@ -467,6 +629,7 @@ def full_disk(executable, folder, limit):
     if restarted.stop() != 0:
         problems.append("the restarted server did not stop cleanly")
     print(f"full disk (--fsize={limit}): {len(acknowledged)} writes acknowledged, then refusals {refusals}; "
+          f"photo puts while full answered {photo_statuses}; "
           f"journal {journal} bytes; server alive: {alive}; reads while full: {reads_ok}/4; "
           f"after restart without the limit: {len(after['order'])} trips, a new write answered {status}: "
           f"{'ok' if not problems else 'FAILED'}")

@@ -2,7 +2,8 @@
 """Draws the sample trips' photos: one 480 x 320 picture per trip of
 Sources/TripsDomain/TripList+Samples.swift, a sky, a light and a silhouette in the colours of
 the place, written as baseline JPEGs (quality 70, no metadata) to
-Sources/TripsStore/Resources/SamplePhotos/<trip id>.jpg.
+Sources/TripsStore/Resources/SamplePhotos/trip-<id>.jpg (the names SwiftPM turns into
+`PackageResources.trip_<id>_jpg`, see Sources/TripsStore/SampleTrips.swift).
 
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install Pillow
     /tmp/venv/bin/python scripts/lib/make-sample-photos.py
@@ -162,7 +163,7 @@ def main():
         image = Image.new("RGB", (W, H))
         draw_picture(ImageDraw.Draw(image))
         image = image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
-        path = FOLDER / f"{trip_id}.jpg"
+        path = FOLDER / f"trip-{trip_id}.jpg"
         image.save(path, "JPEG", quality=70, optimize=True, progressive=False)
         print(f"{path.relative_to(ROOT)}: {path.stat().st_size} bytes")
 

@@ -38,7 +38,7 @@ enum IdempotencyKey {
         mix(Array(request.target.utf8))
         mix(Array((request.headerFields[.contentType] ?? "").utf8))
         mix(request.body)
-        return hash.finalize().map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
+        return Hexadecimal.encode(hash.finalize())
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import TripsDomain
 import TripsFormats
 import TripsHTTP
@@ -13,11 +14,41 @@ extension TripsAPI {
     /// be the declared type's (415), its header must give its size (422), at most
     /// `InspectedImage.defaultMaxSide` on a side (422); its metadata is removed before it is
     /// kept. A change of the trip like any other: `If-Match`, `Idempotency-Key`, the feed.
+    ///
+    /// Reading and hashing megabytes takes milliseconds, which the event loop's other
+    /// connections should not wait for: that part runs on `photoWork`, then the change is
+    /// submitted from there as any other.
     func putPhoto(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let declared = try RequestBody.choose(ImageFormat.allCases, by: \.mediaType, for: request)
+        _ = try negotiate(Trip.self, for: request)
+        return .later { [self] responder in
+            Self.photoWork.async {
+                let accept = request.headerFields.values(for: .accept)
+                let reply: HTTPReply
+                do throws(APIError) {
+                    let photo = try Self.inspect(request.body, declared: declared)
+                    reply = try changeTrip(id, request, photo: photo) { _ in .setPhoto(id, photo.photo) }
+                } catch {
+                    reply = .now(error.response(accept: accept))
+                }
+                switch reply {
+                case .now(let response): responder.respond(response)
+                case .later(let start): start(responder)
+                case .stream: responder.respond(APIError.inconsistent.response(accept: accept))  // a change never streams
+                }
+            }
+        }
+    }
+
+    /// Where photos are read and hashed, off the event loops.
+    private static let photoWork = DispatchQueue(label: "trips-photos", qos: .userInitiated, attributes: .concurrent)
+
+    /// The photo an upload is, checked and without its metadata: 415 when the file is not the
+    /// type it was declared as, 422 when it cannot be read or is too large.
+    private static func inspect(_ body: [UInt8], declared: ImageFormat) throws(APIError) -> PhotoBytes {
         let image: InspectedImage
         do {
-            image = try InspectedImage(inspecting: request.body, declared: declared)
+            image = try InspectedImage(inspecting: body, declared: declared)
         } catch {
             if case .formatMismatch = error { throw APIError(.unsupportedMediaType, error.description) }
             throw APIError(.unprocessableContent, error.description)
@@ -25,7 +56,7 @@ extension TripsAPI {
         guard let photo = PhotoBytes(format: image.format, width: image.width, height: image.height, bytes: image.bytes) else {
             throw APIError(.unprocessableContent, "The image is empty.")
         }
-        return try changeTrip(id, request, photo: photo) { _ in .setPhoto(id, photo.photo) }
+        return photo
     }
 
     /// `DELETE /trips/{id}/photo`: the trip has no photo afterwards (200 with the trip, as a

@@ -55,9 +55,9 @@ struct DiskStore: Sendable {
     /// Creates the folder if missing (0700), checks that no one but the server's user can
     /// change it (`DataFolder.checkIsPrivate`), takes its lock and recovers the list.
     ///
-    /// The first start of a folder with neither snapshot nor journal writes `TripList.samples`
-    /// (or an empty list when `seedSamples` is false) as the first snapshot; after that, an
-    /// emptied list stays empty.
+    /// The first start of a folder with neither snapshot nor journal writes the sample trips'
+    /// photos and then `SampleTrips.list` (or an empty list when `seedSamples` is false) as the
+    /// first snapshot; after that, an emptied list stays empty.
     static func open(
         _ path: String, seedSamples: Bool, fileSystem: any FileSystem, log: any StorageLog,
         configuration: StorageConfiguration
@@ -74,8 +74,9 @@ struct DiskStore: Sendable {
         var disk = DiskStore(folder: folder, fileSystem: fileSystem, log: log, configuration: configuration, lockFile: lockFile)
         do throws(StorageError) {
             guard try fileSystem.tryLock(lockFile) else { throw .locked(folder: path) }
+            try disk.photoFiles.open(folderNames: try fileSystem.contentsOfDirectory(path))
             let (list, history, ledger) = try disk.recover(seedSamples: seedSamples)
-            try disk.photoFiles.recover(for: list, folderNames: try fileSystem.contentsOfDirectory(path))
+            try disk.photoFiles.recover(for: list)
             return (disk, list, history, ledger)
         } catch {
             disk.close()
@@ -91,8 +92,10 @@ struct DiskStore: Sendable {
             if let orphan = journals.first {
                 throw .corrupt(file: folder.journal(orphan), offset: 0, reason: "the snapshot this journal continues is missing")
             }
-            let list = seedSamples ? TripList.samples : TripList()
+            let list = seedSamples ? SampleTrips.list : TripList()
             let history = ChangeHistory(capacity: configuration.historyCapacity, revision: list.revision)
+            // As for a change that sets a photo: the files are durable before the record naming them.
+            if seedSamples { try writePhotos(SampleTrips.photos) }
             try installSnapshot(of: list, history: history, ledger: configuration.emptyLedger)
             log.info("created the data folder \(folder.path) with \(list.trips.count) trip\(list.trips.count == 1 ? "" : "s")")
             return (list, history, configuration.emptyLedger)

@@ -24,17 +24,22 @@ struct PhotoFiles: Sendable {
         self.log = log
     }
 
-    /// Opens the folder at start-up for the list recovered, `list`: creates it when missing,
-    /// refuses it when others could change it, removes what a crash left (temporary files) and
-    /// the photos no trip refers to.
+    /// Opens the folder at start-up, before the list is recovered (a new data folder's first
+    /// snapshot names the sample trips' photos, written here first): creates it when missing
+    /// (`folderNames` are the data folder's), and refuses it when others could change it.
+    func open(folderNames: [String]) throws(StorageError) {
+        try fileSystem.createDirectory(folder.photos)
+        if !folderNames.contains("photos") { try fileSystem.synchronizeDirectory(folder.path) }
+        try folder.checkIsPrivate(fileSystem.status(folder.photos), user: geteuid())
+    }
+
+    /// Tidies the opened folder for the list recovered, `list`: removes what a crash left
+    /// (temporary files) and the photos no trip refers to.
     ///
     /// - Throws: `.corrupt` when a trip's photo has no file. The write order makes that
     ///   impossible, so the folder was changed by someone else: the server refuses to start
     ///   rather than serve a list that names bytes it lacks.
-    mutating func recover(for list: TripList, folderNames: [String]) throws(StorageError) {
-        try fileSystem.createDirectory(folder.photos)
-        if !folderNames.contains("photos") { try fileSystem.synchronizeDirectory(folder.path) }
-        try folder.checkIsPrivate(fileSystem.status(folder.photos), user: geteuid())
+    mutating func recover(for list: TripList) throws(StorageError) {
         var removed = 0
         for name in try fileSystem.contentsOfDirectory(folder.photos) {
             guard let (digest, isTemporary) = DataFolder.photoName(name) else {

@@ -89,7 +89,7 @@ package final class PostgresTripStore: Sendable {
     }
 
     /// Connects, brings the schema up to date (`SchemaMigrator`), seeds new tables with the
-    /// sample trips (unless `seedSamples` is false), loads the list and starts the writer and
+    /// sample trips and their photos (unless `seedSamples` is false), loads the list and starts the writer and
     /// follower threads.
     package init(
         connection: PostgresConnectionConfiguration, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
@@ -110,7 +110,7 @@ package final class PostgresTripStore: Sendable {
                 } catch {
                     throw PostgresStoreError.migration(error)
                 }
-                if seedSamples { try tables.seed(.samples) }
+                if seedSamples { try tables.seed(SampleTrips.list, photos: SampleTrips.photos) }
                 return try tables.load(historyCapacity: configuration.historyCapacity, ledger: configuration.emptyLedger)
             }
             state = Mutex(State(tables: loaded))

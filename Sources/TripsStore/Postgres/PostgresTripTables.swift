@@ -99,14 +99,16 @@ package final class PostgresTripTables {
     }
 
     /// Writes `list` as the tables' first content when they are new (revision 0, no id ever
-    /// issued), as a new data folder starts with the sample trips; when two instances start
-    /// together, the first to lock the state row seeds and the other finds it done.
-    func seed(_ list: TripList) throws(PostgresStoreError) {
+    /// issued), as a new data folder starts with the sample trips, with `photos`, the bytes of
+    /// the photos its trips show, ahead of the rows that refer to them; when two instances
+    /// start together, the first to lock the state row seeds and the other finds it done.
+    func seed(_ list: TripList, photos: [PhotoBytes]) throws(PostgresStoreError) {
         try transaction("BEGIN") { () throws(PostgresStoreError) in
             let (revision, lastIssuedID) = try readState(locking: true)
             guard revision == 0, lastIssuedID == 0, list.lastIssuedID > 0 else { return }
             let trips = Array(list.trips)
             guard let keys = TripPositions.spread(trips.count, from: nil, to: nil) else { return }
+            for photo in photos { insertPhoto(photo) }
             insertRows(trips, at: keys, versions: trips.map { list.version(of: $0.id) ?? list.revision })
             execute(
                 "UPDATE trips_state SET revision = $1, last_issued_id = $2", [String(list.revision), String(list.lastIssuedID)])

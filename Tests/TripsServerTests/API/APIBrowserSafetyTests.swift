@@ -29,7 +29,7 @@ private let sentence = "Oslo, Norway: 2 nights from June 1, 2027"
             #expect(!page.text.contains("og:url"), "\(host)")
             #expect(try await api.request("OPTIONS", "/trips", headers: ["Host": host]).status == 421, "\(host)")
         }
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 
     @Test func loopbackNamesAndAddressesAreAnsweredOnAnyPort() async throws {
@@ -116,7 +116,7 @@ private let alice = "alice-0123456789abcdef"
         #expect(trips.field("Content-Type") == "application/problem+json")
         let favorites = try await api.request("POST", "/favorites", headers: form, body: "Vancouver")
         #expect(favorites.status == 403)
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 
     @Test(arguments: [
@@ -139,7 +139,7 @@ private let alice = "alice-0123456789abcdef"
         if bodies[target] != nil { fields["Content-Type"] = contentTypes[target] ?? "application/json" }
         let refused = try await api.request(method, target, headers: fields, body: bodies[target])
         #expect(refused.status == 403, "\(refused.text)")
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
         // Without a token too: the refusal comes first.
         fields["Authorization"] = nil
         #expect(try await api.request(method, target, headers: fields, body: bodies[target]).status == 403)

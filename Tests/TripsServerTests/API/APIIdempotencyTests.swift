@@ -45,7 +45,7 @@ import TripsDomain
     func aKeyThatIsNot1To255VisibleCharactersIs400(key: String) async throws {
         let api = try await APIServer()
         #expect(try await api.json("POST", "/trips", lisbon, headers: ["Idempotency-Key": key]).status == 400)
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 
     /// 120 trips: a sort's answer, the whole list, is larger than the 16 KiB a key keeps.

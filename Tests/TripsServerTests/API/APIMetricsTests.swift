@@ -105,7 +105,8 @@ import TripsDomain
         #expect(value("trips_change_streams") == 0)
         #expect(value("trips_trips") == 6)
         #expect(value("trips_revision") == 1)
-        #expect(value("trips_photos") == 0 && value("trips_photo_bytes") == 0)
+        let photos = samplePhotos()  // the samples' own
+        #expect(value("trips_photos") == Double(photos.count) && value("trips_photo_bytes") == Double(photos.bytes))
         // No journal in memory or in PostgreSQL: nothing of one is counted.
         #expect(!samples.contains { $0.name.hasPrefix("trips_journal_") || $0.name.hasPrefix("trips_compactions") })
         #expect(value("trips_write_failures_total", ["kind": "no_space"]) == nil)

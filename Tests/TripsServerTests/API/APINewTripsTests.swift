@@ -36,7 +36,7 @@ import TripsDomain
                 == .object([
                     "line": .number("3"), "member": .string("nights"), "detail": .string("line 3: nights: must be between 1 and 365"),
                 ]))
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 
     @Test(arguments: TestStore.all) func aJSONArrayOfDraftsIsTheSameDrop(store: TestStore) async throws {
@@ -104,7 +104,7 @@ import TripsDomain
             return nil
         }
         #expect(members == ["city", "country", "nights", "price", "start", "isFavourite"])
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 
     @Test(
@@ -127,7 +127,7 @@ import TripsDomain
             #expect(response.status == 422, "\(method) \(target)")
             #expect(try response.member("member") == .string(member))
         }
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 
     @Test(arguments: TestStore.all) func aCityWithACommaSurvivesItsSentenceOverHTTP(store: TestStore) async throws {

@@ -239,6 +239,6 @@ import TripsDomain
         defer { api.stop() }
         #expect(try await api.json("PATCH", "/trips/2", #"{"nights": 4}"#, headers: ["If-Match": "nope"]).status == 412)
         #expect(try await api.request("GET", "/trips/2", headers: ["If-None-Match": "0"]).status == 200)
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 }

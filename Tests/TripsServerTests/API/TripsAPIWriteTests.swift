@@ -62,7 +62,7 @@ import TripsDomain
         #expect(response.field("Content-Type") == "application/problem+json")
         if let member { #expect(try response.member("member") == .string(member)) }
         if status == 415 { #expect(response.field("Accept-Post") == "application/json, text/plain") }
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 
     @Test(arguments: TestStore.all) func anUnacceptableAnswerRefusesTheChangeUpFront(store: TestStore) async throws {
@@ -72,7 +72,7 @@ import TripsDomain
             "POST", "/trips", headers: ["Content-Type": "text/plain", "Accept": "image/png"],
             body: "Lisbon, Portugal: 4 nights from May 1, 2027")
         #expect(response.status == 406)
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 }
 
@@ -224,7 +224,7 @@ import TripsDomain
         let unnamed = try await api.request("POST", "/favorites", headers: ["Content-Type": "text/plain"], body: "Vancouver\nParis")
         #expect(unnamed.status == 422)
         #expect(try await api.json("POST", "/favorites", #"{"id": 42}"#).status == 422)
-        #expect(api.store.list == TripList.samples)
+        #expect(api.store.list == SampleTrips.list)
     }
 
     /// A drop finds trips by the folded words the list keeps with them, which follow every

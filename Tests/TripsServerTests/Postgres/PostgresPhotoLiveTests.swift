@@ -39,8 +39,12 @@ struct PostgresPhotoLiveTests {
             #expect(second.list[2]?.photo == photo.photo)
             // Read from the table: its cache never had it.
             #expect(try await onOwnThread { try second.photo(digest: photo.photo.digest) } == photo)
-            #expect(second.statistics.store.photos == 1 && second.statistics.store.photoBytes == 70_000)
-            #expect(try photoRows(configuration) == [[photo.photo.digest, "image/webp", "4", "3", "70000"]])
+            let others = samplePhotos(but: 2)
+            #expect(second.statistics.store.photos == others.count + 1 && second.statistics.store.photoBytes == others.bytes + 70_000)
+            let rows = try photoRows(configuration)
+            #expect(rows.contains([photo.photo.digest, "image/webp", "4", "3", "70000"]))
+            // Trip 2's sample photo keeps its row until the next prune.
+            #expect(rows.map { $0[0] } == (samplePhotos().digests + [photo.photo.digest]).sorted())
             // A third instance loads the trip with its photo.
             let third = try await onOwnThread { try PostgresTripStore(connection: configuration, photoCacheBytes: 0) }
             defer { third.close() }
@@ -57,7 +61,7 @@ struct PostgresPhotoLiveTests {
             try await store.setPhoto(1, shared)
             try await store.setPhoto(3, shared)
             try await store.setPhoto(4, other)
-            #expect(try photoRows(configuration).count == 2)
+            #expect(try photoRows(configuration).count == SampleTrips.photos.count + 2)  // the samples' own too
             try await store.setPhoto(1, nil)
             try await store.make(.delete([3]))
             try await onOwnThread {
@@ -65,11 +69,33 @@ struct PostgresPhotoLiveTests {
                     try tables.prune(PostgresRetention(changes: 1_000), now: 0)
                 }
             }
-            #expect(try photoRows(configuration).map { $0[0] } == [other.photo.digest])
+            #expect(try photoRows(configuration).map { $0[0] } == (samplePhotos(but: 1, 3, 4).digests + [other.photo.digest]).sorted())
             // Set again, the photo's row comes back with it.
             try await store.setPhoto(5, shared)
-            #expect(try photoRows(configuration).count == 2)
+            #expect(try photoRows(configuration).count == samplePhotos(but: 1, 3, 4).count + 2)
             #expect(try await onOwnThread { try store.photo(digest: shared.photo.digest) } == shared)
+        }
+    }
+
+    @Test func newTablesAreSeededWithTheSamplesPhotosRowsOnce() async throws {
+        let expected: [[String?]] = SampleTrips.photos.sorted { $0.photo.digest < $1.photo.digest }.map {
+            [$0.photo.digest, "image/jpeg", "480", "320", String($0.bytes.count)]
+        }
+        try await inFreshDatabase { configuration in
+            try await onOwnThread { try PostgresTripStore(connection: configuration).close() }
+            #expect(try photoRows(configuration) == expected)
+            // A second instance finds the tables seeded, and adds nothing.
+            let second = try await onOwnThread { try PostgresTripStore(connection: configuration, photoCacheBytes: 0) }
+            defer { second.close() }
+            #expect(second.list == SampleTrips.list)
+            #expect(try photoRows(configuration) == expected)
+            for photo in SampleTrips.photos {
+                #expect(try await onOwnThread { try second.photo(digest: photo.photo.digest) } == photo)
+            }
+        }
+        try await inFreshDatabase { configuration in
+            try await onOwnThread { try PostgresTripStore(connection: configuration, seedSamples: false).close() }
+            #expect(try photoRows(configuration).isEmpty)
         }
     }
 

@@ -72,7 +72,7 @@ import TripsDomain
             gate.release.signal()
             done.wait()
             for result in results.withLock({ $0 }) { #expect(result.storageError != nil) }
-            #expect(store.list == TripList.samples)
+            #expect(store.list == SampleTrips.list)
             #expect(try await store.commit(.setFavorite(4, true)).revision == 1)
         }
     }

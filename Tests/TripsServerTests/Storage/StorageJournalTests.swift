@@ -57,7 +57,7 @@ import TripsTestSupport
 
     @Test func everyKindOfChangeSurvivesARestartExactly() async throws {
         try await withStorageFolder { folder in
-            var expected = TripList.samples
+            var expected = SampleTrips.list
             let store = try TripStore.open(folder, samples: true)
             for change in everyKindOfChange {
                 let mutation = try await store.commit(change)
@@ -86,7 +86,7 @@ import TripsTestSupport
     @Test func aFreshFolderStartsWithTheSamplesUnlessToldNot() async throws {
         try await withStorageFolder { folder in
             let store = try TripStore.open(folder + "/nested/data", samples: true)
-            #expect(store.list == TripList.samples)
+            #expect(store.list == SampleTrips.list)
             store.close()
         }
         try await withStorageFolder { folder in

@@ -13,6 +13,13 @@ func examplePhotoBytes(_ seed: UInt8, count: Int = 300, format: ImageFormat = .j
     PhotoBytes(format: format, width: 4, height: 3, bytes: (0..<count).map { UInt8(truncatingIfNeeded: $0) &+ seed })!
 }
 
+/// The sample trips' photos but those of `trips`: what a store seeded with the samples keeps
+/// of them once those trips' photos changed.
+func samplePhotos(but trips: Trip.ID...) -> (digests: [String], count: Int, bytes: Int) {
+    let photos = SampleTrips.list.trips.filter { !trips.contains($0.id) }.compactMap(\.photo)
+    return (photos.map(\.digest), photos.count, photos.map(\.byteCount).reduce(0, +))
+}
+
 extension TripStoring {
     /// Sets (or clears) a trip's photo, bringing its bytes, and waits until it is durable.
     func photoResult(_ id: Trip.ID, _ photo: PhotoBytes?) async -> Result<Mutation, MutationError> {
@@ -52,18 +59,18 @@ enum PhotoStore: String, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// Runs `body` on a new store of this kind holding the sample trips, and closes it after.
-    func with(_ body: (any TripStoring) async throws -> Void) async throws {
+    /// Runs `body` on a new store of this kind holding the sample trips (or none), and closes it after.
+    func with(samples: Bool = true, _ body: (any TripStoring) async throws -> Void) async throws {
         switch self {
         case .memory, .postgres:
-            let (store, cleanUp) = try await (self == .memory ? TestStore.memory : TestStore.postgres).make(samples: true)
+            let (store, cleanUp) = try await (self == .memory ? TestStore.memory : TestStore.postgres).make(samples: samples)
             defer {
                 if let cleanUp { cleanUp() } else { store.close() }
             }
             try await body(store)
         case .journal:
             try await withStorageFolder { folder in
-                let store = try TripStore.open(folder, samples: true)
+                let store = try TripStore.open(folder, samples: samples)
                 defer { store.close() }
                 try await body(store)
             }
@@ -77,13 +84,14 @@ enum PhotoStore: String, Sendable, CustomTestStringConvertible {
         try await kind.with { (store) async throws in
             let events = Mutex<[ChangeEvent]>([])
             store.setChangeListener { event in events.withLock { $0.append(event) } }
+            let others = samplePhotos(but: 2)  // the other samples' photos stay as they are
             let first = examplePhotoBytes(1)
             let set = try await store.setPhoto(2, first)
             #expect(set.revision == 1 && set.tripVersion == 1)
             #expect(set.outcome == .trip(try #require(store.list[2])))
             #expect(store.list[2]?.photo == first.photo)
             #expect(try store.photo(digest: first.photo.digest) == first)
-            #expect(store.statistics.store.photos == 1 && store.statistics.store.photoBytes == 300)
+            #expect(store.statistics.store.photos == others.count + 1 && store.statistics.store.photoBytes == others.bytes + 300)
 
             let second = examplePhotoBytes(2, count: 500, format: .png)
             #expect(try await store.setPhoto(2, second).tripVersion == 2)
@@ -97,7 +105,7 @@ enum PhotoStore: String, Sendable, CustomTestStringConvertible {
             let cleared = try await store.setPhoto(2, nil)
             #expect(cleared.revision == 5 && store.list[2]?.photo == nil)
             #expect(try store.photo(digest: second.photo.digest) == nil)
-            #expect(store.statistics.store.photos == 0 && store.statistics.store.photoBytes == 0)
+            #expect(store.statistics.store.photos == others.count && store.statistics.store.photoBytes == others.bytes)
             #expect(events.withLock { $0.map(\.name) } == ["updated", "updated", "updated", "favorites", "updated"])
         }
     }
@@ -105,10 +113,11 @@ enum PhotoStore: String, Sendable, CustomTestStringConvertible {
     @Test(arguments: PhotoStore.all)
     func twoTripsWithTheSamePhotoShareItsBytes(kind: PhotoStore) async throws {
         try await kind.with { (store) async throws in
+            let others = samplePhotos(but: 1, 5)
             let photo = examplePhotoBytes(3)
             try await store.setPhoto(1, photo)
             try await store.setPhoto(5, photo)
-            #expect(store.statistics.store.photos == 1 && store.statistics.store.photoBytes == 300)
+            #expect(store.statistics.store.photos == others.count + 1 && store.statistics.store.photoBytes == others.bytes + 300)
             try await store.make(.delete([1]))
             #expect(try store.photo(digest: photo.photo.digest) == photo)  // trip 5 still has it
             try await store.setPhoto(5, nil)
@@ -126,10 +135,11 @@ enum PhotoStore: String, Sendable, CustomTestStringConvertible {
                 store.mutate({ _ in .setPhoto(2, photo.photo) }, photo: examplePhotoBytes(5)) { continuation.resume(returning: $0) }
             }
             #expect(mismatched.storageError == .photoBytesMissing(digest: photo.photo.digest))
-            #expect(store.list.revision == 0 && store.list[2]?.photo == nil)
+            #expect(store.list.revision == 0 && store.list[2]?.photo == SampleTrips.list[2]?.photo)
             #expect(try store.photo(digest: photo.photo.digest) == nil)
             // Clearing needs no bytes.
-            #expect(try await store.setPhoto(2, nil).revision == 0)
+            #expect(try await store.setPhoto(2, nil).revision == 1)
+            #expect(store.list[2]?.photo == nil)
         }
     }
 
