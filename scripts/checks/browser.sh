@@ -6,8 +6,9 @@
 #
 # Usage: scripts/checks/browser.sh [PYTEST ARGS...]   (e.g. -k keyboard)
 #
-# chromium comes from Debian (installed with apt-get when run as root); Playwright and pytest
-# go into the virtual environment TRIPS_BROWSER_VENV (default .build/browser-venv).
+# chromium comes from Debian (installed with apt-get when run as root); Playwright, pytest and
+# axe-core (axe-playwright-python) go into the virtual environment TRIPS_BROWSER_VENV (default
+# .build/browser-venv).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
@@ -15,7 +16,8 @@ source scripts/lib/build.sh
 
 require_tool chromium chromium
 venv="${TRIPS_BROWSER_VENV:-.build/browser-venv}"
-require_pip "$venv" 'playwright>=1.45,<2' 'pytest>=8,<10'
+# axe-playwright-python brings axe-core (its axe.min.js), which the tests run in the page.
+require_pip "$venv" 'playwright>=1.45,<2' 'pytest>=8,<10' 'axe-playwright-python>=0.1.8,<0.2'
 
 echo "== building the release server"
 binary="$(build_release_server)"

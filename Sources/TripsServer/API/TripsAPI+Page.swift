@@ -7,10 +7,12 @@ import TripsHTTP
 /// from ever running as code.
 extension TripsAPI {
     /// What a page's answer carries besides its content: scripts and styles only from this
-    /// server (no inline ones), never framed. (Every answer says `X-Content-Type-Options:
-    /// nosniff`: the connection writes it.)
+    /// server (no inline ones), never framed. Images may also be `blob:` URLs, which only a
+    /// script of this page can make: the preview of a photo dropped from the desktop before
+    /// it is sent. (Every answer says `X-Content-Type-Options: nosniff`: the connection
+    /// writes it.)
     static let pageSecurityFields: HTTPFields = [
-        .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        .contentSecurityPolicy: "default-src 'self'; img-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         .referrerPolicy: "same-origin",
     ]
 

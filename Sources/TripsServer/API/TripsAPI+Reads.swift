@@ -83,9 +83,9 @@ extension TripsAPI {
         case .page(let language):
             let (trip, version, revision) = try readTrip(id, request)
             // Not cached: its links name the host the request did, which `HostAllowList` let
-            // through (a name it refuses never reaches a page's og:url).
-            let url = "http://\(request.headerFields[.host] ?? "localhost")/trips/\(id)"
-            let page = TripPage(trip: trip, version: version, revision: revision, url: url, language: language)
+            // through (a name it refuses never reaches a page's og:url or og:image).
+            let origin = "http://\(request.headerFields[.host] ?? "localhost")"
+            let page = TripPage(trip: trip, version: version, revision: revision, origin: origin, language: language)
             let etag = EntityTag.trip(id, version: version, form.mediaType, form.language)
             return representPage(page.render(), etag: etag, revision: version, language: language)
         }

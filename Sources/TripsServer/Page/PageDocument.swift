@@ -32,16 +32,24 @@ enum PageDocument {
         html.markup("\">\n")
     }
 
-    /// The status line the script announces into, then the end of the document.
+    /// The progress of a large photo's upload and the status line the script announces into,
+    /// then the end of the document.
     static func close(into html: inout HTMLWriter) {
+        html.markup("<progress id=\"upload\" class=\"upload\" max=\"1\" value=\"0\" aria-label=\"Sending the photo\" lang=\"en\" hidden>")
+        html.markup("</progress>\n")
         html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" lang=\"en\"></div>\n")
         html.markup("<footer lang=\"en\"><a href=\"/openapi.yaml\">The API</a> · every page here is also JSON and text: ")
         html.markup("<code>curl -H 'Accept: text/plain'</code></footer>\n</body>\n</html>\n")
     }
 
-    /// A trip's tile, standing in for the lesson's photo: its initial on one of eight colours,
-    /// always the same one for the same image name (or city).
+    /// A trip's tile: its photo, or, when it has none, its initial on one of eight colours,
+    /// always the same one for the same image name (or city). The large one heads a trip's
+    /// page, where it is seen at once, so only the small ones load lazily.
     static func thumbnail(_ trip: Trip, into html: inout HTMLWriter, large: Bool = false) {
+        if let photo = trip.photo {
+            self.photo(photo, of: trip, className: large ? "thumb large" : "thumb", loadsLazily: !large, into: &html)
+            return
+        }
         let seed = trip.imageName.isEmpty ? trip.city : trip.imageName
         let hue = seed.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF } % 8
         html.markup(large ? "<span class=\"thumb large hue-" : "<span class=\"thumb hue-")
@@ -49,6 +57,24 @@ enum PageDocument {
         html.markup("\" aria-hidden=\"true\">")
         html.text(trip.city.first.map(String.init) ?? "")
         html.markup("</span>")
+    }
+
+    /// A trip's photo as an `<img>`, its city as the text that stands for it. The width and
+    /// height come from the photo's own header, so the browser keeps its room before it
+    /// loads and nothing shifts. It does not drag by itself: a drag starts from the trip it
+    /// shows, which offers the trip's representations (`trips.js`).
+    static func photo(_ photo: TripPhoto, of trip: Trip, className: StaticString, loadsLazily: Bool, into html: inout HTMLWriter) {
+        html.markup("<img class=\"")
+        html.markup(className)
+        html.markup("\"")
+        html.attribute("src", photo.url)
+        html.markup(" width=\"")
+        html.integer(photo.width)
+        html.markup("\" height=\"")
+        html.integer(photo.height)
+        html.markup("\"")
+        html.attribute("alt", trip.city)
+        html.markup(loadsLazily ? " loading=\"lazy\" decoding=\"async\" draggable=\"false\">" : " decoding=\"async\" draggable=\"false\">")
     }
 
     /// The attributes the script reads off an element showing a trip: its id, the strong

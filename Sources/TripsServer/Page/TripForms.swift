@@ -1,6 +1,7 @@
 /// The forms the script drives, written once into every list page after `#view` (so a
-/// refresh of the list never loses what someone is typing): add a trip with fields or in
-/// one sentence, edit one, confirm a delete, and give a token when the server asks for one.
+/// refresh of the list never loses what someone is typing): add a trip with fields (and the
+/// photo dropped between two trips, shown before it is sent) or in one sentence, edit one,
+/// confirm a delete, and give a token when the server asks for one.
 /// Without the script they stay hidden (`html:not(.js) .needs-script`).
 enum TripForms {
     static func render(into html: inout HTMLWriter) {
@@ -14,6 +15,8 @@ enum TripForms {
         html.markup(draftFields)
         html.markup(
             """
+            <figure id="add-photo" class="attached-photo wide" hidden><img alt="The photo to add">
+            <figcaption><span id="add-photo-where"></span> <button type="button" data-action="detach-photo">Remove photo</button></figcaption></figure>
             <label class="check"><input name="isFavorite" type="checkbox"> Favorite</label>
             <button type="submit">Add trip</button>
             </form>

@@ -4,17 +4,21 @@ import TripsFormats
 import TripsHTTP
 
 /// One trip as a page to share: Open Graph tags for link previews (the city as the title,
-/// the sentence as the description, the trip's URL), the lesson's SharePreview as a card,
-/// and a Share button (Web Share where the browser has it, copying the link otherwise).
+/// the sentence as the description, the trip's URL and its photo), the lesson's
+/// `SharePreview(city, image:)` as a card, and a Share button (Web Share where the browser
+/// has it, copying the link otherwise).
 struct TripPage {
     let trip: Trip
     let version: UInt64
     /// The list's revision: where the script starts following changes.
     let revision: UInt64
-    /// The trip's absolute URL, as the request named the host: what a preview links to.
-    let url: String
+    /// `http://` and the host as the request named it: previews need absolute URLs.
+    let origin: String
     /// The language of the sentence; nil: English, not asked for.
     let language: Language?
+
+    /// The trip's absolute URL: what a preview links to.
+    var url: String { "\(origin)/trips/\(trip.id)" }
 
     func render() -> [UInt8] {
         var html = HTMLWriter()
@@ -26,7 +30,9 @@ struct TripPage {
             html.attribute("content", sentence)
             html.markup(">\n<meta property=\"og:url\"")
             html.attribute("content", url)
-            html.markup(">\n<meta name=\"description\"")
+            html.markup(">\n")
+            if let photo = trip.photo { openGraphImage(photo, into: &html) }
+            html.markup("<meta name=\"description\"")
             html.attribute("content", sentence)
             html.markup(">\n<link rel=\"canonical\"")
             html.attribute("href", url)
@@ -67,5 +73,22 @@ struct TripPage {
         html.markup(">Share</button></p>\n</main>\n")
         PageDocument.close(into: &html)
         return html.bytes
+    }
+
+    /// The photo a link preview shows: where it is, its size (so a preview can lay it out
+    /// before fetching it), its type, and the city as its text.
+    /// https://ogp.me/#structured
+    private func openGraphImage(_ photo: TripPhoto, into html: inout HTMLWriter) {
+        html.markup("<meta property=\"og:image\"")
+        html.attribute("content", origin + photo.url)
+        html.markup(">\n<meta property=\"og:image:type\"")
+        html.attribute("content", photo.format.mediaType.description)
+        html.markup(">\n<meta property=\"og:image:width\" content=\"")
+        html.integer(photo.width)
+        html.markup("\">\n<meta property=\"og:image:height\" content=\"")
+        html.integer(photo.height)
+        html.markup("\">\n<meta property=\"og:image:alt\"")
+        html.attribute("content", trip.city)
+        html.markup(">\n")
     }
 }

@@ -36,11 +36,13 @@ struct TripsListPage {
         html.integer(list.revision)
         html.markup(isReorderable ? "\" data-reorderable=\"true\">\n" : "\" data-reorderable=\"false\">\n")
         header(into: &html)
+        PhotoStrip.render(trips, into: &html)
         chips(into: &html)
         tools(into: &html)
         rows(into: &html)
         html.markup("</main>\n")
         TripForms.render(into: &html)
+        PhotoStrip.renderViewer(into: &html)
         PageDocument.close(into: &html)
         return html.bytes
     }
@@ -151,7 +153,7 @@ struct TripsListPage {
         }
     }
 
-    /// One trip: its tile, its city (a link to its page), its sentence and details, and the
+    /// One trip: its photo (or tile), its city (a link to its page), its sentence and details, and the
     /// buttons the script brings to life (hidden without it).
     private static func row(_ trip: Trip, version: UInt64, isReorderable: Bool, language: Language) -> [UInt8] {
         var html = HTMLWriter(reservingCapacity: 1200)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+import TripsFormats
 @testable import TripsServer
 @testable import TripsStore
 
@@ -189,6 +190,28 @@ private let hostileTrip =
         let whole = try await api.request("GET", "/trips?sort=start", headers: browser).text
         #expect(!whole.contains(#"data-action="up""#))
         #expect(try await api.request("GET", "/trips", headers: browser).text.contains(#"data-action="up""#))
+    }
+
+    /// A photo's change moves its trip's version, so the row and the strip show it at once,
+    /// and the trip page names it for previews under the host the request named.
+    @Test(arguments: TestStore.all) func cachedRowsFollowAPhotoChange(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        _ = try await api.request("GET", "/trips", headers: browser)
+        let put = try await api.request(
+            "PUT", "/trips/3/photo", headers: ["Content-Type": "image/png"], binaryBody: try PhotoFixture.bytes("plain.png"))
+        #expect(put.status == 200)
+        guard case .object(let photo)? = try put.member("photo"), case .string(let url)? = photo["url"] else {
+            throw TestFailure("no photo in \(put.text)")
+        }
+        let withPhoto = try await api.request("GET", "/trips", headers: browser).text
+        #expect(withPhoto.contains(#"<img class="thumb" src="\#(url)""#))
+        #expect(withPhoto.contains(#"data-action="enlarge" draggable="true" data-id="3"><img class="" src="\#(url)""#))
+        let tripPage = try await api.request("GET", "/trips/3", headers: browser.merging(["Host": "127.0.0.1:9999"]) { $1 }).text
+        #expect(tripPage.contains(#"<meta property="og:image" content="http://127.0.0.1:9999\#(url)">"#))
+        #expect(try await api.request("DELETE", "/trips/3/photo").status == 200)
+        let cleared = try await api.request("GET", "/trips", headers: browser).text
+        #expect(!cleared.contains(url))
     }
 
     @Test(arguments: TestStore.all) func theListPageShowsTheStoredOrderAndTheChips(store: TestStore) async throws {

@@ -44,11 +44,14 @@ class Server:
         raise RuntimeError(f"the server did not start: {''.join(lines)}{self.process.stderr.read()}")
 
     def request(self, method, path, body=None, headers=None, parse=True):
-        """Sends a request; answers (status, headers, parsed JSON or text; text if not parse)."""
+        """Sends a request (a body of bytes, text or JSON); answers (status, headers, parsed JSON
+        or text; text if not parse)."""
         headers = dict(headers or {})
         data = None
         if body is not None:
-            if isinstance(body, str):
+            if isinstance(body, bytes):
+                data = body  # a photo: the caller names its Content-Type
+            elif isinstance(body, str):
                 data = body.encode()
                 headers.setdefault("Content-Type", "text/plain")
             else:

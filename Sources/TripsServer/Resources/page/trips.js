@@ -8,11 +8,16 @@ document.documentElement.classList.add('js');
 
 const EVENT_KINDS = ['created', 'updated', 'deleted', 'reordered', 'sorted', 'favorites'];
 const STALE = 'The list changed since this page showed it, so nothing was changed. This is the current list.';
+/** The types the server keeps a photo in: any other file is refused here, before it is sent. */
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+/** From this size on, a photo's upload shows its progress: smaller ones are sent at once. */
+const LARGE_PHOTO = 256 * 1024;
 
 const $ = (selector, root = document) => root.querySelector(selector);
 const view = () => $('#view');
 const rows = () => [...document.querySelectorAll('#trips > li.trip')];
 const rowFor = (id) => $(`#trips > li.trip[data-id="${id}"]`);
+const stripPhotoFor = (id) => $(`.strip-photo[data-id="${id}"]`);
 const tripOf = (element) => element.closest('[data-id]');
 const cityOf = (id) => $('.city', rowFor(id) ?? document)?.textContent ?? `trip ${id}`;
 const isReorderable = () => view()?.dataset.reorderable === 'true';
@@ -36,10 +41,10 @@ let tokenGiven = null;
 /**
  * Sends a request to the API and answers its response. `json` is sent as JSON (or `raw`
  * with `type`); `ifMatch` makes the change conditional; `minimal` asks for no resource in the
- * answer (`Prefer: return=minimal`). A 401 asks for a token once and
- * sends the request again with it.
+ * answer (`Prefer: return=minimal`); `onProgress` is told the fraction of the body sent. A
+ * 401 asks for a token once and sends the request again with it.
  */
-async function send(method, url, { json, raw, type, ifMatch, minimal, accept = 'application/json' } = {}) {
+async function send(method, url, { json, raw, type, ifMatch, minimal, accept = 'application/json', onProgress } = {}) {
   for (;;) {
     const headers = { Accept: accept };
     if (minimal) headers.Prefer = 'return=minimal';
@@ -48,11 +53,33 @@ async function send(method, url, { json, raw, type, ifMatch, minimal, accept = '
     let body;
     if (json !== undefined) [body, headers['Content-Type']] = [JSON.stringify(json), 'application/json'];
     if (raw !== undefined) [body, headers['Content-Type']] = [raw, type];
-    const response = await fetch(url, { method, headers, body, cache: 'no-store' });
+    const response = onProgress
+      ? await sendWithProgress(method, url, headers, body, onProgress)
+      : await fetch(url, { method, headers, body, cache: 'no-store' });
     if (response.status !== 401) return response;
     token = await askForToken();
     sessionStorage.setItem('trips-token', token);
   }
+}
+
+/** The same request through XMLHttpRequest, whose upload events tell how much of the body
+ *  has gone (fetch tells nothing of that), answered as a Response, as fetch answers. */
+function sendWithProgress(method, url, headers, body, onProgress) {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(method, url);
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    });
+    request.addEventListener('load', () => {
+      const init = { status: request.status, statusText: request.statusText };
+      resolve(new Response(request.responseText || null, init));
+    });
+    request.addEventListener('error', () => reject(new TypeError('The connection failed.')));
+    request.addEventListener('abort', () => reject(new TypeError('The request was stopped.')));
+    request.send(body);
+  });
 }
 
 function askForToken() {
@@ -67,9 +94,13 @@ function askForToken() {
 /** Tells what went wrong: the problem document's detail, or the status. */
 async function complain(response) {
   if (response.status === 412) return stale();
-  let detail = `${response.status} ${response.statusText}`;
-  try { detail = (await response.json()).detail ?? detail; } catch { /* not a problem document */ }
-  announce(detail);
+  announce(await problemOf(response));
+}
+
+/** What went wrong, in the server's words: the problem document's detail, or the status. */
+async function problemOf(response) {
+  const status = `${response.status} ${response.statusText}`;
+  try { return (await response.json()).detail ?? status; } catch { return status; /* not a problem document */ }
 }
 
 async function stale() {
@@ -105,7 +136,9 @@ function refresh() {
       view().replaceWith(document.adoptNode(fresh));
       showSelection();
       if (Date.now() < celebratingUntil) $('#favorites-chip')?.classList.add('celebrate');
-      if (focusedTrip) {
+      if (focusedAction === 'enlarge') {
+        (stripPhotoFor(focusedTrip) ?? rowFor(focusedTrip))?.focus();
+      } else if (focusedTrip) {
         const row = rowFor(focusedTrip);
         (focusedAction && row && $(`[data-action="${focusedAction}"]`, row) || row)?.focus();
       }
@@ -220,6 +253,81 @@ function moveByOne(row, step) {
   return reorder(ids, all[last + 2]);
 }
 
+// MARK: - Photos
+
+/** The one photo in a drop of files, or null after saying why there is none to send. */
+function photoFile(files) {
+  if (files.length !== 1) {
+    announce('Drop one photo at a time.');
+    return null;
+  }
+  const [file] = files;
+  if (!PHOTO_TYPES.includes(file.type)) {
+    announce(`${file.name} is not a JPEG, PNG or WebP photo, so it was not sent.`);
+    return null;
+  }
+  return file;
+}
+
+/**
+ * PUTs `file` as trip `id`'s photo, its type as the Content-Type; a large one shows its
+ * progress meanwhile. Answers the response, or null when the connection failed (and says so).
+ */
+async function sendPhoto(id, file, city, ifMatch) {
+  const progress = $('#upload');
+  const isLarge = file.size >= LARGE_PHOTO;
+  if (isLarge) {
+    progress.value = 0;
+    progress.hidden = false;
+    announce(`Sending the photo of ${city}…`);
+  }
+  try {
+    const onProgress = (fraction) => { progress.value = fraction; };
+    return await send('PUT', `/trips/${id}/photo`, { raw: file, type: file.type, ifMatch, onProgress });
+  } catch {
+    announce(`The photo of ${city} could not be sent: the connection failed.`);
+    return null;
+  } finally {
+    if (isLarge) progress.hidden = true;
+  }
+}
+
+/** An image file dropped onto a trip: its new photo. */
+async function setPhoto(row, file) {
+  const city = cityOf(row.dataset.id);
+  const response = await sendPhoto(row.dataset.id, file, city, row.dataset.etag);
+  if (!response) return;
+  if (!response.ok) return complain(response);
+  await refresh();
+  announce(`${city} has a new photo.`);
+}
+
+/** A photo dropped between two trips (or at the end), waiting in the add form for the trip
+ *  it will belong to: {file, before}, before undefined for the end. */
+let attachedPhoto = null;
+
+/** Opens the add form for a trip at the drop's place, the photo shown in it. */
+function attachPhoto(file, before) {
+  detachPhoto();
+  attachedPhoto = { file, before };
+  const where = before ? `before ${cityOf(before)}` : 'at the end';
+  const figure = $('#add-photo');
+  $('img', figure).src = URL.createObjectURL(file);
+  $('#add-photo-where').textContent = `${file.name}: the new trip goes ${where}.`;
+  figure.hidden = false;
+  $('#add-form').elements.city.focus();
+  announce(`Photo attached. Fill in the trip to add it ${where}.`);
+}
+
+function detachPhoto() {
+  if (!attachedPhoto) return;
+  attachedPhoto = null;
+  const figure = $('#add-photo');
+  URL.revokeObjectURL($('img', figure).src);
+  $('img', figure).removeAttribute('src');
+  figure.hidden = true;
+}
+
 // MARK: - Forms: add, edit, delete, token
 
 /** JSON for a draft, with the price written exactly as typed (a decimal, not a float). */
@@ -235,15 +343,45 @@ function draftBody(form) {
   return `${JSON.stringify(draft).slice(0, -1)},"price":${price}}`;
 }
 
-async function submitDraft(event, method, url, type, ifMatch, done) {
-  event.preventDefault();
+/** Sends the form's draft; answers the trip, or null after saying what went wrong. */
+async function submitDraft(form, method, url, type, ifMatch) {
   let body;
-  try { body = draftBody(event.target); } catch (error) { return announce(error.message); }
+  try { body = draftBody(form); } catch (error) {
+    announce(error.message);
+    return null;
+  }
   const response = await send(method, url, { raw: body, type, ifMatch });
-  if (!response.ok) return complain(response);
-  const trip = await response.json();
-  done(trip);
+  if (response.ok) return response.json();
+  await complain(response);
+  return null;
+}
+
+/** Adds the form's trip: where its attached photo was dropped, then with that photo. */
+async function addTrip(form) {
+  const photo = attachedPhoto;
+  const url = photo?.before ? `/trips?before=${photo.before}` : '/trips';
+  const trip = await submitDraft(form, 'POST', url, 'application/json');
+  if (!trip) return;
+  form.reset();
+  detachPhoto();
+  if (!photo) {
+    announce(`Added ${trip.city}.`);
+    return refresh();
+  }
+  const response = await sendPhoto(trip.id, photo.file, trip.city);
   await refresh();
+  if (!response) return;
+  announce(response.ok ? `Added ${trip.city} with its photo.` : `Added ${trip.city}, but not its photo: ${await problemOf(response)}`);
+}
+
+async function saveEdit(form) {
+  const trip = await submitDraft(form, 'PATCH', `/trips/${form.dataset.id}`, 'application/merge-patch+json', form.dataset.etag);
+  if (trip) {
+    $('#editor').hidden = true;
+    announce(`Saved ${trip.city}.`);
+    await refresh();
+  }
+  rowFor(form.dataset.id)?.focus();
 }
 
 function edit(row) {
@@ -288,16 +426,11 @@ async function confirmDelete() {
 document.addEventListener('submit', async (event) => {
   const form = event.target;
   if (form.id === 'add-form') {
-    await submitDraft(event, 'POST', '/trips', 'application/json', undefined, (trip) => {
-      form.reset();
-      announce(`Added ${trip.city}.`);
-    });
+    event.preventDefault();
+    await addTrip(form);
   } else if (form.id === 'edit-form') {
-    await submitDraft(event, 'PATCH', `/trips/${form.dataset.id}`, 'application/merge-patch+json', form.dataset.etag, (trip) => {
-      $('#editor').hidden = true;
-      announce(`Saved ${trip.city}.`);
-    });
-    rowFor(form.dataset.id)?.focus();
+    event.preventDefault();
+    await saveEdit(form);
   } else if (form.id === 'sentence-form') {
     event.preventDefault();
     const sentence = form.elements.sentence.value;
@@ -332,6 +465,8 @@ document.addEventListener('click', (event) => {
     case 'confirm-delete': return confirmDelete();
     case 'cancel-delete': $('#confirm').hidden = true; pendingDelete = null; return announce('Nothing was deleted.');
     case 'cancel-edit': $('#editor').hidden = true; return rowFor($('#edit-form').dataset.id)?.focus();
+    case 'enlarge': return enlarge(button);
+    case 'detach-photo': detachPhoto(); return announce('The photo was removed from the new trip.');
   }
 });
 
@@ -355,24 +490,80 @@ document.addEventListener('keydown', (event) => {
   event.preventDefault();
 });
 
+// MARK: - Photo strip
+
+/** The trip whose strip photo the viewer shows: focus goes back to that photo on close. */
+let enlargedTrip = null;
+
+/** Shows a strip photo large, with its city, in the viewer dialog (Escape closes it). */
+function enlarge(button) {
+  const photo = $('img', button);
+  const viewer = $('#photo-viewer');
+  const large = $('img', viewer);
+  for (const name of ['src', 'width', 'height', 'alt']) large.setAttribute(name, photo.getAttribute(name));
+  $('figcaption', viewer).textContent = photo.alt;
+  enlargedTrip = button.dataset.id;
+  viewer.showModal();
+}
+
+$('#photo-viewer')?.addEventListener('close', () => {
+  // The photo's button may have been replaced by a refresh meanwhile: find it again.
+  stripPhotoFor(enlargedTrip)?.focus();
+  enlargedTrip = null;
+});
+
+// A click on the backdrop (outside the figure and its button) closes the viewer too.
+$('#photo-viewer')?.addEventListener('click', (event) => {
+  if (event.target === event.currentTarget) event.currentTarget.close();
+});
+
 // MARK: - Drag and drop
 
 /** A trip dragged out offers, in order, its JSON, its sentence and its URL: the
- *  representations Transferable declares. Several selected trips travel together. */
+ *  representations Transferable declares, then its photo. Several selected trips travel
+ *  together; a strip photo drags as its trip. */
 document.addEventListener('dragstart', (event) => {
-  const element = event.target.closest?.('[data-json]');
+  const element = event.target.closest?.('[data-id]');
   if (!element) return;
   const ids = element.matches('#trips > li') ? sourcesFor(element) : [Number(element.dataset.id)];
+  // The rows hold the trips' JSON and sentences; the trip page's card holds its own.
   const elements = ids.map((id) => rowFor(id) ?? element);
+  if (!elements.every((e) => e.dataset.json)) return;
   const trips = elements.map((e) => JSON.parse(e.dataset.json));
   const transfer = event.dataTransfer;
   transfer.setData('application/json', JSON.stringify(trips.length === 1 ? trips[0] : trips));
   transfer.setData('text/plain', elements.map((e) => $('.sentence', e).textContent).join('\n'));
   transfer.setData('text/uri-list', ids.map((id) => new URL(`/trips/${id}`, location.href).href).join('\r\n'));
+  offerPhotos(transfer, trips);
   transfer.effectAllowed = 'copyMove';
   dragged = ids;
   elements.forEach((e) => e.classList.add('dragging'));
 });
+
+/**
+ * Offers the dragged trips' photos after their representations, as far as browsers let a
+ * page: a drag's data are strings (setData), so no page can hand another app an image's
+ * bytes under an image/* type of its own. What does reach other apps:
+ * - text/html with the photos as <img> (every browser): editors and mail show the photos;
+ * - DownloadURL, "image/jpeg:Name.jpg:URL" (Chromium only; Firefox and Safari ignore it):
+ *   dropped on the desktop or in a file manager, the photo is saved as a file of its type.
+ *   It names one file, so it is offered when one trip is dragged.
+ */
+function offerPhotos(transfer, trips) {
+  const withPhotos = trips.filter((trip) => trip.photo);
+  if (withPhotos.length === 0) return;
+  const absolute = (trip) => new URL(trip.photo.url, location.href).href;
+  transfer.setData('text/html', withPhotos.map((trip) => {
+    const image = document.createElement('img');
+    Object.assign(image, { src: absolute(trip), alt: trip.city, width: trip.photo.width, height: trip.photo.height });
+    return image.outerHTML; // escapes the city
+  }).join(''));
+  if (trips.length !== 1) return;
+  const [trip] = withPhotos;
+  // The colons separate DownloadURL's parts; a file name must not hold path characters.
+  const fileName = `${trip.city.replace(/[\\/:*?"<>|]/g, '-')}.${trip.photo.url.split('.').pop()}`;
+  transfer.setData('DownloadURL', `${trip.photo.type}:${fileName}:${absolute(trip)}`);
+}
 
 document.addEventListener('dragend', () => {
   dragged = null;
@@ -380,8 +571,13 @@ document.addEventListener('dragend', () => {
   document.querySelectorAll('.dragging').forEach((e) => e.classList.remove('dragging'));
 });
 
-/** Where a drop would land: {favorites}, {before: id}, {end}, or null where nothing may drop. */
+/** A drag of files from the desktop (a drag that started here is never one). */
+const carriesFiles = (event) => dragged === null && event.dataTransfer.types.includes('Files');
+
+/** Where a drop would land: {favorites}, {before: id}, {end}, {photo: row} (files only), or
+ *  null where nothing may drop. */
 function dropTarget(event) {
+  if (carriesFiles(event)) return fileDropTarget(event);
   if (event.target.closest?.('#favorites-chip')) return { favorites: true, element: $('#favorites-chip') };
   const fromHere = dragged !== null;
   if (!fromHere && !event.dataTransfer.types.includes('text/plain')) return null;
@@ -389,24 +585,50 @@ function dropTarget(event) {
   const row = event.target.closest?.('#trips > li.trip');
   if (row) {
     const box = row.getBoundingClientRect();
-    const next = event.clientY > box.top + box.height / 2 ? row.nextElementSibling : row;
-    return next ? { before: Number(next.dataset.id), element: next } : { end: true, element: $('#end-zone') };
+    return placeBefore(event.clientY > box.top + box.height / 2 ? row.nextElementSibling : row);
   }
-  if (event.target.closest?.('#end-zone')) return { end: true, element: $('#end-zone') };
+  if (event.target.closest?.('#end-zone')) return placeBefore(null);
   return null;
 }
 
+/** Files land onto a row (its photo), or between two rows or at the end (a new trip there).
+ *  A row's top and bottom edges, and the gap between rows, count as between. */
+function fileDropTarget(event) {
+  const row = event.target.closest?.('#trips > li.trip');
+  if (row) {
+    const box = row.getBoundingClientRect();
+    const edge = Math.min(16, box.height / 4);
+    if (event.clientY < box.top + edge) return placeBefore(row);
+    if (event.clientY > box.bottom - edge) return placeBefore(row.nextElementSibling);
+    return { photo: row, element: row };
+  }
+  if (event.target.closest?.('#end-zone')) return placeBefore(null);
+  if (event.target.matches?.('#trips')) return placeBefore(rows().find((r) => r.getBoundingClientRect().top >= event.clientY) ?? null);
+  return null;
+}
+
+/** In front of `row`, or at the end when there is none. */
+const placeBefore = (row) => (row ? { before: Number(row.dataset.id), element: row } : { end: true, element: $('#end-zone') });
+
 function clearDropMarks() {
-  document.querySelectorAll('.drop-before, .drop-here').forEach((e) => e.classList.remove('drop-before', 'drop-here'));
+  const marks = ['drop-before', 'drop-here', 'drop-photo'];
+  document.querySelectorAll(marks.map((mark) => `.${mark}`).join()).forEach((e) => e.classList.remove(...marks));
 }
 
 document.addEventListener('dragover', (event) => {
   const target = dropTarget(event);
   clearDropMarks();
-  if (!target) return;
+  if (!target) {
+    // A file let fall anywhere else would replace the page with it: refuse the drop instead.
+    if (carriesFiles(event)) {
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'none';
+    }
+    return;
+  }
   event.preventDefault();
   event.dataTransfer.dropEffect = dragged && !target.favorites ? 'move' : 'copy';
-  target.element?.classList.add(target.before ? 'drop-before' : 'drop-here');
+  target.element?.classList.add(target.before ? 'drop-before' : target.photo ? 'drop-photo' : 'drop-here');
 });
 
 document.addEventListener('dragleave', (event) => {
@@ -418,6 +640,7 @@ document.addEventListener('drop', (event) => {
   clearDropMarks();
   if (!target) return;
   event.preventDefault();
+  if (carriesFiles(event)) return dropFiles(event.dataTransfer.files, target);
   const ids = dragged;
   dragged = null;
   if (ids) return target.favorites ? makeFavorites({ json: ids }) : reorder(ids, target.before);
@@ -426,6 +649,14 @@ document.addEventListener('drop', (event) => {
   if (target.favorites) return makeFavorites({ raw: text, type: 'text/plain' });
   return createFromText(text, target.before);
 });
+
+/** Image files from the desktop: onto a trip, its new photo; between two trips, a new trip's. */
+function dropFiles(files, target) {
+  const file = photoFile(files);
+  if (!file) return;
+  if (target.photo) return setPhoto(target.photo, file);
+  return attachPhoto(file, target.before);
+}
 
 // MARK: - Share
 
