@@ -18,7 +18,9 @@ enum RequestBody {
         }
         let names = accepted.map { mediaType($0).description }.joined(separator: ", ")
         let sent = request.headerFields[.contentType].map { "\($0) is" } ?? "a body without Content-Type is"
-        var error = APIError(.unsupportedMediaType, "\(sent) not accepted here; send \(names) (UTF-8).")
+        // Text and JSON are read as UTF-8; an image is bytes.
+        let encoding = accepted.allSatisfy { mediaType($0).type == "image" } ? "" : " (UTF-8)"
+        var error = APIError(.unsupportedMediaType, "\(sent) not accepted here; send \(names)\(encoding).")
         error.available = accepted.map { mediaType($0).description }
         if request.method == .post { error.headerFields[.acceptPost] = names }
         if request.method == .patch { error.headerFields[.acceptPatch] = names }

@@ -98,7 +98,7 @@ import TripsDomain
         #expect(mismatch.text.contains("image/png") && mismatch.text.contains("image/jpeg"))
         let text = try await putPhoto(api, Self.phoneJPEG, type: "text/plain")
         #expect(text.status == 415)
-        #expect(text.text.contains("image/jpeg, image/png, image/webp"))
+        #expect(text.text.contains("send image/jpeg, image/png, image/webp."))
         let truncated = try await putPhoto(api, Array(Self.phoneJPEG.prefix(300)))
         #expect(truncated.status == 422)
         #expect(try await putPhoto(api, Self.phoneJPEG, trip: 42).status == 404)
