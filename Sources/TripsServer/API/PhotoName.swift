@@ -15,20 +15,26 @@ struct PhotoName: Sendable, Hashable {
     init?(_ segment: UnsafeRawBufferPointer) {
         let digestLength = 64
         guard segment.count > digestLength + 1, segment[digestLength] == UInt8(ascii: ".") else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         for index in 0..<digestLength {
             let byte = segment[index]
-            let nibble: UInt8
+            let nibble: UInt64
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = UInt64(byte - UInt8(ascii: "a") + 10)
             default: return nil
             }
-            words[index / 16] = words[index / 16] << 4 | UInt64(nibble)
+            // Sixteen digits to a word, in order; a tuple, so reading a name allocates nothing.
+            switch index / 16 {
+            case 0: words.0 = words.0 << 4 | nibble
+            case 1: words.1 = words.1 << 4 | nibble
+            case 2: words.2 = words.2 << 4 | nibble
+            default: words.3 = words.3 << 4 | nibble
+            }
         }
         let fileExtension = String(decoding: segment[(digestLength + 1)...], as: UTF8.self)
         guard let format = ImageFormat(fileExtension: fileExtension) else { return nil }
-        self.words = (words[0], words[1], words[2], words[3])
+        self.words = words
         self.format = format
     }
 
