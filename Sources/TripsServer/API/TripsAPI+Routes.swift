@@ -1,4 +1,5 @@
 import TripsDomain
+import TripsFormats
 import TripsHTTP
 
 extension TripsAPI {
@@ -68,13 +69,13 @@ extension TripsAPI {
             Route(.delete, "/favorites/{id}") { (api, id, request) throws(APIError) in
                 try api.setFavorite(id, false, request)
             },
-            Route(.get, "/health", .probe) { (api, request) throws(APIError) in
+            Route(.get, "/health", .needsNoCredentials) { (api, request) throws(APIError) in
                 .now(try api.health(request))
             },
-            Route(.get, "/livez", .probe) { (api, request) throws(APIError) in
+            Route(.get, "/livez", .needsNoCredentials) { (api, request) throws(APIError) in
                 .now(try api.livez(request))
             },
-            Route(.get, "/readyz", .probe) { (api, request) throws(APIError) in
+            Route(.get, "/readyz", .needsNoCredentials) { (api, request) throws(APIError) in
                 .now(try api.readyz(request))
             },
             Route(.get, "/metrics") { (api, request) throws(APIError) in
@@ -88,8 +89,21 @@ extension TripsAPI {
             },
         ]
             + PageAsset.allCases.map { asset in
-                Route(.get, asset.path) { (api, request) throws(APIError) in
+                Route(.get, asset.path, .needsNoCredentials) { (api, request) throws(APIError) in
                     .now(try api.serveAsset(asset, request))
                 }
-            })
+            }
+            + [
+                Route(.get, "/session", .needsNoCredentials) { (api, request) throws(APIError) in
+                    .now(try api.showSession(request))
+                },
+                Route(.post, "/session", accepts: [.formURLEncoded], [.needsNoCredentials, .takesASessionForm]) {
+                    (api, request) throws(APIError) in
+                    .now(try api.signIn(request))
+                },
+                Route(.post, "/session/end", accepts: [.formURLEncoded], [.needsNoCredentials, .takesASessionForm]) {
+                    (api, request) throws(APIError) in
+                    .now(try api.signOut(request))
+                },
+            ])
 }

@@ -33,8 +33,14 @@ enum PageDocument {
     }
 
     /// The progress of a large photo's upload and the status line the script announces into,
-    /// then the end of the document.
-    static func close(into html: inout HTMLWriter) {
+    /// then the end of the document. Every page but the one to sign in at also carries that
+    /// page's form, hidden until the script meets a 401, and "Sign out", hidden until it learns
+    /// the browser is signed in (`SignInPage`).
+    static func close(into html: inout HTMLWriter, offersSignIn: Bool = true) {
+        if offersSignIn {
+            SignInPage.form(next: "/trips", failed: false, isPanel: true, into: &html)
+            SignInPage.signOut(isHidden: true, into: &html)
+        }
         html.markup("<progress id=\"upload\" class=\"upload\" max=\"1\" value=\"0\" aria-label=\"Sending the photo\" lang=\"en\" hidden>")
         html.markup("</progress>\n")
         html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" lang=\"en\"></div>\n")

@@ -1,7 +1,7 @@
 /// The forms the script drives, written once into every list page after `#view` (so a
 /// refresh of the list never loses what someone is typing): add a trip with fields (and the
 /// photo dropped between two trips, shown before it is sent) or in one sentence, edit one,
-/// confirm a delete, and give a token when the server asks for one.
+/// confirm a delete. (Signing in is every page's: `PageDocument.close`.)
 /// Without the script they stay hidden (`html:not(.js) .needs-script`).
 enum TripForms {
     static func render(into html: inout HTMLWriter) {
@@ -40,14 +40,6 @@ enum TripForms {
             <h2 id="confirm-title">Delete trip?</h2>
             <p id="confirm-text">This cannot be undone.</p>
             <button type="button" data-action="confirm-delete">Delete</button> <button type="button" data-action="cancel-delete">Cancel</button>
-            </section>
-            <section id="token" class="panel" lang="en" aria-labelledby="token-title" hidden>
-            <h2 id="token-title">This server needs a token to make changes</h2>
-            <form id="token-form">
-            <label>Bearer token <input name="token" type="password" autocomplete="off" required></label>
-            <button type="submit">Use token</button>
-            <p class="hint">It is kept for this tab only.</p>
-            </form>
             </section>
 
             """)
