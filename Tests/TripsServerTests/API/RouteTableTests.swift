@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+
 @testable import TripsFormats
 @testable import TripsHTTP
 @testable import TripsServer
@@ -39,7 +40,7 @@ import TripsDomain
         ("/readyz", "GET, HEAD, OPTIONS", "", ""), ("/metrics", "GET, HEAD, OPTIONS", "", ""),
         ("/openapi.yaml", "GET, HEAD, OPTIONS", "", ""), ("/", "GET, HEAD, OPTIONS", "", ""),
         ("/assets/trips.css", "GET, HEAD, OPTIONS", "", ""), ("/assets/trips.js", "GET, HEAD, OPTIONS", "", ""),
-        ("/assets/trips.svg", "GET, HEAD, OPTIONS", "", ""),
+        ("/assets/trips.svg", "GET, HEAD, OPTIONS", "", ""), ("/assets/words.js", "GET, HEAD, OPTIONS", "", ""),
     ])
     func everyPathAllowsAndAcceptsWhatItAlwaysHas(template: String, allow: String, acceptPost: String, acceptPatch: String) throws {
         let resource = try #require(TripsAPI.routes.resources.first { $0.template == template })
@@ -55,7 +56,8 @@ import TripsDomain
             TripsAPI.routes.labels == [
                 "/trips", "/trips/changes", "/trips/reorder", "/trips/sort", "/trips/{id}", "/trips/{id}/photo", "/photos/{photo}",
                 "/favorites", "/favorites/{id}", "/health",
-                "/livez", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/trips.css", "/assets/trips.js", "/assets/trips.svg",
+                "/livez", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/words.js", "/assets/trips.css", "/assets/trips.js",
+                "/assets/trips.svg",
                 "other",
             ])
         for resource in TripsAPI.routes.resources {
