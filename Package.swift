@@ -59,6 +59,11 @@ let package = Package(
             resources: [
                 .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/page/trips.css"),
                 .embedInCode("Resources/page/trips.js"), .embedInCode("Resources/page/trips.svg"),
+                // The page's words, one catalog per language (`PageWords`).
+                .embedInCode("Resources/page/words/en.json"), .embedInCode("Resources/page/words/fr.json"),
+                .embedInCode("Resources/page/words/de.json"), .embedInCode("Resources/page/words/es.json"),
+                .embedInCode("Resources/page/words/pt-BR.json"), .embedInCode("Resources/page/words/ja.json"),
+                .embedInCode("Resources/page/words/pl.json"),
             ],
             swiftSettings: strictSettings
         ),

@@ -31,6 +31,16 @@ extension TripsAPI {
         HTTPResponse(status: .seeOther, headerFields: [.location: "/trips"])
     }
 
+    /// `GET /assets/words.js?lang=TAG`: the page's words in one language, for the script.
+    func serveWords(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let tags = request.queryItems.filter { $0.name == "lang" }.map(\.value)
+        guard tags.count == 1, let language = Language.allCases.first(where: { $0.tag == tags[0] }) else {
+            let known = Language.allCases.map(\.tag).joined(separator: ", ")
+            throw APIError(.badRequest, "lang names one of the page's languages, once: \(known).")
+        }
+        return try serveAsset(.words(language), request)
+    }
+
     /// `GET /assets/…`: the stylesheet or the script, 304 while the browser's copy is current.
     func serveAsset(_ asset: PageAsset, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         _ = try choosePosition(for: request) { [asset.mediaType] }

@@ -87,8 +87,11 @@ extension TripsAPI {
             Route(.get, "/") { (api, request) throws(APIError) in
                 .now(api.root(request))
             },
+            Route(.get, PageAsset.wordsPath, .needsNoCredentials) { (api, request) throws(APIError) in
+                .now(try api.serveWords(request))
+            },
         ]
-            + PageAsset.allCases.map { asset in
+            + PageAsset.files.map { asset in
                 Route(.get, asset.path, .needsNoCredentials) { (api, request) throws(APIError) in
                     .now(try api.serveAsset(asset, request))
                 }

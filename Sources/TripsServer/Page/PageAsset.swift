@@ -3,30 +3,39 @@ import TripsFormats
 import TripsHTTP
 import TripsPlatform
 
-/// The page's stylesheet, script and icon, compiled into the binary from `Resources/page/`: the
-/// page needs no other file, no CDN and no build step.
+/// The page's stylesheet, script, icon and words, compiled into the binary from
+/// `Resources/page/`: the page needs no other file, no CDN and no build step.
 ///
 /// Each is served with a strong ETag made from its bytes and `Cache-Control: no-cache`, so
 /// a browser keeps its copy and asks whether it is still current (a 304, no body) on each
 /// page load: a new server binary is never shown with an old script.
-enum PageAsset: Sendable, CaseIterable {
+enum PageAsset: Sendable, Hashable, CaseIterable {
     case stylesheet, script, icon
+    /// The catalog of a language's words (`PageWords`) as a script the page loads before
+    /// `trips.js`: `const WORDS = {…};`.
+    case words(Language)
 
-    /// Its name under `/assets/`.
-    var fileName: StaticString {
+    /// The assets served each at a path of its own; the words share one, `wordsPath`.
+    static let files: [PageAsset] = [.stylesheet, .script, .icon]
+    static let allCases = files + Language.allCases.map(Self.words)
+
+    /// The one path of every language's words: `?lang=` names the language.
+    static let wordsPath = "/assets/words.js"
+
+    /// Where it is served.
+    var path: String {
         switch self {
-        case .stylesheet: "trips.css"
-        case .script: "trips.js"
-        case .icon: "trips.svg"
+        case .stylesheet: "/assets/trips.css"
+        case .script: "/assets/trips.js"
+        case .icon: "/assets/trips.svg"
+        case .words(let language): "\(Self.wordsPath)?lang=\(language.tag)"
         }
     }
-
-    var path: String { "/assets/\(fileName)" }
 
     var mediaType: MediaType {
         switch self {
         case .stylesheet: .css
-        case .script: .javaScript
+        case .script, .words: .javaScript
         case .icon: .svg
         }
     }
@@ -36,6 +45,7 @@ enum PageAsset: Sendable, CaseIterable {
         case .stylesheet: PackageResources.trips_css
         case .script: PackageResources.trips_js
         case .icon: PackageResources.trips_svg
+        case .words(let language): Self.wordScripts[language.index]
         }
     }
 
@@ -46,4 +56,9 @@ enum PageAsset: Sendable, CaseIterable {
         uniqueKeysWithValues: allCases.map { asset in
             (asset, EntityTag(String(CRC32C.checksum(asset.bytes), radix: 16) + "-" + String(asset.bytes.count)))
         })
+
+    /// A JSON object is a JavaScript expression: the catalog needs no conversion.
+    private static let wordScripts = Language.allCases.map { language in
+        Array("const WORDS = ".utf8) + PageWords.catalog(language) + Array(";\n".utf8)
+    }
 }

@@ -26,6 +26,8 @@ enum PageDocument {
         html.markup("\">\n<link rel=\"stylesheet\" href=\"")
         html.text(PageAsset.stylesheet.path)
         html.markup("\">\n<script src=\"")
+        html.text(PageAsset.words(language).path)
+        html.markup("\" defer></script>\n<script src=\"")
         html.text(PageAsset.script.path)
         html.markup("\" defer></script>\n</head>\n<body class=\"")
         html.markup(bodyClass)

@@ -29,7 +29,8 @@ struct TripsListPage {
 
     func render() -> [UInt8] {
         var html = HTMLWriter(reservingCapacity: 2048 + 900 * trips.count)
-        PageDocument.open(title: "Trips", language: language ?? .english, bodyClass: "list-page", into: &html)
+        PageDocument.open(
+            title: PageWords.for(language ?? .english)["list.title"], language: language ?? .english, bodyClass: "list-page", into: &html)
         html.markup("<main id=\"view\"")
         html.attribute("data-etag", EntityTag.list(revision: list.revision, .html, language).headerValue)
         html.markup(" data-revision=\"")
@@ -48,13 +49,15 @@ struct TripsListPage {
     }
 
     private func header(into html: inout HTMLWriter) {
-        html.markup("<header class=\"top\" lang=\"en\"><h1>Trips</h1><p id=\"trip-count\" class=\"count\">")
-        if trips.count != list.trips.count {
-            html.integer(trips.count)
-            html.markup(" of ")
-        }
-        html.integer(list.trips.count)
-        html.markup(list.trips.count == 1 ? " trip</p></header>\n" : " trips</p></header>\n")
+        let words = PageWords.for(language ?? .english)
+        html.markup("<header class=\"top\"><h1>")
+        html.text(words["list.title"])
+        html.markup("</h1><p id=\"trip-count\" class=\"count\">")
+        html.text(
+            trips.count == list.trips.count
+                ? words.counted("list.count", list.trips.count)
+                : words.counted("list.countOf", list.trips.count, ["shown": words.number(trips.count)]))
+        html.markup("</p></header>\n")
     }
 
     /// All, Favorites, then one chip per country in first-seen order, as the lesson's

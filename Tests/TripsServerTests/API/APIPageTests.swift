@@ -121,6 +121,25 @@ private let hostileTrip =
         #expect(refused.status == 406)
     }
 
+    /// The script reads the page's words from the catalog of the page's language.
+    @Test func eachLanguagesWordsAreAScriptOfTheirOwn() async throws {
+        let api = try await APIServer()
+        let page = try await api.request("GET", "/trips", headers: browser.merging(["Accept-Language": "pl"]) { $1 })
+        #expect(page.text.contains(#"<script src="/assets/words.js?lang=pl" defer>"#))
+        let words = try await api.request("GET", "/assets/words.js?lang=pl")
+        #expect(words.status == 200)
+        #expect(words.field("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(words.text.hasPrefix("const WORDS = {"))
+        #expect(words.text.contains(#""list.count.few": "{count} podróże""#))
+        let etag = try #require(words.field("ETag"))
+        #expect(try await api.request("GET", "/assets/words.js?lang=pl", headers: ["If-None-Match": etag]).status == 304)
+        #expect(try await api.request("GET", "/assets/words.js?lang=fr").field("ETag") != etag)
+        for refused in ["", "?lang=xx", "?lang=PL", "?lang=pl&lang=fr", "?lang=" + String(repeating: "a", count: 5000)] {
+            let answer = try await api.request("GET", "/assets/words.js" + refused)
+            #expect(answer.status == 400, "\(refused.prefix(20))")
+        }
+    }
+
     // MARK: Escaping
 
     @Test(arguments: TestStore.all) func aTripsTextIsEscapedOnBothPages(store: TestStore) async throws {
@@ -160,7 +179,7 @@ private let hostileTrip =
         defer { api.stop() }
         let html = try await api.request("GET", path, headers: browser).text
         let scripts = html.matches(of: try Regex("<script[^>]*>")).map { String(html[$0.range]) }
-        #expect(scripts == [#"<script src="/assets/trips.js" defer>"#])
+        #expect(scripts == [#"<script src="/assets/words.js?lang=en" defer>"#, #"<script src="/assets/trips.js" defer>"#])
         #expect(html.contains(#"<link rel="stylesheet" href="/assets/trips.css">"#))
         #expect(!html.contains("<style"))
         #expect(!html.contains("style="))

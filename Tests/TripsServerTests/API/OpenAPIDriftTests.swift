@@ -185,6 +185,9 @@ import TripsDomain
             Exchange(method: "HEAD", target: "/assets/trips.js", status: 200),
             Exchange(method: "GET", target: "/assets/trips.svg", status: 200),
             Exchange(method: "HEAD", target: "/assets/trips.svg", status: 200),
+            Exchange(method: "GET", target: "/assets/words.js?lang=pl", status: 200),
+            Exchange(method: "GET", target: "/assets/words.js?lang=xx", status: 400),
+            Exchange(method: "HEAD", target: "/assets/words.js?lang=ja", status: 200),
             Exchange(
                 method: "OPTIONS", target: "/trips", headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "POST"],
                 status: 204, corsOrigins: ["https://app.example"]),

@@ -40,7 +40,7 @@ import TripsDomain
         ("/readyz", "GET, HEAD, OPTIONS", "", ""), ("/metrics", "GET, HEAD, OPTIONS", "", ""),
         ("/openapi.yaml", "GET, HEAD, OPTIONS", "", ""), ("/", "GET, HEAD, OPTIONS", "", ""),
         ("/assets/trips.css", "GET, HEAD, OPTIONS", "", ""), ("/assets/trips.js", "GET, HEAD, OPTIONS", "", ""),
-        ("/assets/trips.svg", "GET, HEAD, OPTIONS", "", ""),
+        ("/assets/trips.svg", "GET, HEAD, OPTIONS", "", ""), ("/assets/words.js", "GET, HEAD, OPTIONS", "", ""),
         ("/session", "GET, HEAD, POST, OPTIONS", "application/x-www-form-urlencoded", ""),
         ("/session/end", "POST, OPTIONS", "application/x-www-form-urlencoded", ""),
     ])
@@ -58,8 +58,8 @@ import TripsDomain
             TripsAPI.routes.labels == [
                 "/trips", "/trips/changes", "/trips/reorder", "/trips/sort", "/trips/{id}", "/trips/{id}/photo", "/photos/{photo}",
                 "/favorites", "/favorites/{id}", "/health",
-                "/livez", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/trips.css", "/assets/trips.js", "/assets/trips.svg",
-                "/session", "/session/end", "other",
+                "/livez", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/words.js", "/assets/trips.css", "/assets/trips.js",
+                "/assets/trips.svg", "/session", "/session/end", "other",
             ])
         for resource in TripsAPI.routes.resources {
             let path = resource.template.replacingOccurrences(of: "{id}", with: "2")
@@ -88,8 +88,8 @@ import TripsDomain
         #expect(routes.filter { $0.1.traits.contains(.showsTheList) }.map(\.0) == ["GET /trips", "GET /trips/{id}", "GET /favorites"])
         #expect(
             routes.filter { $0.1.traits.contains(.needsNoCredentials) }.map(\.0) == [
-                "GET /health", "GET /livez", "GET /readyz", "GET /assets/trips.css", "GET /assets/trips.js", "GET /assets/trips.svg",
-                "GET /session", "POST /session", "POST /session/end",
+                "GET /health", "GET /livez", "GET /readyz", "GET /assets/words.js", "GET /assets/trips.css", "GET /assets/trips.js",
+                "GET /assets/trips.svg", "GET /session", "POST /session", "POST /session/end",
             ])
     }
 }

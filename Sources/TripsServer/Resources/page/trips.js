@@ -13,6 +13,27 @@ const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 /** From this size on, a photo's upload shows its progress: smaller ones are sent at once. */
 const LARGE_PHOTO = 256 * 1024;
 
+// MARK: - Words
+
+/** The page's language, as the server chose it from Accept-Language. */
+const LANGUAGE = document.documentElement.lang || 'en';
+/** CLDR's plural rules and number symbols for it, as the browser has them. */
+const PLURALS = new Intl.PluralRules(LANGUAGE);
+const NUMBERS = new Intl.NumberFormat(LANGUAGE);
+
+/** The phrase for `key` in the page's language (WORDS: /assets/words/<tag>.js, the
+ *  server's own catalog), each {name} replaced by its value. */
+function t(key, values = {}) {
+  const phrase = (typeof WORDS === 'object' && WORDS[key]) || key;
+  return phrase.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** The form of a counted phrase that goes with `count`, as the language's plural rules
+ *  pick it ("1 trip", "2 noce"). */
+function tc(key, count, values = {}) {
+  return t(`${key}.${PLURALS.select(count)}`, { ...values, count: NUMBERS.format(count) });
+}
+
 const $ = (selector, root = document) => root.querySelector(selector);
 const view = () => $('#view');
 const rows = () => [...document.querySelectorAll('#trips > li.trip')];

@@ -1,0 +1,65 @@
+import Foundation
+import TripsDomain
+
+/// The page's own words in one language (headings, buttons, labels, the messages the script
+/// announces), from `Resources/page/words/<tag>.json`: one catalog, read here by the server
+/// and by `trips.js` as `/assets/words/<tag>.js`, so the page never mixes two languages.
+///
+/// A key names a phrase (`detail.delete.confirm`). A counted phrase has one key per CLDR
+/// plural category its language uses (`list.count.one`, `list.count.few`, …), chosen with
+/// the same rules that pick "2 noce" in a trip's sentence. Placeholders are `{name}`.
+struct PageWords: Sendable {
+    let language: Language
+    private let phrases: [String: String]
+
+    /// The words of `language`, read once.
+    static func `for`(_ language: Language) -> PageWords { all[language.index] }
+
+    private static let all: [PageWords] = Language.allCases.map { language in
+        PageWords(language: language, phrases: (try? JSONDecoder().decode([String: String].self, from: Data(catalog(language)))) ?? [:])
+    }
+
+    /// The catalog's bytes, as compiled into the binary.
+    static func catalog(_ language: Language) -> [UInt8] {
+        switch language {
+        case .english: PackageResources.en_json
+        case .french: PackageResources.fr_json
+        case .german: PackageResources.de_json
+        case .spanish: PackageResources.es_json
+        case .brazilianPortuguese: PackageResources.pt_BR_json
+        case .japanese: PackageResources.ja_json
+        case .polish: PackageResources.pl_json
+        }
+    }
+
+    /// Every key of the catalog (the tests hold each language to English's).
+    var keys: Set<String> { Set(phrases.keys) }
+
+    /// The phrase for `key`, or the key itself when the catalog lacks it (the tests keep
+    /// every key the code uses in every language, so that is never shown).
+    subscript(_ key: String) -> String { phrases[key] ?? key }
+
+    /// The phrase with each `{name}` replaced by its value.
+    subscript(_ key: String, _ values: KeyValuePairs<String, String>) -> String {
+        values.reduce(self[key]) { phrase, value in phrase.replacingOccurrences(of: "{\(value.key)}", with: value.value) }
+    }
+
+    /// The form of a counted phrase that goes with `count` ("1 trip", "2 trips", "5 podróży"),
+    /// `{count}` written as this language writes numbers.
+    func counted(_ key: String, _ count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        let phrase = self["\(key).\(language.pluralCategory(count).key)", values]
+        return phrase.replacingOccurrences(of: "{count}", with: number(count))
+    }
+}
+
+extension PluralCategory {
+    /// Its name in CLDR and in the catalog's keys.
+    fileprivate var key: String {
+        switch self {
+        case .one: "one"
+        case .few: "few"
+        case .many: "many"
+        case .other: "other"
+        }
+    }
+}
