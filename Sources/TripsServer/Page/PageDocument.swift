@@ -10,8 +10,12 @@ enum PageDocument {
     ///
     /// The document is in the language of its sentences; the page's own words (buttons,
     /// headings) are English, and the elements holding them say so with `lang="en"`.
+    ///
+    /// Every page but the one to sign in at (`offersSignIn: false`) begins with "Sign out",
+    /// hidden until the script learns the browser is signed in, and that page's form, hidden
+    /// until the server answers the script 401 (`SignInPage`): at the top, where both are seen.
     static func open(
-        title: String, language: Language, bodyClass: StaticString, into html: inout HTMLWriter,
+        title: String, language: Language, bodyClass: StaticString, into html: inout HTMLWriter, offersSignIn: Bool = true,
         head: (inout HTMLWriter) -> Void = { _ in }
     ) {
         html.markup("<!doctype html>\n<html")
@@ -32,17 +36,16 @@ enum PageDocument {
         html.markup("\" defer></script>\n</head>\n<body class=\"")
         html.markup(bodyClass)
         html.markup("\">\n")
+        if offersSignIn {
+            let words = PageWords.for(language)
+            SignInPage.signOut(isHidden: true, words: words, into: &html)
+            SignInPage.form(next: "/trips", failed: false, isPanel: true, words: words, into: &html)
+        }
     }
 
     /// The progress of a large photo's upload and the status line the script announces into,
-    /// then the end of the document. Every page but the one to sign in at also carries that
-    /// page's form, hidden until the script meets a 401, and "Sign out", hidden until it learns
-    /// the browser is signed in (`SignInPage`).
-    static func close(into html: inout HTMLWriter, offersSignIn: Bool = true) {
-        if offersSignIn {
-            SignInPage.form(next: "/trips", failed: false, isPanel: true, into: &html)
-            SignInPage.signOut(isHidden: true, into: &html)
-        }
+    /// then the end of the document.
+    static func close(into html: inout HTMLWriter) {
         html.markup("<progress id=\"upload\" class=\"upload\" max=\"1\" value=\"0\" aria-label=\"Sending the photo\" lang=\"en\" hidden>")
         html.markup("</progress>\n")
         html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" lang=\"en\"></div>\n")

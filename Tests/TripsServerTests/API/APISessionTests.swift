@@ -114,6 +114,24 @@ private let browser = ["Accept": "text/html,application/xhtml+xml,application/xm
         #expect(json.field("Content-Type") == "application/problem+json")
     }
 
+    @Test func theFormAndSignOutAreInThePagesLanguageAndHiddenOnEveryOtherPage() async throws {
+        let api = try await start(isPrivate: false)
+        defer { api.stop() }
+        let polish = browser.merging(["Accept-Language": "pl"]) { $1 }
+        let list = try await api.request("GET", "/trips", headers: polish)
+        #expect(list.text.contains(#"<section id="sign-in" class="panel" aria-labelledby="sign-in-title" hidden>"#))
+        #expect(list.text.contains(#"<h2 id="sign-in-title">Logowanie</h2>"#))
+        #expect(
+            list.text.contains(
+                #"aria-label="Wyloguj" hidden><input type="hidden" name="next" value="/trips"><button type="submit">Wyloguj</button>"#))
+        let trip = try await api.request("GET", "/trips/2", headers: browser)
+        #expect(trip.text.contains(#"id="sign-in""#) && trip.text.contains(#"id="sign-out""#))
+        let form = try await api.request("GET", "/session", headers: polish)
+        #expect(form.text.contains("<title>Logowanie · Podróże</title>"))
+        #expect(form.text.contains(#"<label>Token <input name="token""#))
+        #expect(form.text.contains(#"<button type="submit">Zaloguj</button>"#))
+    }
+
     @Test func aWrongTokenIs401AndTheFormSaysSoToABrowser() async throws {
         let api = try await start()
         defer { api.stop() }
@@ -127,7 +145,7 @@ private let browser = ["Accept": "text/html,application/xhtml+xml,application/xm
             "POST", "/session", headers: form.merging(browser) { $1 }, body: "token=\(alice)x&next=%2Ftrips%2F3")
         #expect(page.status == 401)
         #expect(page.field("Content-Type") == "text/html; charset=utf-8")
-        #expect(page.text.contains(#"role="alert""#))
+        #expect(page.text.contains(#"<p class="problem" role="alert">That token is not valid.</p>"#))
         #expect(page.text.contains(#"value="/trips/3""#))
         #expect(!page.text.contains(alice))
     }
@@ -285,7 +303,8 @@ private let browser = ["Accept": "text/html,application/xhtml+xml,application/xm
         #expect(!signedOut.text.contains(#"id="sign-out""#))
         let cookie = try await signIn(api)
         let signedIn = try await api.request("GET", "/session", headers: browser.merging(["Cookie": cookie]) { $1 })
-        #expect(signedIn.text.contains(#"<form id="sign-out" class="sign-out" method="post" action="/session/end">"#))
+        #expect(signedIn.text.contains(#"<form id="sign-out" class="sign-out" method="post" action="/session/end" aria-label="Sign out">"#))
+        #expect(signedIn.text.contains("Signed in with the token of alice."))
         #expect(!signedIn.text.contains(#"id="sign-in-form""#))
     }
 }
