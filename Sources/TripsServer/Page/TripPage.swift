@@ -71,7 +71,7 @@ struct TripPage {
         html.attribute("data-title", trip.city)
         html.attribute("data-text", sentence)
         html.markup(">Share</button></p>\n</main>\n")
-        PageDocument.close(into: &html)
+        PageDocument.close(PageWords.for(language ?? .english), into: &html)
         return html.bytes
     }
 

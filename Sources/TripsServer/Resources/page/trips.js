@@ -7,7 +7,6 @@
 document.documentElement.classList.add('js');
 
 const EVENT_KINDS = ['created', 'updated', 'deleted', 'reordered', 'sorted', 'favorites'];
-const STALE = 'The list changed since this page showed it, so nothing was changed. This is the current list.';
 /** The types the server keeps a photo in: any other file is refused here, before it is sent. */
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 /** From this size on, a photo's upload shows its progress: smaller ones are sent at once. */
@@ -20,6 +19,8 @@ const LANGUAGE = document.documentElement.lang || 'en';
 /** CLDR's plural rules and number symbols for it, as the browser has them. */
 const PLURALS = new Intl.PluralRules(LANGUAGE);
 const NUMBERS = new Intl.NumberFormat(LANGUAGE);
+/** Joins cities as the language does: "New York and Zürich", "New York i Zürich". */
+const LISTS = new Intl.ListFormat(LANGUAGE, { type: 'conjunction' });
 
 /** The phrase for `key` in the page's language (WORDS: /assets/words/<tag>.js, the
  *  server's own catalog), each {name} replaced by its value. */
@@ -40,7 +41,7 @@ const rows = () => [...document.querySelectorAll('#trips > li.trip')];
 const rowFor = (id) => $(`#trips > li.trip[data-id="${id}"]`);
 const stripPhotoFor = (id) => $(`.strip-photo[data-id="${id}"]`);
 const tripOf = (element) => element.closest('[data-id]');
-const cityOf = (id) => $('.city', rowFor(id) ?? document)?.textContent ?? `trip ${id}`;
+const cityOf = (id) => $('.city', rowFor(id) ?? document)?.textContent ?? t('status.tripNumber', { id });
 const isReorderable = () => view()?.dataset.reorderable === 'true';
 
 /** Ids of the selected trips, kept across refreshes of the list. */
@@ -126,7 +127,7 @@ async function problemOf(response) {
 
 async function stale() {
   await refresh();
-  announce(STALE);
+  announce(t('status.stale'));
 }
 
 // MARK: - Showing the list
@@ -146,7 +147,7 @@ function refresh() {
       refreshAgain = false;
       const response = await send('GET', location.pathname + location.search, { accept: 'text/html' });
       if (response.status === 404) {
-        announce('This trip was deleted.');
+        announce(t('status.tripGone'));
         break;
       }
       if (!response.ok) break;
@@ -182,7 +183,7 @@ function toggleSelection(row) {
   const id = row.dataset.id;
   if (!selection.delete(id)) selection.add(id);
   showSelection();
-  announce(`${selection.size} selected.`);
+  announce(tc('status.selected', selection.size));
 }
 
 /** The trips an action on `row` applies to: the selection when the row is in it. */
@@ -197,9 +198,10 @@ function announce(message) {
   requestAnimationFrame(() => { status.textContent = message; });
 }
 
+/** The trips `ids` in words: their cities when one or two, or how many they are. */
 function names(ids) {
   const cities = ids.map(cityOf);
-  return cities.length <= 2 ? cities.join(' and ') : `${cities.length} trips`;
+  return cities.length <= 2 ? LISTS.format(cities) : tc('list.count', cities.length);
 }
 
 // MARK: - Changes
@@ -207,13 +209,13 @@ function names(ids) {
 /** Moves `ids` in front of trip `before`, or to the end: the reorder difference. */
 async function reorder(ids, before) {
   const what = names(ids);
-  const where = before ? `before ${cityOf(before)}` : 'to the end';
+  const moved = before ? t('status.moved.before', { names: what, city: cityOf(before) }) : t('status.moved.end', { names: what });
   const destination = before ? { before } : 'end';
   // The page fetches itself again after a change, so it asks for no list in the answer.
   const response = await send('PATCH', '/trips', { json: { sources: ids, destination }, ifMatch: view().dataset.etag, minimal: true });
   if (!response.ok) return complain(response);
   await refresh();
-  announce(`Moved ${what} ${where}.`);
+  announce(moved);
 }
 
 /** A drop on the Favorites chip: the server answers which trips newly became favorites. */
@@ -224,7 +226,7 @@ async function makeFavorites(request) {
   selection.clear();
   await refresh();
   if (added.length > 0) celebrate(Number(response.headers.get('Trips-Revision')));
-  announce(added.length > 0 ? `Added ${names(added)} to Favorites.` : 'They were favorites already.');
+  announce(added.length > 0 ? t('status.favorites.added', { names: names(added) }) : t('status.favorites.already'));
 }
 
 /** The lesson's success haptic: a short animation, and a vibration where there is one. */
@@ -247,7 +249,7 @@ async function createFromText(text, before) {
   const created = await response.json();
   await refresh();
   const count = Array.isArray(created) ? created.length : 1;
-  announce(count === 1 ? `Added ${created.city ?? created[0].city}.` : `Added ${count} trips.`);
+  announce(count === 1 ? t('status.added', { city: created.city ?? created[0].city }) : tc('status.addedCount', count));
 }
 
 async function setFavorite(row, isFavorite) {
@@ -256,21 +258,21 @@ async function setFavorite(row, isFavorite) {
   if (!response.ok) return complain(response);
   const city = cityOf(row.dataset.id);
   await refresh();
-  announce(isFavorite ? `${city} is a favorite.` : `${city} is no longer a favorite.`);
+  announce(isFavorite ? t('status.favorite.on', { city }) : t('status.favorite.off', { city }));
 }
 
 /** Move up or down by one place: in front of the trip before the block, or past the next. */
 function moveByOne(row, step) {
-  if (!isReorderable()) return announce('Reordering is off while a filter, a search or a sort is on.');
+  if (!isReorderable()) return announce(t('status.reorderOff'));
   const ids = sourcesFor(row);
   const all = rows().map((r) => Number(r.dataset.id));
   const first = all.indexOf(ids[0]);
   const last = all.indexOf(ids[ids.length - 1]);
   if (step < 0) {
-    if (first <= 0) return announce(`${names(ids)} is at the top.`);
+    if (first <= 0) return announce(t('status.atTop', { names: names(ids) }));
     return reorder(ids, all[first - 1]);
   }
-  if (last >= all.length - 1) return announce(`${names(ids)} is at the end.`);
+  if (last >= all.length - 1) return announce(t('status.atEnd', { names: names(ids) }));
   return reorder(ids, all[last + 2]);
 }
 
@@ -279,12 +281,12 @@ function moveByOne(row, step) {
 /** The one photo in a drop of files, or null after saying why there is none to send. */
 function photoFile(files) {
   if (files.length !== 1) {
-    announce('Drop one photo at a time.');
+    announce(t('status.photo.oneAtATime'));
     return null;
   }
   const [file] = files;
   if (!PHOTO_TYPES.includes(file.type)) {
-    announce(`${file.name} is not a JPEG, PNG or WebP photo, so it was not sent.`);
+    announce(t('status.photo.notPhoto', { file: file.name }));
     return null;
   }
   return file;
@@ -300,13 +302,13 @@ async function sendPhoto(id, file, city, ifMatch) {
   if (isLarge) {
     progress.value = 0;
     progress.hidden = false;
-    announce(`Sending the photo of ${city}…`);
+    announce(t('status.photo.sending', { city }));
   }
   try {
     const onProgress = (fraction) => { progress.value = fraction; };
     return await send('PUT', `/trips/${id}/photo`, { raw: file, type: file.type, ifMatch, onProgress });
   } catch {
-    announce(`The photo of ${city} could not be sent: the connection failed.`);
+    announce(t('status.photo.failed', { city }));
     return null;
   } finally {
     if (isLarge) progress.hidden = true;
@@ -320,7 +322,7 @@ async function setPhoto(row, file) {
   if (!response) return;
   if (!response.ok) return complain(response);
   await refresh();
-  announce(`${city} has a new photo.`);
+  announce(t('status.photo.set', { city }));
 }
 
 /** A photo dropped between two trips (or at the end), waiting in the add form for the trip
@@ -331,13 +333,13 @@ let attachedPhoto = null;
 function attachPhoto(file, before) {
   detachPhoto();
   attachedPhoto = { file, before };
-  const where = before ? `before ${cityOf(before)}` : 'at the end';
+  const where = { file: file.name, city: before && cityOf(before) };
   const figure = $('#add-photo');
   $('img', figure).src = URL.createObjectURL(file);
-  $('#add-photo-where').textContent = `${file.name}: the new trip goes ${where}.`;
+  $('#add-photo-where').textContent = before ? t('form.photo.where.before', where) : t('form.photo.where.end', where);
   figure.hidden = false;
   $('#add-form').elements.city.focus();
-  announce(`Photo attached. Fill in the trip to add it ${where}.`);
+  announce(before ? t('status.photo.attached.before', where) : t('status.photo.attached.end', where));
 }
 
 function detachPhoto() {
@@ -355,7 +357,7 @@ function detachPhoto() {
 function draftBody(form) {
   const data = new FormData(form);
   const price = String(data.get('price') ?? '0').trim();
-  if (!/^\d+(\.\d+)?$/.test(price)) throw new Error('The price is a number such as 1299.99.');
+  if (!/^\d+(\.\d+)?$/.test(price)) throw new Error(t('status.priceFormat'));
   const draft = {
     city: data.get('city'), country: data.get('country'), nights: Number(data.get('nights')),
     start: data.get('start'), notes: data.get('notes') ?? '',
@@ -386,20 +388,21 @@ async function addTrip(form) {
   form.reset();
   detachPhoto();
   if (!photo) {
-    announce(`Added ${trip.city}.`);
+    announce(t('status.added', { city: trip.city }));
     return refresh();
   }
   const response = await sendPhoto(trip.id, photo.file, trip.city);
   await refresh();
   if (!response) return;
-  announce(response.ok ? `Added ${trip.city} with its photo.` : `Added ${trip.city}, but not its photo: ${await problemOf(response)}`);
+  const city = trip.city;
+  announce(response.ok ? t('status.addedWithPhoto', { city }) : t('status.addedWithoutPhoto', { city, reason: await problemOf(response) }));
 }
 
 async function saveEdit(form) {
   const trip = await submitDraft(form, 'PATCH', `/trips/${form.dataset.id}`, 'application/merge-patch+json', form.dataset.etag);
   if (trip) {
     $('#editor').hidden = true;
-    announce(`Saved ${trip.city}.`);
+    announce(t('status.saved', { city: trip.city }));
     await refresh();
   }
   rowFor(form.dataset.id)?.focus();
@@ -422,7 +425,7 @@ let pendingDelete = null;
 
 function askToDelete(ids) {
   pendingDelete = ids;
-  $('#confirm-title').textContent = `Delete ${names(ids)}?`;
+  $('#confirm-title').textContent = t('confirm.titleNamed', { names: names(ids) });
   $('#confirm').hidden = false;
   $('[data-action="confirm-delete"]').focus();
 }
@@ -441,7 +444,7 @@ async function confirmDelete() {
   ids.forEach((id) => selection.delete(String(id)));
   await refresh();
   (next && rowFor(next.dataset.id) || rows()[0])?.focus();
-  announce(`Deleted ${what}.`);
+  announce(t('status.deleted', { names: what }));
 }
 
 document.addEventListener('submit', async (event) => {
@@ -484,10 +487,10 @@ document.addEventListener('click', (event) => {
     case 'edit': return edit(row);
     case 'delete': return askToDelete([Number(row.dataset.id)]);
     case 'confirm-delete': return confirmDelete();
-    case 'cancel-delete': $('#confirm').hidden = true; pendingDelete = null; return announce('Nothing was deleted.');
+    case 'cancel-delete': $('#confirm').hidden = true; pendingDelete = null; return announce(t('status.nothingDeleted'));
     case 'cancel-edit': $('#editor').hidden = true; return rowFor($('#edit-form').dataset.id)?.focus();
     case 'enlarge': return enlarge(button);
-    case 'detach-photo': detachPhoto(); return announce('The photo was removed from the new trip.');
+    case 'detach-photo': detachPhoto(); return announce(t('status.photo.removed'));
   }
 });
 
@@ -690,9 +693,9 @@ document.addEventListener('click', async (event) => {
   }
   try {
     await navigator.clipboard.writeText(url);
-    announce('Link copied.');
+    announce(t('status.linkCopied'));
   } catch {
-    announce(`Copy this link: ${url}`);
+    announce(t('status.copyLink', { url }));
   }
 });
 
