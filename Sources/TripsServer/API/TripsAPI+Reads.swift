@@ -17,11 +17,19 @@ extension TripsAPI {
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
         guard !query.isEverything || !page.isEverything else {
             return cache.list(revision: list.revision, slot: form.cacheSlot) {
-                representView(Array(list.trips), query: query, nextAfter: nil, of: request, list: list, as: form, etag: etag)
+                representView(
+                    Array(list.trips), query: query, totals: list.totals, nextAfter: nil, of: request, list: list, as: form, etag: etag)
             }
         }
-        let (trips, nextAfter) = try query.isEverything ? page.slice(list) : page.slice(list.trips.matching(query))
-        return representView(trips, query: query, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        guard !query.isEverything else {
+            let (trips, nextAfter) = try page.slice(list)
+            return representView(
+                trips, query: query, totals: list.totals, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        }
+        let view = list.trips.matching(query)
+        let (trips, nextAfter) = try page.slice(view)
+        return representView(
+            trips, query: query, totals: TripTotals(view), nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
@@ -34,15 +42,17 @@ extension TripsAPI {
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
         let query = TripQuery(filter: .favorites)
-        let (trips, nextAfter) = try page.slice(list.trips.matching(query))
-        return representView(trips, query: query, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        let view = list.trips.matching(query)
+        let (trips, nextAfter) = try page.slice(view)
+        return representView(
+            trips, query: query, totals: TripTotals(view), nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
     }
 
     /// The trips of a view (a page of it, with `Link: rel="next"` while more follow), or the
-    /// list page showing them.
+    /// list page showing them with the `totals` of the whole view, counted only for a page.
     private func representView(
-        _ trips: [Trip], query: TripQuery, nextAfter: Trip.ID?, of request: HTTPRequest, list: TripList, as form: ReadForm<[Trip]>,
-        etag: EntityTag
+        _ trips: [Trip], query: TripQuery, totals: @autoclosure () -> TripTotals, nextAfter: Trip.ID?, of request: HTTPRequest,
+        list: TripList, as form: ReadForm<[Trip]>, etag: EntityTag
     ) -> HTTPResponse {
         let next = nextAfter.map { Pagination.nextURL(path: request.path, query: request.query, after: $0) }
         switch form {
@@ -51,7 +61,8 @@ extension TripsAPI {
             if let next { fields[.link] = "<\(next)>; rel=\"next\"" }
             return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
         case .page(let language):
-            let page = TripsListPage(trips: trips, list: list, query: query, nextPage: next, language: language, cache: cache)
+            let page = TripsListPage(
+                trips: trips, list: list, query: query, totals: totals(), nextPage: next, language: language, cache: cache)
             return representPage(page.render(), etag: etag, revision: list.revision, language: language)
         }
     }

@@ -12,9 +12,11 @@ import TripsHTTP
 struct TripsListPage {
     /// The trips the view shows, in its order (one page of it, when paged).
     let trips: [Trip]
-    /// The whole list: its countries make the chips, its counts the header.
+    /// The whole list: its countries make the chips.
     let list: TripList
     let query: TripQuery
+    /// The totals of the whole view, which the summary shows (more than `trips` when paged).
+    let totals: TripTotals
     /// The next page's URL, while more follow.
     let nextPage: String?
     /// The language of the sentences; nil: English, not asked for.
@@ -33,7 +35,7 @@ struct TripsListPage {
     func render() -> [UInt8] {
         var html = HTMLWriter(reservingCapacity: 2048 + 900 * trips.count)
         PageDocument.open(
-            title: PageWords.for(language ?? .english)["list.title"], language: language ?? .english, bodyClass: "list-page", into: &html)
+            title: words["list.title"], language: language ?? .english, bodyClass: "list-page", into: &html)
         html.markup("<main id=\"view\"")
         html.attribute("data-etag", EntityTag.list(revision: list.revision, .html, language).headerValue)
         html.markup(" data-revision=\"")
@@ -41,10 +43,12 @@ struct TripsListPage {
         html.markup(isReorderable ? "\" data-reorderable=\"true\">\n" : "\" data-reorderable=\"false\">\n")
         header(into: &html)
         PhotoStrip.render(trips, words, into: &html)
+        TripSummary.render(totals, words: words, into: &html)
         chips(into: &html)
         tools(into: &html)
         rows(into: &html)
         html.markup("</main>\n")
+        RowMenu.render(words: words, into: &html)
         TripForms.render(words, into: &html)
         PhotoStrip.renderViewer(words, into: &html)
         PageDocument.close(words, into: &html)
@@ -55,12 +59,7 @@ struct TripsListPage {
         let words = PageWords.for(language ?? .english)
         html.markup("<header class=\"top\"><h1>")
         html.text(words["list.title"])
-        html.markup("</h1><p id=\"trip-count\" class=\"count\">")
-        html.text(
-            trips.count == list.trips.count
-                ? words.counted("list.count", list.trips.count)
-                : words.counted("list.countOf", list.trips.count, ["shown": words.number(trips.count)]))
-        html.markup("</p></header>\n")
+        html.markup("</h1></header>\n")
     }
 
     /// All, Favorites, then one chip per country in first-seen order, as the lesson's
@@ -152,13 +151,11 @@ struct TripsListPage {
         html.markup("<ol id=\"trips\" class=\"trips\"")
         html.attribute("aria-label", words["list.title"])
         html.markup(">\n")
-        let (isReorderable, language) = (isReorderable, language ?? .english)
+        let language = language ?? .english
         for trip in trips {
             let version = list.version(of: trip.id) ?? 0
             html.markup(
-                cache.pageRow(trip.id, version: version, isReorderable: isReorderable, language: language) {
-                    Self.row(trip, version: version, isReorderable: isReorderable, language: language)
-                })
+                cache.pageRow(trip.id, version: version, language: language) { Self.row(trip, version: version, language: language) })
         }
         html.markup("</ol>\n")
         if trips.isEmpty {
@@ -178,10 +175,12 @@ struct TripsListPage {
         }
     }
 
-    /// One trip: its photo (or tile), its city (a link to its page), its sentence and details, and the
-    /// buttons the script brings to life (hidden without it).
-    private static func row(_ trip: Trip, version: UInt64, isReorderable: Bool, language: Language) -> [UInt8] {
-        var html = HTMLWriter(reservingCapacity: 1200)
+    /// One trip, as the lesson's rows show it: its photo (or letter), its city (a link to its
+    /// page) and favorite star, its sentence and price, and the button of its actions' menu
+    /// (`RowMenu`). The same row serves every view, so it is cached per version and language.
+    private static func row(_ trip: Trip, version: UInt64, language: Language) -> [UInt8] {
+        let words = PageWords.for(language)
+        var html = HTMLWriter(reservingCapacity: 1024)
         html.markup("<li class=\"trip")
         if trip.isFavorite { html.markup(" is-favorite") }
         html.markup("\" tabindex=\"0\" draggable=\"true\"")
@@ -194,29 +193,20 @@ struct TripsListPage {
         html.text(trip.city)
         html.markup("</a>")
         if trip.isFavorite {
-            html.markup(" <span class=\"star\" title=\"Favorite\" lang=\"en\">★<span class=\"visually-hidden\"> favorite</span></span>")
+            let favorite = words["row.isFavorite"]
+            html.markup(" <span class=\"star\"")
+            html.attribute("title", favorite)
+            html.markup(">★<span class=\"visually-hidden\"> ")
+            html.text(favorite)
+            html.markup("</span></span>")
         }
         html.markup("<p class=\"sentence\">")
         html.text(trip.sentence(in: language))
-        html.markup("</p><p class=\"details\"><span lang=\"en\">Price</span> ")
-        html.text(trip.price.description)
-        if !trip.notes.isEmpty {
-            html.markup(" · ")
-            html.text(trip.notes)
-        }
+        html.markup("</p><p class=\"price\">")
+        html.text(words["row.price", ["price": words.price(trip.price)]])
         html.markup("</p></div>")
-        html.markup("<div class=\"actions\" role=\"group\" aria-label=\"Actions\" lang=\"en\">")
-        html.markup("<button data-action=\"select\" aria-pressed=\"false\">Select</button>")
-        html.markup(
-            trip.isFavorite
-                ? "<button data-action=\"favorite\" aria-pressed=\"true\">★ Favorite</button>"
-                : "<button data-action=\"favorite\" aria-pressed=\"false\">☆ Favorite</button>")
-        if isReorderable {
-            html.markup("<button data-action=\"up\">Move up</button>")
-            html.markup("<button data-action=\"down\">Move down</button>")
-        }
-        html.markup("<button data-action=\"edit\">Edit</button>")
-        html.markup("<button data-action=\"delete\">Delete</button></div></li>\n")
+        RowMenu.renderButton(for: trip, words: words, into: &html)
+        html.markup("</li>\n")
         return html.bytes
     }
 }

@@ -155,8 +155,13 @@ function refresh() {
       const focused = document.activeElement;
       const focusedTrip = focused && tripOf(focused)?.dataset.id;
       const focusedAction = focused?.dataset?.action;
+      // An open menu leaves with its row, and opens again in the row that replaces it.
+      const menuTrip = menuRow()?.dataset.id;
+      closeMenu();
       view().replaceWith(document.adoptNode(fresh));
       showSelection();
+      const menuButton = menuTrip && menuButtonOf(rowFor(menuTrip));
+      if (menuButton) openMenu(menuButton, { focus: null });
       if (Date.now() < celebratingUntil) $('#favorites-chip')?.classList.add('celebrate');
       if (focusedAction === 'enlarge') {
         (stripPhotoFor(focusedTrip) ?? rowFor(focusedTrip))?.focus();
@@ -175,7 +180,6 @@ function showSelection() {
   for (const row of rows()) {
     const isSelected = selection.has(row.dataset.id);
     row.classList.toggle('selected', isSelected);
-    $('[data-action="select"]', row)?.setAttribute('aria-pressed', String(isSelected));
   }
 }
 
@@ -479,9 +483,12 @@ document.addEventListener('click', (event) => {
     return;
   }
   const row = tripOf(button);
+  // A menu's item acts on the row the menu is in, after the menu closes.
+  if (rowMenu?.contains(button)) closeMenu({ returnFocus: true });
   switch (button.dataset.action) {
+    case 'menu': return menuRow() === row ? closeMenu({ returnFocus: true }) : openMenu(button);
     case 'select': return toggleSelection(row);
-    case 'favorite': return setFavorite(row, button.getAttribute('aria-pressed') !== 'true');
+    case 'favorite': return setFavorite(row, !row.classList.contains('is-favorite'));
     case 'up': return moveByOne(row, -1);
     case 'down': return moveByOne(row, 1);
     case 'edit': return edit(row);
@@ -512,6 +519,80 @@ document.addEventListener('keydown', (event) => {
   else if (key === 'Enter') location.href = $('a.city', row).href;
   else return;
   event.preventDefault();
+});
+
+// MARK: - Row menu
+
+/** The one menu of a row's actions (RowMenu.swift): the script moves it into the row whose
+ *  button opens it, so its items act on that row as any [data-action] button does. It
+ *  follows the WAI-ARIA menu button pattern: Enter, Space or ArrowDown on the button open it
+ *  on its first item (ArrowUp on its last), arrows move, Escape closes it back onto its
+ *  button, and Tab, a click or focus elsewhere close it. */
+const rowMenu = $('#row-menu');
+const menuButtonOf = (row) => row && $('[data-action="menu"]', row);
+const menuItems = () => [...rowMenu.querySelectorAll('[role="menuitem"]')].filter((item) => !item.hidden);
+/** The row whose menu is open, or null. */
+const menuRow = () => (rowMenu && !rowMenu.hidden ? tripOf(rowMenu) : null);
+
+/** Opens the menu under `button`, its items named for that row; focuses its `focus` item
+ *  ('first', 'last', or null: none). */
+function openMenu(button, { focus = 'first' } = {}) {
+  const row = tripOf(button);
+  closeMenu();
+  $('[data-action="select"]', rowMenu).textContent = t(selection.has(row.dataset.id) ? 'row.deselect' : 'row.select');
+  $('[data-action="favorite"]', rowMenu).textContent = t(row.classList.contains('is-favorite') ? 'row.unfavorite' : 'row.favorite');
+  for (const item of rowMenu.querySelectorAll('[data-action="up"], [data-action="down"]')) item.hidden = !isReorderable();
+  rowMenu.setAttribute('aria-label', button.getAttribute('aria-label'));
+  button.after(rowMenu);
+  rowMenu.hidden = false;
+  button.setAttribute('aria-expanded', 'true');
+  button.setAttribute('aria-controls', rowMenu.id);
+  const items = menuItems();
+  if (focus) items[focus === 'last' ? items.length - 1 : 0].focus();
+}
+
+/** Closes the menu, if open, and takes it out of its row (a refresh replaces rows); with
+ *  `returnFocus`, focus goes back to its button. */
+function closeMenu({ returnFocus = false } = {}) {
+  const button = menuButtonOf(menuRow());
+  if (!button) return;
+  rowMenu.hidden = true;
+  document.body.append(rowMenu);
+  button.setAttribute('aria-expanded', 'false');
+  button.removeAttribute('aria-controls');
+  if (returnFocus) button.focus();
+}
+
+document.addEventListener('keydown', (event) => {
+  const target = event.target;
+  if (!rowMenu || !(target instanceof HTMLButtonElement)) return;
+  if (target.dataset.action === 'menu') {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    openMenu(target, { focus: event.key === 'ArrowUp' ? 'last' : 'first' });
+    return event.preventDefault();
+  }
+  if (!rowMenu.contains(target)) return;
+  const items = menuItems();
+  const index = items.indexOf(target);
+  const key = event.key;
+  if (key === 'ArrowDown') items[(index + 1) % items.length].focus();
+  else if (key === 'ArrowUp') items[(index - 1 + items.length) % items.length].focus();
+  else if (key === 'Home') items[0].focus();
+  else if (key === 'End') items[items.length - 1].focus();
+  else if (key === 'Escape') closeMenu({ returnFocus: true });
+  else if (key === 'Tab') return closeMenu({ returnFocus: true }); // then Tab moves on from the button
+  else return;
+  event.preventDefault();
+});
+
+// A press anywhere but the menu and its button closes it; so does focus moving elsewhere.
+document.addEventListener('pointerdown', (event) => {
+  const button = menuButtonOf(menuRow());
+  if (button && !rowMenu.contains(event.target) && !button.contains(event.target)) closeMenu();
+});
+document.addEventListener('focusin', (event) => {
+  const button = menuButtonOf(menuRow());
+  if (button && !rowMenu.contains(event.target) && event.target !== button) closeMenu();
 });
 
 // MARK: - Photo strip
