@@ -53,9 +53,9 @@ enum TripForms {
             """)
     }
 
-    /// A draft's fields, as the add and the edit forms both ask for them (the limits are the
-    /// API's, so a browser checks them before sending).
-    private static let draftFields: StaticString = """
+    /// A draft's fields, as the add, the edit and the trip page's forms all ask for them (the
+    /// limits are the API's, so a browser checks them before sending).
+    static let draftFields: StaticString = """
         <label>City <input name="city" required maxlength="200" autocomplete="off"></label>
         <label>Country <input name="country" required maxlength="200" autocomplete="off"></label>
         <label>Nights <input name="nights" type="number" min="1" max="365" value="3" required></label>
