@@ -78,7 +78,7 @@ enum TripForms {
     /// A draft's fields, as the add and the edit forms both ask for them (the limits are the
     /// API's, so a browser checks them before sending). The values are data, not words: the
     /// price is typed as the API reads it (`1499.5`), whatever the language.
-    private static func draftFields(_ words: PageWords, into html: inout HTMLWriter) {
+    static func draftFields(_ words: PageWords, into html: inout HTMLWriter) {
         field(words["form.city"], #"<input name="city" required maxlength="200" autocomplete="off">"#, into: &html)
         field(words["form.country"], #"<input name="country" required maxlength="200" autocomplete="off">"#, into: &html)
         field(words["form.nights"], #"<input name="nights" type="number" min="1" max="365" value="3" required>"#, into: &html)

@@ -43,7 +43,7 @@ private let hostileTrip =
     // MARK: Validators and security headers
 
     @Test(
-        arguments: TestStore.all, [("/trips", #""list-r0-html""#), ("/favorites", #""list-r0-html""#), ("/trips/2", #""trip-2-v0-html""#)])
+        arguments: TestStore.all, [("/trips", #""list-r0-html""#), ("/favorites", #""list-r0-html""#), ("/trips/2", #""trip-2-r0-html""#)])
     func thePageHasItsOwnValidatorAndSecurityHeaders(store: TestStore, example: (path: String, tag: String)) async throws {
         let (path, tag) = example
         let api = try await APIServer(on: store)

@@ -88,7 +88,7 @@ private func listPage(photos: [Trip.ID: TripPhoto], query: TripQuery = TripQuery
 }
 
 private func tripPage(_ trip: Trip) -> String {
-    let page = TripPage(trip: trip, version: 1, revision: 1, origin: "http://trips.example:8080", language: nil)
+    let page = TripPage(trip: trip, version: 1, next: nil, revision: 1, origin: "http://trips.example:8080", language: nil)
     return String(decoding: page.render(), as: UTF8.self)
 }
 

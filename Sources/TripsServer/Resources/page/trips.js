@@ -168,6 +168,8 @@ function refresh() {
       } else if (focusedTrip) {
         const row = rowFor(focusedTrip);
         (focusedAction && row && $(`[data-action="${focusedAction}"]`, row) || row)?.focus();
+      } else if (focusedAction) {
+        $(`[data-action="${focusedAction}"]`, view())?.focus(); // a trip page's action
       }
     } while (refreshAgain);
   })().finally(() => { refreshing = null; });
@@ -412,15 +414,21 @@ async function saveEdit(form) {
   rowFor(form.dataset.id)?.focus();
 }
 
-function edit(row) {
-  const trip = JSON.parse(row.dataset.json);
-  const form = $('#edit-form');
+/** Fills a draft form with the trip `element` shows (its JSON), and keeps the trip's id and
+ *  the tag its change sends as If-Match. */
+function fillDraft(form, element) {
+  const trip = JSON.parse(element.dataset.json);
   for (const name of ['city', 'country', 'nights', 'notes']) form.elements[name].value = trip[name];
   form.elements.start.value = trip.start.slice(0, 10);
   // The price as the server wrote it: JSON.parse would round a long decimal to a double.
-  form.elements.price.value = row.dataset.json.match(/"price":([0-9.eE+-]+)/)[1];
-  form.dataset.id = row.dataset.id;
-  form.dataset.etag = row.dataset.etag;
+  form.elements.price.value = element.dataset.json.match(/"price":([0-9.eE+-]+)/)[1];
+  form.dataset.id = element.dataset.id;
+  form.dataset.etag = element.dataset.etag;
+}
+
+function edit(row) {
+  const form = $('#edit-form');
+  fillDraft(form, row);
   $('#editor').hidden = false;
   form.elements.city.focus();
 }
@@ -778,6 +786,70 @@ document.addEventListener('click', async (event) => {
   } catch {
     announce(t('status.copyLink', { url }));
   }
+});
+
+// MARK: - The trip page
+
+// The lesson's TripDetail (Sources/TripsServer/Page/TripPage.swift): the card, and Edit
+// inline, Favorite and Delete behind a confirmation, each a request; after a change the page
+// refreshes #view as the list does. A delete goes back to the list.
+
+/** The trip page's card: its id, JSON and the tag a change of the trip sends. */
+const tripCard = () => $('article.trip-card', view());
+/** Focus back on one of the card's actions (a refresh replaces them). */
+const focusAction = (action) => $(`[data-action="${action}"]`, view())?.focus();
+
+function editOnPage() {
+  const form = $('#detail-edit-form');
+  fillDraft(form, tripCard());
+  $('#detail-editor').hidden = false;
+  form.elements.city.focus();
+}
+
+/** PATCHes what the editor changed (merge-patch, If-Match: the trip as the card showed it). */
+async function saveOnPage(form) {
+  const url = `/trips/${form.dataset.id}`;
+  const trip = await submitDraft(form, 'PATCH', url, 'application/merge-patch+json', form.dataset.etag);
+  if (!trip) return;
+  $('#detail-editor').hidden = true;
+  await refresh();
+  focusAction('detail-edit');
+  announce(t('detail.saved', { city: trip.city }));
+}
+
+function askToDeleteOnPage() {
+  $('#detail-confirm-title').textContent = t('detail.delete.title', { city: $('h1.city', view()).textContent });
+  $('#detail-confirm').hidden = false;
+  $('[data-action="detail-confirm-delete"]').focus();
+}
+
+async function deleteOnPage() {
+  $('#detail-confirm').hidden = true;
+  const card = tripCard();
+  const response = await send('DELETE', `/trips/${card.dataset.id}`, { ifMatch: card.dataset.etag });
+  if (!response.ok) return complain(response);
+  location.assign('/trips');
+}
+
+document.addEventListener('click', (event) => {
+  const button = event.target.closest('button[data-action^="detail-"]');
+  switch (button?.dataset.action) {
+    case 'detail-edit': return editOnPage();
+    case 'detail-cancel-edit': $('#detail-editor').hidden = true; return focusAction('detail-edit');
+    case 'detail-favorite': return setFavorite(tripCard(), button.getAttribute('aria-pressed') !== 'true');
+    case 'detail-delete': return askToDeleteOnPage();
+    case 'detail-confirm-delete': return deleteOnPage();
+    case 'detail-cancel-delete':
+      $('#detail-confirm').hidden = true;
+      focusAction('detail-delete');
+      return announce(t('detail.delete.kept'));
+  }
+});
+
+document.addEventListener('submit', async (event) => {
+  if (event.target.id !== 'detail-edit-form') return;
+  event.preventDefault();
+  await saveOnPage(event.target);
 });
 
 // MARK: - Live
