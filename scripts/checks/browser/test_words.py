@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 
 from conftest import DESKTOP, PHONE, Console
 from test_page import row
-from test_photos import give_photo, png
 
 # Text dropped from another app onto trip `id`'s upper half: a new trip per line, before it.
 DROP_TEXT = """([id, text]) => {
@@ -51,9 +50,6 @@ def test_the_page_in_polish_speaks_polish(browser, server):
     expect(page.locator("#add h2")).to_have_text("Nowa podróż")
     expect(page.locator("#sentence-form input")).to_have_attribute("placeholder", "Lizbona, Portugalia: 4 noce od 1 maja 2027")
     expect(page.locator("footer")).to_contain_text("każda strona jest też dostępna jako JSON i tekst")
-    # A price with Polish separators over exactly the digits stored: 1499.5, not 1 499,50.
-    expect(row(page, 1)).to_contain_text("1499,5")
-    expect(row(page, 1)).not_to_contain_text("1499.5")
     assert page.evaluate(OTHER_LANGS) == []
 
     # The form, by its Polish labels; what it announces is Polish too.
@@ -84,6 +80,9 @@ def test_the_page_in_polish_speaks_polish(browser, server):
     expect(page.locator("#confirm")).to_contain_text("Tej operacji nie można cofnąć.")
     page.get_by_role("button", name="Anuluj").click()
     expect(page.locator("#status")).to_have_text("Nic nie zostało usunięte.")
+    # A price with Polish separators over exactly the digits stored: 1499.5, not 1 499,50.
+    expect(row(page, 1)).to_contain_text("1499,5")
+    expect(row(page, 1)).not_to_contain_text("1499.5")
     context.close()
     assert console.errors == [], console.errors
 
@@ -92,23 +91,21 @@ def test_the_page_in_japanese_announces_in_japanese(browser, server):
     context, page, console = open_in(browser, "ja-JP")
     page.goto(server.url + "/trips")
     expect(page.locator("h1")).to_have_text("旅行")
-    expect(row(page, 1)).to_contain_text("1,499.5")
     row(page, 2).focus()
     page.keyboard.press("Alt+ArrowUp")
     expect(page.locator("#status")).to_have_text("VancouverをSeattleの前に移動しました。")
     assert page.evaluate(OTHER_LANGS) == []
+    expect(row(page, 2)).to_contain_text("1,299.99")
     context.close()
     assert console.errors == [], console.errors
 
 
 def test_axe_finds_no_violations_in_polish_and_japanese(browser, server):
-    for trip_id in [1, 3]:
-        give_photo(server, trip_id, png(120, 80, seed=trip_id))
     for locale in ["pl-PL", "ja-JP"]:
         for viewport in [DESKTOP, PHONE]:
             context, page, console = open_in(browser, locale, viewport)
             page.goto(server.url + "/trips")
-            expect(page.locator(".strip-photo")).to_have_count(2)
+            expect(page.locator(".strip-photo")).to_have_count(6)
             assert_no_violations(page, f"{locale} at {viewport['width']} px")
             row(page, 2).focus()
             page.keyboard.press("Delete")
