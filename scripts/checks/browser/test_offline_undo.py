@@ -138,6 +138,20 @@ def test_a_change_whose_answer_was_lost_is_kept_for_the_next_visit_and_made_once
     assert status == 201 and server.ids() == [1, 2, 3, 4, 5, 6, 7]
 
 
+def test_a_page_outside_a_secure_context_makes_its_own_keys(server, page):
+    page.add_init_script("delete Crypto.prototype.randomUUID")  # as over plain HTTP on a network
+    page.goto(server.url + "/trips")
+    page.context.set_offline(True)
+    favorite(page, 2)
+    expect(page.locator("#status")).to_contain_text("1 change waiting to be sent.")
+    [kept] = waiting(page)
+    assert UUID.fullmatch(kept["key"]), kept
+    page.context.set_offline(False)
+    expect(page.locator("#status")).to_have_text("1 waiting change was sent.")
+    assert server.ids("/favorites") == [1, 2, 5]
+    forgive_connection_errors(page)
+
+
 def test_the_waiting_changes_are_bounded_in_number_and_bytes(server, page):
     page.goto(server.url + "/trips")
     page.context.set_offline(True)

@@ -778,7 +778,7 @@ const clock = { later: (ms, run) => setTimeout(run, ms), cancel: (timer) => clea
  */
 async function makeChange(method, url, { json, raw, type, ifMatch, minimal }, { what, ids = [], unkept } = {}) {
   withdrawUndo();
-  const change = { key: crypto.randomUUID(), method, url, json, raw, type, ifMatch, minimal, what, ids };
+  const change = { key: idempotencyKey(), method, url, json, raw, type, ifMatch, minimal, what, ids };
   if (navigator.onLine !== false && waitingChanges().length === 0) {
     try {
       return await send(method, url, { json, raw, type, ifMatch, minimal, key: change.key });
@@ -801,6 +801,17 @@ async function makeChange(method, url, { json, raw, type, ifMatch, minimal }, { 
   announce(t('offline.kept', { change: what }));
   if (navigator.onLine !== false && !retryTimer) sendWaiting();
   return KEPT;
+}
+
+/** A new random key (a version 4 UUID). crypto.randomUUID() exists only in a secure context
+ *  (HTTPS, or localhost): a page served over plain HTTP on a network makes its own. */
+function idempotencyKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The waiting changes, oldest first; none when the storage holds anything else. */
