@@ -123,8 +123,8 @@ private func shownTexts(_ html: String) -> [String] {
     }.filter { !$0.isEmpty }
 }
 
-/// The page without the parts other work of #29 is converting: the rows (item 4, with
-/// their menus) and the token panel (item 7, sign-in). Remove each once it is converted.
+/// The page without the part other work of #29 is converting: the token panel (item 7,
+/// sign-in). Remove it once it is converted.
 private func ownWords(_ html: String) -> String {
-    html.replacing(#/<li class="trip[\s\S]*?</li>\n/#, with: "").replacing(#/<section id="token"[\s\S]*?</section>\n/#, with: "")
+    html.replacing(#/<section id="token"[\s\S]*?</section>\n/#, with: "")
 }
