@@ -22,8 +22,8 @@ DROP_TEXT = """([id, text]) => {
     target.dispatchEvent(new DragEvent('drop', init));
 }"""
 
-# The elements other than <html> that name a language. The rows and the token panel are left
-# out while other work of #29 converts them (items 4 and 7): remove the exclusion then.
+# The elements other than <html> that name a language. The token panel is left
+# out while other work of #29 converts it (item 7): remove the exclusion then.
 OTHER_LANGS = """() => [...document.querySelectorAll('[lang]')]
     .filter((e) => e !== document.documentElement && !e.closest('#token'))
     .map((e) => `${e.tagName.toLowerCase()} lang=${e.lang}`)"""
