@@ -314,13 +314,14 @@ private let hostileTrip =
 
     // MARK: Weight and access
 
-    /// 75,738 bytes with the script's offline queue and undo (60,000 was the budget before them).
-    @Test(arguments: TestStore.all) func theListPageAndItsAssetsWeighUnder80KB(store: TestStore) async throws {
+    /// 86,223 bytes with the rows' menu, the trip page's actions, the offline queue and undo
+    /// (60,000 was the budget before #29); no compression yet (#30).
+    @Test(arguments: TestStore.all) func theListPageAndItsAssetsWeighUnder100KB(store: TestStore) async throws {
         let api = try await APIServer(on: store)
         defer { api.stop() }
         let page = try await api.request("GET", "/trips", headers: browser)
         let total = page.body.count + PackageResources.trips_css.count + PackageResources.trips_js.count + PackageResources.trips_svg.count
-        #expect(total < 80_000, "\(total) bytes")
+        #expect(total < 100_000, "\(total) bytes")
     }
 
     @Test(arguments: TestStore.all) func withTokensThePageIsReadableWithoutOne(store: TestStore) async throws {
