@@ -136,10 +136,13 @@ async function stale() {
 
 let refreshing = null;
 let refreshAgain = false;
+/** Set while the page goes elsewhere after a change (the trip page's delete): no refresh. */
+let leaving = false;
 
 /** Fetches this page again and swaps #view, keeping focus and selection (offline, the page
  *  stays as it is); calls that come while one runs are folded into one more. */
 function refresh() {
+  if (leaving) return Promise.resolve();
   if (refreshing) {
     refreshAgain = true;
     return refreshing;
@@ -870,9 +873,13 @@ function askToDeleteOnPage() {
 async function deleteOnPage() {
   $('#detail-confirm').hidden = true;
   const card = tripCard();
+  // The change feed tells of this delete too, maybe before its answer: the page is leaving,
+  // so it must not fetch itself again (a 404) meanwhile.
+  leaving = true;
   const response = await send('DELETE', `/trips/${card.dataset.id}`, { ifMatch: card.dataset.etag });
-  if (!response.ok) return complain(response);
-  location.assign('/trips');
+  if (response.ok) return location.assign('/trips');
+  leaving = false;
+  return complain(response);
 }
 
 document.addEventListener('click', (event) => {
