@@ -8,8 +8,8 @@ import TripsHTTP
 enum PageDocument {
     /// Opens the document through `<body>`; `head` adds what a page needs beyond the title.
     ///
-    /// The document is in the language of its sentences; the page's own words (buttons,
-    /// headings) are English, and the elements holding them say so with `lang="en"`.
+    /// The document is in the language of its sentences, and so are the page's own words
+    /// (`PageWords`): `lang` on `<html>` is the only one the page needs.
     ///
     /// Every page but the one to sign in at (`offersSignIn: false`) begins with "Sign out",
     /// hidden until the script learns the browser is signed in, and that page's form, hidden
@@ -36,21 +36,38 @@ enum PageDocument {
         html.markup("\" defer></script>\n</head>\n<body class=\"")
         html.markup(bodyClass)
         html.markup("\">\n")
-        if offersSignIn {
-            let words = PageWords.for(language)
-            SignInPage.signOut(isHidden: true, words: words, into: &html)
-            SignInPage.form(next: "/trips", failed: false, isPanel: true, words: words, into: &html)
-        }
+        if offersSignIn { html.markup(signInPanels[language.index]) }
+    }
+
+    /// Each language's hidden "Sign out" and sign-in panel, written once.
+    private static let signInPanels: [[UInt8]] = Language.allCases.map { language in
+        let words = PageWords.for(language)
+        var html = HTMLWriter(reservingCapacity: 1024)
+        SignInPage.signOut(isHidden: true, words: words, into: &html)
+        SignInPage.form(next: "/trips", failed: false, isPanel: true, words: words, into: &html)
+        return html.bytes
     }
 
     /// The progress of a large photo's upload and the status line the script announces into,
     /// then the end of the document.
-    static func close(into html: inout HTMLWriter) {
-        html.markup("<progress id=\"upload\" class=\"upload\" max=\"1\" value=\"0\" aria-label=\"Sending the photo\" lang=\"en\" hidden>")
-        html.markup("</progress>\n")
-        html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" lang=\"en\"></div>\n")
-        html.markup("<footer lang=\"en\"><a href=\"/openapi.yaml\">The API</a> · every page here is also JSON and text: ")
-        html.markup("<code>curl -H 'Accept: text/plain'</code></footer>\n</body>\n</html>\n")
+    static func close(_ words: PageWords, into html: inout HTMLWriter) {
+        html.markup(closings[words.language.index])
+    }
+
+    /// Each language's end of the document, written once.
+    private static let closings: [[UInt8]] = Language.allCases.map { language in
+        let words = PageWords.for(language)
+        var html = HTMLWriter(reservingCapacity: 512)
+        html.markup("<progress id=\"upload\" class=\"upload\" max=\"1\" value=\"0\"")
+        html.attribute("aria-label", words["upload.label"])
+        html.markup(" hidden></progress>\n")
+        html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\"></div>\n")
+        html.markup("<footer><a href=\"/openapi.yaml\">")
+        html.text(words["footer.api"])
+        html.markup("</a> · ")
+        html.text(words["footer.formats"])
+        html.markup(" <code>curl -H 'Accept: text/plain'</code></footer>\n</body>\n</html>\n")
+        return html.bytes
     }
 
     /// A trip's tile: its photo, or, when it has none, its initial on one of eight colours,

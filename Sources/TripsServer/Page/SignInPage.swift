@@ -41,7 +41,7 @@ struct SignInPage {
             html.markup("</a></p>\n")
         }
         html.markup("</main>\n")
-        PageDocument.close(into: &html)
+        PageDocument.close(words, into: &html)
         return html.bytes
     }
 

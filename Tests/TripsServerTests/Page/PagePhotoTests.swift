@@ -81,13 +81,14 @@ private func listPage(photos: [Trip.ID: TripPhoto], query: TripQuery = TripQuery
         return trip
     }
     let list = TripList(trips: trips)
+    let view = list.trips.matching(query)
     let page = TripsListPage(
-        trips: list.trips.matching(query), list: list, query: query, nextPage: nil, language: nil, cache: RepresentationCache())
+        trips: view, list: list, query: query, totals: TripTotals(view), nextPage: nil, language: nil, cache: RepresentationCache())
     return String(decoding: page.render(), as: UTF8.self)
 }
 
 private func tripPage(_ trip: Trip) -> String {
-    let page = TripPage(trip: trip, version: 1, revision: 1, origin: "http://trips.example:8080", language: nil)
+    let page = TripPage(trip: trip, version: 1, next: nil, revision: 1, origin: "http://trips.example:8080", language: nil)
     return String(decoding: page.render(), as: UTF8.self)
 }
 
@@ -101,6 +102,7 @@ extension TripsListPage {
     fileprivate static func page(of trips: [Trip]) -> TripsListPage {
         let list = TripList(trips: trips)
         return TripsListPage(
-            trips: Array(list.trips), list: list, query: TripQuery(), nextPage: nil, language: nil, cache: RepresentationCache())
+            trips: Array(list.trips), list: list, query: TripQuery(), totals: list.totals, nextPage: nil, language: nil,
+            cache: RepresentationCache())
     }
 }
