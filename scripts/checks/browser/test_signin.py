@@ -7,6 +7,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from conftest import PHONE, TOKEN, open_page
+from test_offline_undo import UUID, favorite, forgive_connection_errors, record_changes, waiting
+from test_page import choose
 
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
 
@@ -66,12 +68,12 @@ def test_a_private_list_is_read_after_signing_in_through_the_form_and_signing_ou
     without_401s(page)
 
 
-def test_a_change_that_needs_a_token_opens_the_form_once_and_goes_on(token_server, page):
+def test_a_change_that_needs_a_token_opens_the_form_once_and_goes_on_with_its_key(token_server, page):
+    sent = record_changes(page)
     page.goto(token_server.url + "/trips")
     expect(page.locator("#sign-in")).to_be_hidden()
     expect(page.locator("#sign-out")).to_be_hidden()
-    # A change the page makes, as its buttons do (send() in trips.js): 401, so the form opens.
-    page.evaluate("() => { window.favorite = send('PUT', '/favorites/2').then((r) => r.status); }")
+    choose(page, 2, "favorite")  # 401: the form opens
     expect(page.locator("#sign-in")).to_be_visible()
     expect(page.locator('#sign-in input[name="token"]')).to_be_focused()
     expect(page.locator("#status")).to_have_text("Sign in with a token to go on.")
@@ -85,16 +87,79 @@ def test_a_change_that_needs_a_token_opens_the_form_once_and_goes_on(token_serve
     page.locator('#sign-in input[name="token"]').fill(TOKEN)
     page.locator("#sign-in button").click()
     expect(page.locator("#sign-in")).to_be_hidden()
-    assert page.evaluate("() => window.favorite") == 200
+    expect(page.locator("#status")).to_have_text("Vancouver is a favorite.")
     expect(page.locator("#sign-out")).to_be_visible()
+    # The change that met the 401 went again as it was, with its Idempotency-Key.
+    [first, again] = sent
+    assert first == again and UUID.fullmatch(first[2]), sent
     # Signed in: the next change asks nothing.
-    assert page.evaluate("async () => (await send('PUT', '/favorites/3')).status") == 200
+    choose(page, 3, "favorite")
+    expect(page.locator("#status")).to_have_text("Atacama is a favorite.")
     expect(page.locator("#sign-in")).to_be_hidden()
     assert favorites(token_server) == [1, 2, 3, 5]
     # A new page of the same browser is still signed in, and says so.
     page.reload()
     expect(page.locator("#sign-out")).to_be_visible()
     without_401s(page)
+
+
+def test_a_waiting_change_that_meets_a_401_waits_for_sign_in_and_goes_with_its_key(token_server, page):
+    sent = record_changes(page)
+    page.goto(token_server.url + "/trips")
+    page.context.set_offline(True)
+    favorite(page, 2)
+    expect(page.locator("#status")).to_contain_text("1 change waiting to be sent.")
+    [kept] = waiting(page)
+    page.context.set_offline(False)
+    # Sent again, it needs a token: the form opens, and the change still waits.
+    expect(page.locator("#sign-in")).to_be_visible()
+    expect(page.locator("#status")).to_have_text("Sign in with a token to go on. 1 change waiting to be sent.")
+    assert waiting(page) == [kept]
+    assert favorites(token_server) == [1, 5]
+
+    page.locator('#sign-in input[name="token"]').fill(TOKEN)
+    page.locator("#sign-in button").click()
+    expect(page.locator("#status")).to_have_text("1 waiting change was sent.")
+    assert favorites(token_server) == [1, 2, 5]
+    assert waiting(page) == []
+    # The 401 and the change made after signing in are one request, with the key it was made with.
+    assert sent == [("POST", "/favorites", kept["key"])] * 2
+    without_401s(page)
+    forgive_connection_errors(page)
+
+
+def test_the_page_to_sign_in_at_keeps_the_waiting_changes_for_the_page_after_it(private_server, page):
+    page.goto(private_server.url + "/trips")
+    page.locator('#sign-in-form input[name="token"]').fill(TOKEN)
+    page.locator("#sign-in-form button").click()
+    expect(page.locator("#trips > li")).to_have_count(6)
+    page.context.set_offline(True)
+    favorite(page, 2)
+    expect(page.locator("#status")).to_contain_text("1 change waiting to be sent.")
+    [kept] = waiting(page)
+    forgive_connection_errors(page)
+    page.close()  # the page goes, the change stays in the browser; and the session ends meanwhile
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+
+    later = page.context.new_page()
+    sent = record_changes(later)
+    # The next page is the form to sign in at, whose script tries the waiting change: 401...
+    with later.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/favorites")) as tried:
+        later.goto(private_server.url + "/trips")
+    assert tried.value.status == 401
+    expect(later.locator("h1")).to_have_text("Sign in")
+    expect(later.locator("#status")).to_have_text("1 change waiting to be sent.")
+    # ...and keeps it (no panel to sign in with here: the form is the page).
+    assert waiting(later) == [kept]
+    assert favorites(private_server) == [1, 5]
+
+    later.locator('#sign-in-form input[name="token"]').fill(TOKEN)
+    later.locator("#sign-in-form button").click()
+    expect(later.locator("#status")).to_have_text("1 waiting change was sent.")
+    assert favorites(private_server) == [1, 2, 5]
+    assert waiting(later) == []
+    assert sent == [("POST", "/favorites", kept["key"])] * 2
 
 
 def test_the_sign_in_form_speaks_the_pages_language_at_phone_width(browser, private_server):

@@ -951,6 +951,8 @@ document.addEventListener('submit', async (event) => {
  * before the connection broke is not made twice, and the If-Match it was made with, so one made
  * on a list someone else changed since is refused (412) and reported, never applied blindly.
  * A change the server refuses is reported with its problem detail and dropped; the rest go on.
+ * One that meets a 401 is not refused: it waits until this browser signs in (send()), then goes
+ * with the same key.
  *
  * The page cannot show what a waiting change will do: the server renders every trip. So it
  * shows the list as the server last answered it, marks the trips a waiting change names
@@ -1102,6 +1104,9 @@ async function sendWaitingNow() {
       const ifMatch = await rolledForward(change, own);
       const response = await send(method, url, { json, raw, type, minimal, ifMatch, key });
       if (NOT_NOW.includes(response.status)) return retryLater();
+      // Not signed in, on the page to sign in at (elsewhere send() waited for the sign-in form):
+      // the changes wait for the page it goes back to, signed in.
+      if (response.status === 401) return;
       // Not forgotten (the storage refused): it goes again later, and its key keeps it from being made twice.
       if (!storeWaiting(waitingChanges().filter((waiting) => waiting.key !== key))) return retryLater();
       if (!response.ok) {
