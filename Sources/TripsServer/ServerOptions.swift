@@ -37,6 +37,8 @@ struct ServerOptions: Sendable, Equatable {
     var tokensFile: String?
     /// Run without tokens on an address other than loopback, on purpose.
     var isOpen = false
+    /// How long a browser stays signed in after `POST /session`, in hours.
+    var sessionHours = Int(BrowserSessions.defaultLifetime.components.seconds / 3600)
 
     /// When the store compacts, and how much history and how many bytes of keys it keeps.
     var storageConfiguration: StorageConfiguration {
@@ -164,6 +166,12 @@ struct ServerOptions: Sendable, Equatable {
         Flag(name: "--private", value: nil, help: "reads need a token too (not /livez, /readyz, /health)") {
             (options, _, _) throws(UsageError) in
             options.isPrivate = true
+        },
+        Flag(
+            name: "--session-hours", value: "N",
+            help: "how long a browser signed in with a token stays signed in (default \(defaults.sessionHours))"
+        ) { (options, value, source) throws(UsageError) in
+            options.sessionHours = try number(value, source, 1...8_760)
         },
         Flag(
             name: "--cors-origin", value: "ORIGIN",

@@ -116,15 +116,22 @@ package enum TripsServerMain {
             }
             return nil
         }
+        let tokens: AccessTokens
         do {
-            let tokens = try AccessTokens(contentsOf: path)
-            if let exposure = AccessTokens.exposure(of: path) {
-                Console.error("trips-server: warning: the token file \(path) is \(exposure) by other users; chmod 600 it")
-            }
-            return AccessPolicy(tokens: tokens, isPrivate: options.isPrivate)
+            tokens = try AccessTokens(contentsOf: path)
         } catch {
             Console.error("trips-server: \(error)")
             exit(2)
+        }
+        if let exposure = AccessTokens.exposure(of: path) {
+            Console.error("trips-server: warning: the token file \(path) is \(exposure) by other users; chmod 600 it")
+        }
+        do {
+            let sessions = try BrowserSessions(lifetime: .seconds(options.sessionHours * 3600), clock: SystemClock())
+            return AccessPolicy(tokens: tokens, isPrivate: options.isPrivate, sessions: sessions)
+        } catch {
+            Console.error("trips-server: no random bytes to sign browser sessions with: \(error)")
+            exit(1)
         }
     }
 

@@ -102,6 +102,8 @@ package struct HTTPField: Sendable, Hashable {
         package static let contentRange: Name = "Content-Range"
         package static let contentSecurityPolicy: Name = "Content-Security-Policy"
         package static let contentType: Name = "Content-Type"
+        /// A browser's cookies for this site (RFC 6265 §5.4).
+        package static let cookie: Name = "Cookie"
         package static let date: Name = "Date"
         package static let etag: Name = "ETag"
         package static let expect: Name = "Expect"
@@ -123,6 +125,7 @@ package struct HTTPField: Sendable, Hashable {
         /// Where a browser's request comes from, relative to its target (Fetch Metadata).
         package static let secFetchSite: Name = "Sec-Fetch-Site"
         package static let server: Name = "Server"
+        package static let setCookie: Name = "Set-Cookie"
         package static let transferEncoding: Name = "Transfer-Encoding"
         /// The list revision a response reflects (and, on a request, the one to wait for).
         package static let tripsRevision: Name = "Trips-Revision"

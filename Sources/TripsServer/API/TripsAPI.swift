@@ -66,15 +66,18 @@ struct TripsAPI: HTTPHandler {
                 reply = try answer(request, at: match)
             }
         } catch {
-            reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
+            reply = .now(errorResponse(error, to: request))
         }
         if let origin { CORSPolicy.decorate(&reply, origin: origin) }
         return reply
     }
 
-    /// A photo's route takes up to `maxPhotoBytes`; every other route `--max-body`.
+    /// A photo's route takes up to `maxPhotoBytes`, signing in and out `SessionForm.maxBytes`;
+    /// every other route `--max-body`.
     func contentLimit(for head: HTTPRequest) -> Int? {
-        Self.routes.match(head.method, head.path)?.route?.traits.contains(.takesAPhoto) == true ? maxPhotoBytes : nil
+        guard let traits = Self.routes.match(head.method, head.path)?.route?.traits else { return nil }
+        if traits.contains(.takesAPhoto) { return maxPhotoBytes }
+        return traits.contains(.takesASessionForm) ? SessionForm.maxBytes : nil
     }
 
     /// Refuses, before its content is sent, a request with `Expect: 100-continue` that `admit`

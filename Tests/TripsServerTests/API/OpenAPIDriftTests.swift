@@ -59,6 +59,11 @@ import TripsDomain
     /// A target that stands for the URL of trip 2's photo (a sample trip's), read from the trip.
     private static let photoOfTrip2 = "/photos/(trip-2)"
     private static let photo = try! PhotoFixture.bytes("plain.png")
+    /// What a browser's navigation accepts: it gets a page where there is one.
+    private static let page = ["Accept": "text/html,application/xhtml+xml,*/*;q=0.8"]
+    private static let form = ["Content-Type": "application/x-www-form-urlencoded"]
+    /// The token of the private server.
+    private static let token = "a-0123456789abcdef"
 
     static let exchanges: [Exchange] =
         [
@@ -197,6 +202,33 @@ import TripsDomain
                 method: "POST", target: "/trips", headers: ["Content-Type": "text/plain", "Origin": "https://attacker.example"],
                 body: "Oslo, Norway: 2 nights from June 1, 2027", status: 403),
             Exchange(method: "DELETE", target: "/favorites/2", headers: ["Sec-Fetch-Site": "cross-site"], status: 403),
+            Exchange(method: "GET", target: "/trips", headers: page, status: 401, isPrivate: true),
+            Exchange(method: "GET", target: "/session", status: 200, isPrivate: true),
+            Exchange(method: "GET", target: "/session", headers: page, status: 200, isPrivate: true),
+            Exchange(method: "GET", target: "/session", headers: ["Accept": "image/png"], status: 406, isPrivate: true),
+            Exchange(method: "HEAD", target: "/session", status: 200, isPrivate: true),
+            Exchange(method: "HEAD", target: "/session", headers: ["Accept": "image/png"], status: 406, isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=\(token)", status: 204, isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=\(token)&next=/trips", status: 303, isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=x\(token)", status: 401, isPrivate: true),
+            Exchange(
+                method: "POST", target: "/session", headers: form.merging(page) { $1 }, body: "token=x\(token)&next=/trips", status: 401,
+                isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=\(token)", status: 404),
+            Exchange(method: "POST", target: "/session", headers: json, body: "{}", status: 415, isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=\(token)&next=//x", status: 422, isPrivate: true),
+            Exchange(
+                method: "POST", target: "/session", headers: form, body: "token=" + String(repeating: "a", count: 9000), status: 413,
+                isPrivate: true),
+            Exchange(
+                method: "POST", target: "/session", headers: form.merging(["Origin": "https://attacker.example"]) { $1 },
+                body: "token=\(token)", status: 403, isPrivate: true),
+            Exchange(method: "POST", target: "/session/end", status: 204, isPrivate: true),
+            Exchange(method: "POST", target: "/session/end", headers: form, body: "next=/trips", status: 303, isPrivate: true),
+            Exchange(method: "POST", target: "/session/end", headers: json, body: "{}", status: 415, isPrivate: true),
+            Exchange(method: "POST", target: "/session/end", headers: form, body: "next=x", status: 422, isPrivate: true),
+            Exchange(
+                method: "POST", target: "/session/end", headers: ["Sec-Fetch-Site": "cross-site"], status: 403, isPrivate: true),
         ] + unauthorized + options
 
     /// A name no stored photo has.
@@ -212,11 +244,13 @@ import TripsDomain
         Exchange(method: "OPTIONS", target: example(of: resource.template), status: 204, isPrivate: true)
     }
 
-    /// With tokens and private reads, every operation but the probes asks for one: 401.
+    /// With tokens and private reads, every operation asks for credentials (401) but those
+    /// that need none: the probes, the page's assets, signing in and out.
     static let unauthorized: [Exchange] = TripsAPI.routes.resources.flatMap { resource -> [Exchange] in
-        guard !["/health", "/livez", "/readyz"].contains(resource.template) else { return [] }
         let target = example(of: resource.template)
-        return resource.allowedMethods.filter { $0 != .options }.map {
+        return resource.allowedMethods.filter { method in
+            method != .options && TripsAPI.routes.match(method, target)?.route?.traits.contains(.needsNoCredentials) != true
+        }.map {
             Exchange(method: $0.rawValue, target: target, status: 401, isPrivate: true)
         }
     }
