@@ -100,7 +100,7 @@ import Testing
         #expect(!TraceContext.isValidState("rojo"), "no value")
         #expect(!TraceContext.isValidState("rojo=a=b"), "= in a value")
         #expect(!TraceContext.isValidState("rojo=caf\u{E9}"), "not ASCII")
-        let long = "a=" + String(repeating: "x", count: 256)
+        let long = "a=" + String(repeating: "x", count: 257)
         #expect(!TraceContext.isValidState(long), "a value over 256 characters")
         let wide = (1...3).map { "k\($0)=" + String(repeating: "x", count: 200) }.joined(separator: ",")
         #expect(!TraceContext.isValidState(wide), "over 512 bytes")
