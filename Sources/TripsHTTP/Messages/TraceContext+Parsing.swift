@@ -23,13 +23,9 @@ extension TraceContext {
 
         /// The request's one `traceparent`, when it is valid.
         init?(_ fields: HTTPFields) {
-            var found: String?
-            for field in fields where field.name == .traceparent {
-                guard found == nil else { return nil }  // two fields: which one is meant is unknowable
-                found = field.value
-            }
-            guard let found else { return nil }
-            self.init(traceparent: found)
+            let values = fields.values(for: .traceparent)  // no allocation when there is none
+            guard values.count == 1 else { return nil }  // two fields: which one is meant is unknowable
+            self.init(traceparent: values[0])
         }
 
         init?(traceparent value: String) {
@@ -79,13 +75,10 @@ extension TraceContext {
     /// at most 32 members and 512 bytes, with no key twice; otherwise nil, and nothing is
     /// passed on. https://www.w3.org/TR/trace-context/#tracestate-header-field-values
     static func state(_ fields: HTTPFields) -> String? {
-        var joined: String?
-        for field in fields where field.name == .tracestate {
-            joined = joined.map { $0 + "," + field.value } ?? field.value
-            guard let length = joined?.utf8.count, length <= maxStateLength else { return nil }
-        }
-        guard let joined, isValidState(joined) else { return nil }
-        return joined
+        let values = fields.values(for: .tracestate)
+        guard !values.isEmpty, values.reduce(values.count - 1, { $0 + $1.utf8.count }) <= maxStateLength else { return nil }
+        let joined = values.count == 1 ? values[0] : values.joined(separator: ",")
+        return isValidState(joined) ? joined : nil
     }
 
     static func isValidState(_ value: String) -> Bool {

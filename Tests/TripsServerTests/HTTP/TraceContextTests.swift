@@ -61,6 +61,12 @@ import Testing
                 == "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00000000000000b7-01\r\ntracestate: congo=t61rcWkgMzE\r\n")
     }
 
+    @Test func hexDigitsAreLowercaseAndInOrder() {
+        var bytes: [UInt8] = []
+        for word: UInt64 in [0x0123_4567_89ab_cdef, .max, 0, 0xa0b0_c0d0_e0f0_0a0b] { TraceContext.appendHex(word, to: &bytes) }
+        #expect(String(decoding: bytes, as: UTF8.self) == "0123456789abcdef" + "ffffffffffffffff" + "0000000000000000" + "a0b0c0d0e0f00a0b")
+    }
+
     @Test func aContinuedTraceKeepsTheTraceAndFlagsWithANewSpanEachTime() throws {
         let generator = TraceContextGenerator(random: RandomWords(seed: (1, 2, 3, 4)))
         var fields: HTTPFields = [.host: "a", .traceparent: Self.valid]
