@@ -123,6 +123,10 @@ package struct HTTPField: Sendable, Hashable {
         /// Where a browser's request comes from, relative to its target (Fetch Metadata).
         package static let secFetchSite: Name = "Sec-Fetch-Site"
         package static let server: Name = "Server"
+        /// W3C Trace Context: the trace a request belongs to, and the span it came from.
+        package static let traceparent: Name = "traceparent"
+        /// W3C Trace Context: vendors' own trace data, passed through.
+        package static let tracestate: Name = "tracestate"
         package static let transferEncoding: Name = "Transfer-Encoding"
         /// The list revision a response reflects (and, on a request, the one to wait for).
         package static let tripsRevision: Name = "Trips-Revision"

@@ -291,7 +291,9 @@ extension TripsAPI {
             (try? answer(mutation)).map(StoredAnswer.init)
         }
         return .later { responder in
-            store.mutate(plan, returningList: returningList, idempotency: idempotency, photo: photo) { result in
+            store.mutate(
+                plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: responder.trace?.traceparent
+            ) { result in
                 do throws(APIError) {
                     switch result {
                     case .success(let mutation):

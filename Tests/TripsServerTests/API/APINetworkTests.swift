@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TripsDomain
+
 @testable import TripsFormats
 @testable import TripsHTTP
 @testable import TripsServer
@@ -50,8 +51,8 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         let log = AccessLog(descriptor: pipe.writeEnd)
         let ids = RequestIDGenerator(loopIndex: 0)
         log.record(
-            id: ids.next(), idPrefix: ids.prefix, method: .put, target: "/favorites/3", status: 200, bytes: 9, duration: 0,
-            user: answer.context.user)
+            id: ids.next(), idPrefix: ids.prefix, request: try TestRequest(method: "PUT", target: "/favorites/3").parsed, trace: nil,
+            status: 200, bytes: 9, duration: 0, user: answer.context.user)
         log.flush()
         let text = pipe.drain()
         #expect(text.contains(" user=alice "))
