@@ -16,7 +16,7 @@ extension TripsAPI {
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
         guard !query.isEverything || !page.isEverything else {
-            return cache.list(revision: list.revision, slot: form.cacheSlot) {
+            return cache.list(revision: list.revision, slot: form.cacheSlot, coding: ResponseCompression.coding(for: request)) {
                 representView(Array(list.trips), query: query, nextAfter: nil, of: request, list: list, as: form, etag: etag)
             }
         }
@@ -71,7 +71,8 @@ extension TripsAPI {
         }
         switch form {
         case .representation(let chosen):
-            if let hit = cache.trip(id, version: version, slot: chosen.cacheSlot) { return hit }
+            let coding = ResponseCompression.coding(for: request)
+            if let hit = cache.trip(id, version: version, slot: chosen.cacheSlot, coding: coding) { return hit }
             // Read again with its version: a change in between is served as it now is, and cached
             // under its own version, never under the one read above.
             let (trip, current, _) = try readTrip(id, request)
@@ -79,7 +80,7 @@ extension TripsAPI {
             // changes from there misses nothing (and may see some it does not need).
             let etag = EntityTag.trip(id, version: current, form.mediaType, form.language)
             let response = represent(trip, as: chosen, etag: etag, revision: current)
-            return cache.keep(response, trip: id, version: current, slot: chosen.cacheSlot)
+            return cache.keep(response, trip: id, version: current, slot: chosen.cacheSlot, coding: coding)
         case .page(let language):
             let (trip, version, revision) = try readTrip(id, request)
             // Not cached: its links name the host the request did, which `HostAllowList` let
