@@ -1,47 +1,62 @@
-/// A parsed `Accept-Encoding` field: the content codings a client takes, with their weights.
+/// A parsed `Accept-Encoding` field: the weights a client gives the codings this server knows.
 ///
 ///     AcceptEncoding(["gzip, deflate, br"]).preferred          // .gzip
 ///     AcceptEncoding(["gzip;q=0.5, identity"]).preferred       // .identity
 ///     AcceptEncoding(["*;q=0"]).quality(of: .gzip)             // 0
 ///
+/// Read byte by byte, with no string or array made: browsers send the field on every request.
+///
 /// https://www.rfc-editor.org/rfc/rfc9110#name-accept-encoding
 package struct AcceptEncoding: Sendable, Hashable {
-    package struct Element: Sendable, Hashable {
-        /// A coding's name, lowercased (`gzip`, `br`, `identity`), or `*`.
-        package let coding: String
-        /// Thousandths, as in `Accept`.
-        package let quality: Int
-    }
-
-    /// The elements in the order sent; malformed ones are skipped, as in `Accept`.
-    package let elements: [Element]
+    /// The weight of the first element naming gzip (or `x-gzip`), identity and `*`, in
+    /// thousandths as in `Accept`; nil where none does. Malformed elements are skipped.
+    private var gzip: Int?
+    private var identity: Int?
+    private var any: Int?
 
     package init(_ values: [String]) {
-        elements = values.flatMap { value in splitList(value).compactMap(Self.parseElement) }
+        for var value in values {
+            value.withUTF8 { bytes in
+                let field = UnsafeRawBufferPointer(bytes)
+                forEachListElement(field) { range in read(UnsafeRawBufferPointer(rebasing: field[range])) }
+            }
+        }
     }
 
-    /// `( codings ) [ weight ]`, where `codings = content-coding / "identity" / "*"`.
-    static func parseElement(_ element: Substring) -> Element? {
-        let parts = splitList(element, separator: UInt8(ascii: ";"))
-        guard let name = parts.first, isToken(name) else { return nil }
+    /// `( codings ) [ weight ]`, where `codings = content-coding / "identity" / "*"` and
+    /// `weight = OWS ";" OWS "q=" qvalue`.
+    private mutating func read(_ element: UnsafeRawBufferPointer) {
+        var nameEnd = 0
+        while nameEnd < element.count, element[nameEnd] != UInt8(ascii: ";") { nameEnd += 1 }
         var quality = 1000
-        if parts.count > 1 {
-            guard parts.count == 2, parts[1].lowercased().hasPrefix("q="),
-                let weight = AcceptField.parseQuality(String(parts[1].dropFirst(2)))
-            else { return nil }
-            quality = weight
+        if nameEnd < element.count {
+            var start = nameEnd + 1
+            while start < element.count, isWhitespace(element[start]) { start += 1 }
+            let weight = UnsafeRawBufferPointer(rebasing: element[start...])
+            guard startsCaseInsensitive(weight, with: "q="),
+                let parsed = AcceptField.parseQuality(UnsafeRawBufferPointer(rebasing: weight[2...]))
+            else { return }
+            quality = parsed
+            while nameEnd > 0, isWhitespace(element[nameEnd - 1]) { nameEnd -= 1 }
         }
-        // `x-gzip` is gzip (RFC 9110 §8.4.1.3).
-        let coding = name.lowercased()
-        return Element(coding: coding == "x-gzip" ? "gzip" : coding, quality: quality)
+        let name = UnsafeRawBufferPointer(rebasing: element[..<nameEnd])
+        guard !name.isEmpty, name.allSatisfy(isTokenByte) else { return }
+        if equalsCaseInsensitive(name, "gzip") || equalsCaseInsensitive(name, "x-gzip") {  // x-gzip is gzip (RFC 9110 §8.4.1.3)
+            gzip = gzip ?? quality
+        } else if equalsCaseInsensitive(name, "identity") {
+            identity = identity ?? quality
+        } else if name.equals("*") {
+            any = any ?? quality
+        }
     }
 
     /// The weight the client gives `coding`: that of the first element naming it, else that
     /// of `*`, else 0; but identity is acceptable unless refused by name or by `*;q=0`.
     package func quality(of coding: ContentCoding) -> Int {
-        if let named = elements.first(where: { $0.coding == coding.name }) { return named.quality }
-        if let any = elements.first(where: { $0.coding == "*" }) { return any.quality }
-        return coding == .identity ? 1000 : 0
+        switch coding {
+        case .gzip: gzip ?? any ?? 0
+        case .identity: identity ?? any ?? 1000
+        }
     }
 
     /// gzip when the client takes it and likes it at least as much as the content as it is;
