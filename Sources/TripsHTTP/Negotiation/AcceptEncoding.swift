@@ -15,11 +15,25 @@ package struct AcceptEncoding: Sendable, Hashable {
     private var any: Int?
 
     package init(_ values: [String]) {
-        for var value in values {
-            value.withUTF8 { bytes in
-                let field = UnsafeRawBufferPointer(bytes)
-                forEachListElement(field) { range in read(UnsafeRawBufferPointer(rebasing: field[range])) }
-            }
+        for value in values { add(value) }
+    }
+
+    /// Every `Accept-Encoding` field of `fields`; nil when there is none. Read in place, with
+    /// no array of values made.
+    package init?(in fields: HTTPFields) {
+        var found = false
+        for field in fields where field.name == .acceptEncoding {
+            found = true
+            add(field.value)
+        }
+        guard found else { return nil }
+    }
+
+    private mutating func add(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            let field = UnsafeRawBufferPointer(bytes)
+            forEachListElement(field) { range in read(UnsafeRawBufferPointer(rebasing: field[range])) }
         }
     }
 

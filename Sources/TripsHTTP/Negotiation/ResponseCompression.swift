@@ -28,8 +28,7 @@ package struct ResponseCompression: Sendable, Hashable {
     /// The coding an answer to `request` goes in when its content can be compressed.
     /// Without `Accept-Encoding`, identity.
     package static func coding(for request: HTTPRequest) -> ContentCoding {
-        let values = request.headerFields.values(for: .acceptEncoding)
-        return values.isEmpty ? .identity : AcceptEncoding(values).preferred
+        AcceptEncoding(in: request.headerFields)?.preferred ?? .identity
     }
 
     /// Whether content of this type is compressed: text but the event stream, JSON (any
