@@ -68,6 +68,7 @@ struct TripsAPI: HTTPHandler {
         } catch {
             reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
         }
+        encode(&reply, for: request)
         if let origin { CORSPolicy.decorate(&reply, origin: origin) }
         return reply
     }
@@ -87,7 +88,7 @@ struct TripsAPI: HTTPHandler {
             return nil
         } catch {
             context.routeLabel = match?.resource.label
-            var response = error.response(accept: head.headerFields.values(for: .accept))
+            var response = cache.compression.encode(error.response(accept: head.headerFields.values(for: .accept)), for: head)
             if let origin { CORSPolicy.decorate(&response, origin: origin) }
             return response
         }
@@ -257,13 +258,10 @@ extension TripsAPI {
         language == nil ? "Accept" : "Accept, Accept-Language"
     }
 
-    /// 304 when `If-None-Match` names the current tag; nil to go on with the full answer.
+    /// 304 when `If-None-Match` names the current tag of a read; nil to go on with the full answer.
     func notModified(_ request: HTTPRequest, current: EntityTag, language: Language? = nil) -> HTTPResponse? {
-        guard let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
-            condition.matchesWeakly(current)
-        else { return nil }
         // Only `Vary` of the language's fields: a 304 repeats no other metadata (RFC 9110 §15.4.5).
-        return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: Self.vary(language)])
+        notModified(request, current: current, compressible: true, fields: [.vary: Self.vary(language)])
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.

@@ -146,7 +146,7 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         defer { api.stop() }
         let allowed = try await api.request("GET", "/trips/2", headers: ["Origin": "https://app.example"])
         #expect(allowed.field("Access-Control-Allow-Origin") == "https://app.example")
-        #expect(allowed.field("Vary") == "Accept, Origin")
+        #expect(allowed.field("Vary") == "Accept, Accept-Encoding, Origin")
         #expect(allowed.field("Access-Control-Expose-Headers")?.contains("Trips-Revision") == true)
         let change = try await api.request("PUT", "/favorites/2", headers: ["Origin": "https://app.example"])
         #expect(change.field("Access-Control-Allow-Origin") == "https://app.example")  // deferred answers too
