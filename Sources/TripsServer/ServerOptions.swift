@@ -1,5 +1,6 @@
 import Foundation
 import TripsHTTP
+import TripsPlatform
 import TripsPostgres
 import TripsStore
 
@@ -292,6 +293,15 @@ struct ServerOptions: Sendable, Equatable {
                 throw UsageError(description: "log level must be debug, info, warning or error, not \"\(value)\"")
             }
             options.logLevel = level
+        },
+        Flag(
+            name: "--log-format", value: "FORMAT", help: "logfmt or json, for every log line (default \(defaults.http.logFormat.rawValue))"
+        ) {
+            (options, value, _) throws(UsageError) in
+            guard let format = LogFormat(rawValue: value) else {
+                throw UsageError(description: "log format must be logfmt or json, not \"\(value)\"")
+            }
+            options.http.logFormat = format
         },
     ]
 

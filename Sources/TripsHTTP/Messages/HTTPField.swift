@@ -82,6 +82,7 @@ package struct HTTPField: Sendable, Hashable {
         package func hash(into hasher: inout Hasher) { hasher.combine(canonicalName) }
 
         package static let accept: Name = "Accept"
+        package static let acceptEncoding: Name = "Accept-Encoding"
         package static let acceptLanguage: Name = "Accept-Language"
         package static let acceptPatch: Name = "Accept-Patch"
         package static let acceptPost: Name = "Accept-Post"
@@ -96,6 +97,7 @@ package struct HTTPField: Sendable, Hashable {
         package static let authorization: Name = "Authorization"
         package static let cacheControl: Name = "Cache-Control"
         package static let connection: Name = "Connection"
+        package static let contentEncoding: Name = "Content-Encoding"
         package static let contentLanguage: Name = "Content-Language"
         package static let contentLength: Name = "Content-Length"
         package static let contentLocation: Name = "Content-Location"
@@ -126,6 +128,10 @@ package struct HTTPField: Sendable, Hashable {
         package static let secFetchSite: Name = "Sec-Fetch-Site"
         package static let server: Name = "Server"
         package static let setCookie: Name = "Set-Cookie"
+        /// W3C Trace Context: the trace a request belongs to, and the span it came from.
+        package static let traceparent: Name = "traceparent"
+        /// W3C Trace Context: vendors' own trace data, passed through.
+        package static let tracestate: Name = "tracestate"
         package static let transferEncoding: Name = "Transfer-Encoding"
         /// The list revision a response reflects (and, on a request, the one to wait for).
         package static let tripsRevision: Name = "Trips-Revision"

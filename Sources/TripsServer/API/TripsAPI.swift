@@ -68,6 +68,7 @@ struct TripsAPI: HTTPHandler {
         } catch {
             reply = .now(errorResponse(error, to: request))
         }
+        encode(&reply, for: request)
         if let origin { CORSPolicy.decorate(&reply, origin: origin) }
         return reply
     }
@@ -90,7 +91,7 @@ struct TripsAPI: HTTPHandler {
             return nil
         } catch {
             context.routeLabel = match?.resource.label
-            var response = error.response(accept: head.headerFields.values(for: .accept))
+            var response = cache.compression.encode(error.response(accept: head.headerFields.values(for: .accept)), for: head)
             if let origin { CORSPolicy.decorate(&response, origin: origin) }
             return response
         }
@@ -260,13 +261,10 @@ extension TripsAPI {
         language == nil ? "Accept" : "Accept, Accept-Language"
     }
 
-    /// 304 when `If-None-Match` names the current tag; nil to go on with the full answer.
+    /// 304 when `If-None-Match` names the current tag of a read; nil to go on with the full answer.
     func notModified(_ request: HTTPRequest, current: EntityTag, language: Language? = nil) -> HTTPResponse? {
-        guard let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
-            condition.matchesWeakly(current)
-        else { return nil }
         // Only `Vary` of the language's fields: a 304 repeats no other metadata (RFC 9110 §15.4.5).
-        return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: Self.vary(language)])
+        notModified(request, current: current, compressible: true, fields: [.vary: Self.vary(language)])
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.
@@ -294,7 +292,9 @@ extension TripsAPI {
             (try? answer(mutation)).map(StoredAnswer.init)
         }
         return .later { responder in
-            store.mutate(plan, returningList: returningList, idempotency: idempotency, photo: photo) { result in
+            store.mutate(
+                plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: responder.trace?.traceparent
+            ) { result in
                 do throws(APIError) {
                     switch result {
                     case .success(let mutation):

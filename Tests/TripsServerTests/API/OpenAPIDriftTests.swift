@@ -53,6 +53,7 @@ import TripsDomain
     /// `If-None-Match` with this value asks with the ETag a GET of the same target answers.
     private static let current = "(current)"
     private static let json = ["Content-Type": "application/json"]
+    private static let gzip = ["Accept-Encoding": "gzip"]
     private static let draft = #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 1, "start": "2027-05-01"}"#
     private static let stale = ["If-Match": #""stale""#]
     private static let png = ["Content-Type": "image/png"]
@@ -229,7 +230,24 @@ import TripsDomain
             Exchange(method: "POST", target: "/session/end", headers: form, body: "next=x", status: 422, isPrivate: true),
             Exchange(
                 method: "POST", target: "/session/end", headers: ["Sec-Fetch-Site": "cross-site"], status: 403, isPrivate: true),
-        ] + unauthorized + options
+        ] + unauthorized + options + compressed
+
+    /// Answers of 1 KiB or more to a client that takes gzip: `Content-Encoding` and `Vary`.
+    static let compressed: [Exchange] = [
+        Exchange(method: "GET", target: "/trips", headers: gzip, status: 200),
+        Exchange(method: "HEAD", target: "/trips", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/trips", headers: gzip.merging(["If-None-Match": current]) { $1 }, status: 304),
+        Exchange(method: "POST", target: "/trips/sort", headers: json.merging(gzip) { $1 }, body: #"{"by":"price"}"#, status: 200),
+        Exchange(method: "GET", target: "/trips/changes?since=0", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/metrics", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/openapi.yaml", headers: gzip, status: 200),
+        Exchange(method: "HEAD", target: "/openapi.yaml", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/assets/trips.js", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/assets/trips.css", headers: gzip.merging(["If-None-Match": current]) { $1 }, status: 304),
+        Exchange(method: "GET", target: "/assets/words.js?lang=de", headers: gzip, status: 200),
+        // A problem document over 1 KiB: its detail names the path.
+        Exchange(method: "GET", target: "/photos/\(String(repeating: "0", count: 1100)).jpg", headers: gzip, status: 404),
+    ]
 
     /// A name no stored photo has.
     private static let unknownPhoto = String(repeating: "0", count: 64) + ".jpg"
