@@ -128,6 +128,9 @@ public struct TripList: Sendable {
     /// How many trips the list holds.
     public var count: Int { order.count }
 
+    /// How many of them are favorites, counted as they change, not by a pass over the list.
+    public var favoriteCount: Int { favoriteIDs.count }
+
     /// The trip with this id, if the list has it.
     public subscript(id: Trip.ID) -> Trip? {
         entries[id]?.trip

@@ -6,53 +6,74 @@ import TripsStore
 /// Endpoints that only read: `GET` and `HEAD` (the connection drops a `HEAD` body).
 extension TripsAPI {
     /// `GET /trips`: the list, or a view of it (`filter`, `country`, `q`, `sort`), or a page
-    /// of either (`limit`, `after`).
+    /// of either (`limit`, `after`). The browser page shows a page of 200 when no `limit` is given.
     func listTrips(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var items = request.queryItems
-        let page = try Pagination(taking: &items)
+        var page = try Pagination(taking: &items)
         let query = try TripQuery(queryItems: items)
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
-        guard !query.isEverything || !page.isEverything else {
+        let isWholeList = query.isEverything && page.isEverything
+        if case .page = form { page = page.forPage }
+        if isWholeList {
+            // Made once per revision: the whole list, or the page's first rows. Its next link
+            // names the plain path, which every request it answers means.
             return cache.list(revision: list.revision, slot: form.cacheSlot) {
-                representView(Array(list.trips), query: query, nextAfter: nil, of: request, list: list, as: form, etag: etag)
+                representView(
+                    page.firstPage(of: list), of: query, count: list.count, page: page, target: ("/trips", nil), list: list, as: form,
+                    etag: etag)
             }
         }
-        let (trips, nextAfter) = try query.isEverything ? page.slice(list) : page.slice(list.trips.matching(query))
-        return representView(trips, query: query, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        let target = (request.path, request.query)
+        if query.isEverything {
+            let shown = try page.slice(list)
+            return representView(shown, of: query, count: list.count, page: page, target: target, list: list, as: form, etag: etag)
+        }
+        let view = list.trips.matching(query)
+        let shown = try page.slice(view)
+        return representView(shown, of: query, count: view.count, page: page, target: target, list: list, as: form, etag: etag)
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
     func listFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var items = request.queryItems
-        let page = try Pagination(taking: &items)
+        var page = try Pagination(taking: &items)
         if let item = items.first { throw APIError(.badRequest, "\(item.name): is not a parameter of /favorites (limit, after)") }
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
+        if case .page = form { page = page.forPage }
         let query = TripQuery(filter: .favorites)
-        let (trips, nextAfter) = try page.slice(list.trips.matching(query))
-        return representView(trips, query: query, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        let view = list.trips.matching(query)
+        return representView(
+            try page.slice(view), of: query, count: view.count, page: page, target: (request.path, request.query), list: list, as: form,
+            etag: etag)
     }
 
-    /// The trips of a view (a page of it, with `Link: rel="next"` while more follow), or the
-    /// list page showing them.
+    /// One page of a view's trips (with `Link: rel="next"` to `target` after its last trip
+    /// while more follow), or the list page showing them (with the same link, as "Next page").
+    /// `count` is how many trips the whole view holds.
     private func representView(
-        _ trips: [Trip], query: TripQuery, nextAfter: Trip.ID?, of request: HTTPRequest, list: TripList, as form: ReadForm<[Trip]>,
-        etag: EntityTag
+        _ shown: (trips: [Trip], nextAfter: Trip.ID?), of query: TripQuery, count: Int, page: Pagination,
+        target: (path: String, query: String?), list: TripList, as form: ReadForm<[Trip]>, etag: EntityTag
     ) -> HTTPResponse {
-        let next = nextAfter.map { Pagination.nextURL(path: request.path, query: request.query, after: $0) }
+        let next = shown.nextAfter.map { Pagination.nextURL(path: target.path, query: target.query, after: $0) }
+        let link = next.map { "<\($0)>; rel=\"next\"" }
         switch form {
         case .representation(let chosen):
             var fields: HTTPFields = [:]
-            if let next { fields[.link] = "<\(next)>; rel=\"next\"" }
-            return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
+            fields[.link] = link
+            return represent(shown.trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
         case .page(let language):
-            let page = TripsListPage(trips: trips, list: list, query: query, nextPage: next, language: language, cache: cache)
-            return representPage(page.render(), etag: etag, revision: list.revision, language: language)
+            let html = TripsListPage(
+                trips: shown.trips, list: list, query: query, viewCount: count, page: page, nextPage: next, language: language, cache: cache
+            ).render()
+            var response = representPage(html, etag: etag, revision: list.revision, language: language)
+            response.headerFields[.link] = link
+            return response
         }
     }
 

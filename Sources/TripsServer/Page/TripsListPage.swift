@@ -9,12 +9,20 @@ import TripsHTTP
 /// `trips.js` adds drag and drop and the actions; after a change, and on every event of
 /// `/trips/changes`, it fetches this same page again and swaps `#view`, so the server stays
 /// the only thing that renders a trip.
+///
+/// A long view comes a page at a time (`Pagination.pageRows` rows unless the URL names a
+/// `limit`), with a "Next page" link that works without the script; the script appends the
+/// next page's rows as the reader reaches the end (`trips.js`, "Long lists").
 struct TripsListPage {
-    /// The trips the view shows, in its order (one page of it, when paged).
+    /// The trips the page shows, in the view's order: one page of the view.
     let trips: [Trip]
     /// The whole list: its countries make the chips, its counts the header.
     let list: TripList
     let query: TripQuery
+    /// How many trips the whole view holds, on every page.
+    let viewCount: Int
+    /// Which page of the view this is: its `limit` and the trip it starts after.
+    let page: Pagination
     /// The next page's URL, while more follow.
     let nextPage: String?
     /// The language of the sentences; nil: English, not asked for.
@@ -22,10 +30,14 @@ struct TripsListPage {
     /// Where rows rendered for earlier answers are kept.
     let cache: RepresentationCache
 
-    /// Reordering is for the whole list in stored order, as the lesson's reorder container
-    /// is off while a filter is on; on one page of the list, "the end" or "one place down"
-    /// would reach past what the page shows.
-    private var isReorderable: Bool { query.isEverything && trips.count == list.trips.count }
+    /// Reordering is for the list in stored order, as the lesson's reorder container is off
+    /// while a filter is on. A page of it (and the pages the script appends) is a run of the
+    /// stored order, so "before trip X" and "the end" (of the whole list) mean what they say.
+    private var isReorderable: Bool { query.isEverything }
+
+    /// At most this many country chips: 100,000 trips may name as many countries, and the page
+    /// stays light (any other country is one `?country=` or search away). Small lists show all.
+    static let countryChipLimit = 50
 
     func render() -> [UInt8] {
         var html = HTMLWriter(reservingCapacity: 2048 + 900 * trips.count)
@@ -54,9 +66,9 @@ struct TripsListPage {
         html.text(words["list.title"])
         html.markup("</h1><p id=\"trip-count\" class=\"count\">")
         html.text(
-            trips.count == list.trips.count
-                ? words.counted("list.count", list.trips.count)
-                : words.counted("list.countOf", list.trips.count, ["shown": words.number(trips.count)]))
+            viewCount == list.count
+                ? words.counted("list.count", list.count)
+                : words.counted("list.countOf", list.count, ["shown": words.number(viewCount)]))
         html.markup("</p></header>\n")
     }
 
@@ -73,18 +85,29 @@ struct TripsListPage {
         html.attribute("href", favorites.pagePath)
         if query.filter == .favorites && query.country == nil { html.markup(" aria-current=\"page\"") }
         html.markup(">Favorites <span id=\"favorites-count\" class=\"badge\">")
-        html.integer(list.trips.count(where: \.isFavorite))
+        html.integer(list.favoriteCount)
         html.markup("</span></a>\n")
-        // Countries as the lesson lists them: first seen, each spelling once (folding every
-        // trip's country for the comparison would cost more than the rest of the page).
         let chosenCountry = query.country?.searchFolded
-        var seen = Set<String>()
-        for trip in list.trips where seen.insert(trip.country).inserted {
+        for country in cache.countries(revision: list.revision, build: { Self.countries(of: list) }) {
             var view = all
-            view.country = trip.country
-            chip(trip.country, view, isCurrent: chosenCountry == trip.country.searchFolded, into: &html)
+            view.country = country
+            chip(country, view, isCurrent: chosenCountry == country.searchFolded, into: &html)
         }
         html.markup("</nav>\n")
+    }
+
+    /// The countries as the lesson lists them: first seen, each spelling once (folding every
+    /// trip's country for the comparison would cost more than the rest of the page), at most
+    /// `countryChipLimit`.
+    /// - Complexity: O(n) in the list's trips: the cache keeps the answer per revision.
+    static func countries(of list: TripList) -> [String] {
+        var seen = Set<String>()
+        var countries: [String] = []
+        for trip in list.trips where seen.insert(trip.country).inserted {
+            countries.append(trip.country)
+            if countries.count == countryChipLimit { break }
+        }
+        return countries
     }
 
     private func chip(_ title: String, _ view: TripQuery, isCurrent: Bool, into html: inout HTMLWriter) {
@@ -136,8 +159,23 @@ struct TripsListPage {
         html.markup(">")
     }
 
+    /// The rows, then the link to the next page while more follow, then where a drag puts
+    /// trips at the end of the whole list. The list says how many rows a page holds and which
+    /// trip it starts after: the script reloads as many as it has appended, and moves the
+    /// first row up in front of that trip.
     private func rows(into html: inout HTMLWriter) {
-        html.markup("<ol id=\"trips\" class=\"trips\" aria-label=\"Trips\">\n")
+        html.markup("<ol id=\"trips\" class=\"trips\" aria-label=\"Trips\"")
+        if let limit = page.limit {
+            html.markup(" data-limit=\"")
+            html.integer(limit)
+            html.markup("\"")
+        }
+        if let after = page.after {
+            html.markup(" data-after=\"")
+            html.integer(after)
+            html.markup("\"")
+        }
+        html.markup(">\n")
         let (isReorderable, language) = (isReorderable, language ?? .english)
         for trip in trips {
             let version = list.version(of: trip.id) ?? 0
@@ -148,12 +186,15 @@ struct TripsListPage {
         }
         html.markup("</ol>\n")
         if trips.isEmpty { html.markup("<p class=\"empty\" lang=\"en\">No trips here.</p>\n") }
-        html.markup("<div id=\"end-zone\" class=\"end-zone\" lang=\"en\">Drop here to put trips at the end</div>\n")
         if let nextPage {
-            html.markup("<p class=\"more\" lang=\"en\"><a rel=\"next\"")
+            html.markup("<p id=\"more\" class=\"more\"><a rel=\"next\"")
             html.attribute("href", nextPage)
-            html.markup(">More trips</a></p>\n")
+            html.markup(">")
+            let words = PageWords.for(language)
+            html.text(words["more.next"])
+            html.markup("</a></p>\n")
         }
+        html.markup("<div id=\"end-zone\" class=\"end-zone\" lang=\"en\">Drop here to put trips at the end</div>\n")
     }
 
     /// One trip: its photo (or tile), its city (a link to its page), its sentence and details, and the

@@ -81,8 +81,10 @@ private func listPage(photos: [Trip.ID: TripPhoto], query: TripQuery = TripQuery
         return trip
     }
     let list = TripList(trips: trips)
+    let shown = list.trips.matching(query)
     let page = TripsListPage(
-        trips: list.trips.matching(query), list: list, query: query, nextPage: nil, language: nil, cache: RepresentationCache())
+        trips: shown, list: list, query: query, viewCount: shown.count, page: Pagination(), nextPage: nil, language: nil,
+        cache: RepresentationCache())
     return String(decoding: page.render(), as: UTF8.self)
 }
 
@@ -101,6 +103,7 @@ extension TripsListPage {
     fileprivate static func page(of trips: [Trip]) -> TripsListPage {
         let list = TripList(trips: trips)
         return TripsListPage(
-            trips: Array(list.trips), list: list, query: TripQuery(), nextPage: nil, language: nil, cache: RepresentationCache())
+            trips: Array(list.trips), list: list, query: TripQuery(), viewCount: list.count, page: Pagination(), nextPage: nil,
+            language: nil, cache: RepresentationCache())
     }
 }
