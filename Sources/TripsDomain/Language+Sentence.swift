@@ -85,6 +85,12 @@ extension Language {
         return (nights, day)
     }
 
+    /// The day `start` falls on (in UTC) as a long date in this language: "March 5, 2027",
+    /// "5 mars 2027", "2027年3月5日", as the sentence writes it.
+    package func longDate(of start: Date) -> String {
+        longDate(CivilDate(start))
+    }
+
     /// The long date, as the lesson's `.formatted(date: .long)` writes it in this language.
     private func longDate(_ day: CivilDate) -> String {
         longDateFormat?.format(day) ?? day.longEnglish

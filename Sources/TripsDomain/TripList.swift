@@ -22,6 +22,9 @@ public struct TripList: Sendable {
     /// The photos the trips refer to, also kept with `entries` (`setEntry`): a photo is served
     /// by its digest, on every request for it.
     public private(set) var photos: TripPhotoIndex
+    /// How many trips, nights and favorites the whole list holds, also kept with `entries`
+    /// (`setEntry`): the summary of the All view costs no pass over the list.
+    public private(set) var totals: TripTotals
 
     package struct Entry: Sendable, Hashable {
         package var trip: Trip {
@@ -57,7 +60,7 @@ public struct TripList: Sendable {
 
     private init(
         revision: UInt64, lastIssuedID: Int, entries: TripIDTable<Entry>, order: ListOrder, favoriteIDs: Set<Trip.ID>,
-        photos: TripPhotoIndex
+        photos: TripPhotoIndex, totals: TripTotals
     ) {
         self.revision = revision
         self.lastIssuedID = lastIssuedID
@@ -65,6 +68,7 @@ public struct TripList: Sendable {
         self.order = order
         self.favoriteIDs = favoriteIDs
         self.photos = photos
+        self.totals = totals
     }
 
     /// A list being restored trip by trip, in stored order: start-up hands it each part of a
@@ -74,6 +78,7 @@ public struct TripList: Sendable {
         private var ids: [Trip.ID] = []
         private var favoriteIDs = Set<Trip.ID>()
         private var photos = TripPhotoIndex()
+        private var totals = TripTotals()
         private let revision: UInt64
         private var lastIssuedID: Int
 
@@ -91,6 +96,7 @@ public struct TripList: Sendable {
             ids.append(trip.id)
             if trip.isFavorite { favoriteIDs.insert(trip.id) }
             photos.add(trip.photo)
+            totals.add(trip)
             lastIssuedID = max(lastIssuedID, trip.id)
             return true
         }
@@ -99,7 +105,7 @@ public struct TripList: Sendable {
         public consuming func finish() -> TripList {
             TripList(
                 revision: revision, lastIssuedID: lastIssuedID, entries: entries, order: ListOrder(ids), favoriteIDs: favoriteIDs,
-                photos: photos)
+                photos: photos, totals: totals)
         }
     }
 
@@ -127,9 +133,6 @@ public struct TripList: Sendable {
 
     /// How many trips the list holds.
     public var count: Int { order.count }
-
-    /// How many of them are favorites, counted as they change, not by a pass over the list.
-    public var favoriteCount: Int { favoriteIDs.count }
 
     /// The trip with this id, if the list has it.
     public subscript(id: Trip.ID) -> Trip? {
@@ -332,12 +335,14 @@ public struct TripList: Sendable {
     }
 
     /// Puts `entry` (nil: none) under `id`. Every change to `entries` goes through here, which
-    /// keeps `favoriteIDs` and `photos` in step.
+    /// keeps `favoriteIDs`, `photos` and `totals` in step.
     private mutating func setEntry(_ entry: Entry?, for id: Trip.ID) {
-        let replaced = entries[id]?.trip.photo
+        let replaced = entries[id]?.trip
         entries[id] = entry
-        if entry?.trip.photo != replaced {
-            photos.remove(replaced)
+        if let replaced { totals.remove(replaced) }
+        if let trip = entry?.trip { totals.add(trip) }
+        if entry?.trip.photo != replaced?.photo {
+            photos.remove(replaced?.photo)
             photos.add(entry?.trip.photo)
         }
         if entry?.trip.isFavorite == true {

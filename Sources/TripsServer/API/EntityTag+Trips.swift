@@ -9,6 +9,13 @@ extension EntityTag {
         EntityTag("trip-\(id)-v\(version)-\(mediaType.subtype)\(suffix(language))")
     }
 
+    /// A trip's page: it shows the trip and "Next: <city>", which another trip's change can
+    /// alter, so it changes whenever the list does (a 304 never keeps a stale "Next"). The
+    /// script guards a change of the trip with the trip's own tag, which the card carries.
+    static func tripPage(_ id: Trip.ID, revision: UInt64, _ language: Language? = nil) -> EntityTag {
+        EntityTag("trip-\(id)-r\(revision)-html\(suffix(language))")
+    }
+
     /// A list's (or a view's) representation: changes whenever the list, its order or any trip does.
     static func list(revision: UInt64, _ mediaType: MediaType, _ language: Language? = nil) -> EntityTag {
         EntityTag("list-r\(revision)-\(mediaType.subtype)\(suffix(language))")
@@ -19,10 +26,15 @@ extension EntityTag {
         return "-" + language.tag
     }
 
-    /// The tags of every current representation of a trip; empty when the list lacks it.
+    /// The tags of every current representation of a trip, its page's among them (the
+    /// trip's own page tag, which its card carries, and the whole page's, current while the
+    /// list is unchanged); empty when the list lacks it.
     static func allTrip(_ id: Trip.ID, in list: TripList) -> [EntityTag] {
         guard let version = list.version(of: id) else { return [] }
-        return Trip.readVariants.map { trip(id, version: version, $0.mediaType, $0.language) }
+        return Trip.readVariants.flatMap { variant in
+            let tag = trip(id, version: version, variant.mediaType, variant.language)
+            return variant.mediaType == .html ? [tag, tripPage(id, revision: list.revision, variant.language)] : [tag]
+        }
     }
 
     /// The tags of every current representation of the list.

@@ -68,10 +68,10 @@ final class RepresentationCache: Sendable {
         return response
     }
 
-    /// The list page's row for this trip version, with or without the move buttons and in a
-    /// language, made by `build` on a miss.
-    func pageRow(_ id: Trip.ID, version: UInt64, isReorderable: Bool, language: Language, build: () -> [UInt8]) -> [UInt8] {
-        let slot = (isReorderable ? Language.allCases.count : 0) + language.index
+    /// The list page's row for this trip version in a language, made by `build` on a miss
+    /// (the same row serves every view: its actions are in the one menu the script opens).
+    func pageRow(_ id: Trip.ID, version: UInt64, language: Language, build: () -> [UInt8]) -> [UInt8] {
+        let slot = language.index
         if let hit = pageRows.withLock({ rows in rows[id].flatMap { $0.version == version ? $0[slot] : nil } }) {
             return hit
         }

@@ -22,18 +22,18 @@ extension TripsAPI {
             // names the plain path, which every request it answers means.
             return cache.list(revision: list.revision, slot: form.cacheSlot) {
                 representView(
-                    page.firstPage(of: list), of: query, count: list.count, page: page, target: ("/trips", nil), list: list, as: form,
+                    page.firstPage(of: list), of: query, totals: list.totals, page: page, target: ("/trips", nil), list: list, as: form,
                     etag: etag)
             }
         }
         let target = (request.path, request.query)
         if query.isEverything {
             let shown = try page.slice(list)
-            return representView(shown, of: query, count: list.count, page: page, target: target, list: list, as: form, etag: etag)
+            return representView(shown, of: query, totals: list.totals, page: page, target: target, list: list, as: form, etag: etag)
         }
         let view = list.trips.matching(query)
         let shown = try page.slice(view)
-        return representView(shown, of: query, count: view.count, page: page, target: target, list: list, as: form, etag: etag)
+        return representView(shown, of: query, totals: TripTotals(view), page: page, target: target, list: list, as: form, etag: etag)
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
@@ -49,15 +49,15 @@ extension TripsAPI {
         let query = TripQuery(filter: .favorites)
         let view = list.trips.matching(query)
         return representView(
-            try page.slice(view), of: query, count: view.count, page: page, target: (request.path, request.query), list: list, as: form,
-            etag: etag)
+            try page.slice(view), of: query, totals: TripTotals(view), page: page, target: (request.path, request.query), list: list,
+            as: form, etag: etag)
     }
 
     /// One page of a view's trips (with `Link: rel="next"` to `target` after its last trip
-    /// while more follow), or the list page showing them (with the same link, as "Next page").
-    /// `count` is how many trips the whole view holds.
+    /// while more follow), or the list page showing them (with the same link, as "Next page")
+    /// and the `totals` of the whole view, counted only for a page.
     private func representView(
-        _ shown: (trips: [Trip], nextAfter: Trip.ID?), of query: TripQuery, count: Int, page: Pagination,
+        _ shown: (trips: [Trip], nextAfter: Trip.ID?), of query: TripQuery, totals: @autoclosure () -> TripTotals, page: Pagination,
         target: (path: String, query: String?), list: TripList, as form: ReadForm<[Trip]>, etag: EntityTag
     ) -> HTTPResponse {
         let next = shown.nextAfter.map { Pagination.nextURL(path: target.path, query: target.query, after: $0) }
@@ -69,7 +69,8 @@ extension TripsAPI {
             return represent(shown.trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
         case .page(let language):
             let html = TripsListPage(
-                trips: shown.trips, list: list, query: query, viewCount: count, page: page, nextPage: next, language: language, cache: cache
+                trips: shown.trips, list: list, query: query, totals: totals(), page: page, nextPage: next, language: language,
+                cache: cache
             ).render()
             var response = representPage(html, etag: etag, revision: list.revision, language: language)
             response.headerFields[.link] = link
@@ -83,40 +84,42 @@ extension TripsAPI {
     /// spelled out when a request asks `If-None-Match` or the cache misses.
     func showTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let form = try negotiateRead(Trip.self, for: request)
+        guard case .representation(let chosen) = form else { return try showTripPage(id, request, language: form.language) }
         // The trip itself is copied out of the store only on a cache miss: a hit needs its
         // version alone, and copying a trip (four strings) costs more than the rest of a hit.
         guard let version = store.read({ list in list.version(of: id) }) else { throw .notFound(request.path) }
-        let etag = { EntityTag.trip(id, version: version, form.mediaType, form.language) }
-        if request.headerFields.contains(.ifNoneMatch), let notModified = notModified(request, current: etag(), language: form.language) {
-            return notModified
+        if request.headerFields.contains(.ifNoneMatch) {
+            let etag = EntityTag.trip(id, version: version, chosen.mediaType, chosen.language)
+            if let notModified = notModified(request, current: etag, language: chosen.language) { return notModified }
         }
-        switch form {
-        case .representation(let chosen):
-            if let hit = cache.trip(id, version: version, slot: chosen.cacheSlot) { return hit }
-            // Read again with its version: a change in between is served as it now is, and cached
-            // under its own version, never under the one read above.
-            let (trip, current, _) = try readTrip(id, request)
-            // The trip is as it was at its version, and still is: a client that follows the
-            // changes from there misses nothing (and may see some it does not need).
-            let etag = EntityTag.trip(id, version: current, form.mediaType, form.language)
-            let response = represent(trip, as: chosen, etag: etag, revision: current)
-            return cache.keep(response, trip: id, version: current, slot: chosen.cacheSlot)
-        case .page(let language):
-            let (trip, version, revision) = try readTrip(id, request)
-            // Not cached: its links name the host the request did, which `HostAllowList` let
-            // through (a name it refuses never reaches a page's og:url or og:image).
-            let origin = "http://\(request.headerFields[.host] ?? "localhost")"
-            let page = TripPage(trip: trip, version: version, revision: revision, origin: origin, language: language)
-            let etag = EntityTag.trip(id, version: version, form.mediaType, form.language)
-            return representPage(page.render(), etag: etag, revision: version, language: language)
+        if let hit = cache.trip(id, version: version, slot: chosen.cacheSlot) { return hit }
+        // Read again with its version: a change in between is served as it now is, and cached
+        // under its own version, never under the one read above.
+        guard let (trip, current) = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0) } }) else {
+            throw .notFound(request.path)
         }
+        // The trip is as it was at its version, and still is: a client that follows the
+        // changes from there misses nothing (and may see some it does not need).
+        let etag = EntityTag.trip(id, version: current, chosen.mediaType, chosen.language)
+        let response = represent(trip, as: chosen, etag: etag, revision: current)
+        return cache.keep(response, trip: id, version: current, slot: chosen.cacheSlot)
     }
 
-    /// The trip, the revision at which it last changed and the list's revision, read together.
-    private func readTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> (Trip, version: UInt64, revision: UInt64) {
-        guard let read = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0, list.revision) } })
+    /// The trip's page (`TripPage`): the trip, the one that starts next, and the versions and
+    /// revision they were read at, read together. Not cached: its links name the host the
+    /// request did, which `HostAllowList` let through (a name it refuses never reaches a
+    /// page's og:url or og:image).
+    private func showTripPage(_ id: Trip.ID, _ request: HTTPRequest, language: Language?) throws(APIError) -> HTTPResponse {
+        guard
+            let (trip, version, next, revision) = store.read({ list in
+                list[id].map { ($0, list.version(of: id) ?? 0, list.next(after: $0), list.revision) }
+            })
         else { throw .notFound(request.path) }
-        return read
+        let etag = EntityTag.tripPage(id, revision: revision, language)
+        if let notModified = notModified(request, current: etag, language: language) { return notModified }
+        let origin = "http://\(request.headerFields[.host] ?? "localhost")"
+        let page = TripPage(trip: trip, version: version, next: next, revision: revision, origin: origin, language: language)
+        return representPage(page.render(), etag: etag, revision: version, language: language)
     }
 
     /// `GET /health`: 200 while the service can serve.

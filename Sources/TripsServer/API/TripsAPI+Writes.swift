@@ -9,19 +9,26 @@ import TripsStore
 extension TripsAPI {
     /// `POST /trips`: new trips from a JSON draft or a sentence (201 with the trip and its
     /// location), or from an array of drafts or several lines of sentences (201 with the new
-    /// trips as a list); all or nothing, at the end or in front of `?before=ID`.
+    /// trips as a list); all or nothing, at the end or in front of `?before=ID`. `If-Match`
+    /// names the list as the client saw it: the page undoes a delete with it, so a trip never
+    /// comes back into a list that moved meanwhile.
     func createTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let new = try RequestBody.decode(request, as: NewTrips.self)
         let before = try insertionPoint(request.queryItems)
+        let condition = ifMatch(request)
+        let plan: @Sendable (TripList) throws(MutationError) -> TripChange = { list throws(MutationError) in
+            try MutationError.check(condition, against: EntityTag.allList(list))
+            return .add(new.drafts, before: before)
+        }
         if new.isList {
             let chosen = try negotiate([Trip].self, for: request)
-            return try change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
+            return try change(request, plan: plan) { mutation throws(APIError) in
                 guard case .added(let trips)? = mutation.outcome else { throw .inconsistent }
                 return represent(trips, as: chosen, status: .created, revision: mutation.revision)
             }
         }
         let chosen = try negotiate(Trip.self, for: request)
-        return try change(request, plan: { _ in .add(new.drafts, before: before) }) { mutation throws(APIError) in
+        return try change(request, plan: plan) { mutation throws(APIError) in
             guard case .added(let trips)? = mutation.outcome, let trip = trips.first, let version = mutation.tripVersion else {
                 throw .inconsistent
             }

@@ -8,8 +8,8 @@ import TripsHTTP
 enum PageDocument {
     /// Opens the document through `<body>`; `head` adds what a page needs beyond the title.
     ///
-    /// The document is in the language of its sentences; the page's own words (buttons,
-    /// headings) are English, and the elements holding them say so with `lang="en"`.
+    /// The document is in the language of its sentences, and so are the page's own words
+    /// (`PageWords`): `lang` on `<html>` is the only one the page needs.
     static func open(
         title: String, language: Language, bodyClass: StaticString, into html: inout HTMLWriter,
         head: (inout HTMLWriter) -> Void = { _ in }
@@ -36,12 +36,24 @@ enum PageDocument {
 
     /// The progress of a large photo's upload and the status line the script announces into,
     /// then the end of the document.
-    static func close(into html: inout HTMLWriter) {
-        html.markup("<progress id=\"upload\" class=\"upload\" max=\"1\" value=\"0\" aria-label=\"Sending the photo\" lang=\"en\" hidden>")
-        html.markup("</progress>\n")
-        html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\" lang=\"en\"></div>\n")
-        html.markup("<footer lang=\"en\"><a href=\"/openapi.yaml\">The API</a> · every page here is also JSON and text: ")
-        html.markup("<code>curl -H 'Accept: text/plain'</code></footer>\n</body>\n</html>\n")
+    static func close(_ words: PageWords, into html: inout HTMLWriter) {
+        html.markup(closings[words.language.index])
+    }
+
+    /// Each language's end of the document, written once.
+    private static let closings: [[UInt8]] = Language.allCases.map { language in
+        let words = PageWords.for(language)
+        var html = HTMLWriter(reservingCapacity: 512)
+        html.markup("<progress id=\"upload\" class=\"upload\" max=\"1\" value=\"0\"")
+        html.attribute("aria-label", words["upload.label"])
+        html.markup(" hidden></progress>\n")
+        html.markup("<div id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\"></div>\n")
+        html.markup("<footer><a href=\"/openapi.yaml\">")
+        html.text(words["footer.api"])
+        html.markup("</a> · ")
+        html.text(words["footer.formats"])
+        html.markup(" <code>curl -H 'Accept: text/plain'</code></footer>\n</body>\n</html>\n")
+        return html.bytes
     }
 
     /// A trip's tile: its photo, or, when it has none, its initial on one of eight colours,
@@ -85,11 +97,9 @@ enum PageDocument {
         html.markup(" data-id=\"")
         html.integer(trip.id)
         html.markup("\"")
-        html.attribute("data-etag", EntityTag.trip(trip.id, version: version, .html, language).headerValue)
+        html.singleQuotedAttribute("data-etag", EntityTag.trip(trip.id, version: version, .html, language).headerValue)
         var json = JSONWriter()
         trip.writeJSON(to: &json)
-        html.markup(" data-json=\"")
-        json.bytes.withUnsafeBufferPointer { html.text(utf8: $0) }
-        html.markup("\"")
+        json.bytes.withUnsafeBufferPointer { html.singleQuotedAttribute("data-json", utf8: $0) }
     }
 }

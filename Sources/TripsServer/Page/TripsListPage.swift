@@ -16,11 +16,11 @@ import TripsHTTP
 struct TripsListPage {
     /// The trips the page shows, in the view's order: one page of the view.
     let trips: [Trip]
-    /// The whole list: its countries make the chips, its counts the header.
+    /// The whole list: its countries make the chips.
     let list: TripList
     let query: TripQuery
-    /// How many trips the whole view holds, on every page.
-    let viewCount: Int
+    /// The totals of the whole view, which the summary shows (more than `trips` when paged).
+    let totals: TripTotals
     /// Which page of the view this is: its `limit` and the trip it starts after.
     let page: Pagination
     /// The next page's URL, while more follow.
@@ -39,24 +39,29 @@ struct TripsListPage {
     /// stays light (any other country is one `?country=` or search away). Small lists show all.
     static let countryChipLimit = 50
 
+    /// The page's own words, in the language of its sentences.
+    private var words: PageWords { PageWords.for(language ?? .english) }
+
     func render() -> [UInt8] {
         var html = HTMLWriter(reservingCapacity: 2048 + 900 * trips.count)
         PageDocument.open(
-            title: PageWords.for(language ?? .english)["list.title"], language: language ?? .english, bodyClass: "list-page", into: &html)
+            title: words["list.title"], language: language ?? .english, bodyClass: "list-page", into: &html)
         html.markup("<main id=\"view\"")
         html.attribute("data-etag", EntityTag.list(revision: list.revision, .html, language).headerValue)
         html.markup(" data-revision=\"")
         html.integer(list.revision)
         html.markup(isReorderable ? "\" data-reorderable=\"true\">\n" : "\" data-reorderable=\"false\">\n")
         header(into: &html)
-        PhotoStrip.render(trips, into: &html)
+        PhotoStrip.render(trips, words, into: &html)
+        TripSummary.render(totals, words: words, into: &html)
         chips(into: &html)
         tools(into: &html)
         rows(into: &html)
         html.markup("</main>\n")
-        TripForms.render(into: &html)
-        PhotoStrip.renderViewer(into: &html)
-        PageDocument.close(into: &html)
+        RowMenu.render(words: words, into: &html)
+        TripForms.render(words, into: &html)
+        PhotoStrip.renderViewer(words, into: &html)
+        PageDocument.close(words, into: &html)
         return html.bytes
     }
 
@@ -64,28 +69,27 @@ struct TripsListPage {
         let words = PageWords.for(language ?? .english)
         html.markup("<header class=\"top\"><h1>")
         html.text(words["list.title"])
-        html.markup("</h1><p id=\"trip-count\" class=\"count\">")
-        html.text(
-            viewCount == list.count
-                ? words.counted("list.count", list.count)
-                : words.counted("list.countOf", list.count, ["shown": words.number(viewCount)]))
-        html.markup("</p></header>\n")
+        html.markup("</h1></header>\n")
     }
 
     /// All, Favorites, then one chip per country in first-seen order, as the lesson's
     /// FilterBar builds them. Favorites is where trips are dropped to become favorites.
     private func chips(into html: inout HTMLWriter) {
-        html.markup("<nav class=\"chips\" aria-label=\"Filters\" lang=\"en\">\n")
+        html.markup("<nav class=\"chips\"")
+        html.attribute("aria-label", words["filter.label"])
+        html.markup(">\n")
         var all = query
         (all.filter, all.country) = (.all, nil)
-        chip("All", all, isCurrent: query.filter == .all && query.country == nil, into: &html)
+        chip(words["filter.all"], all, isCurrent: query.filter == .all && query.country == nil, into: &html)
         var favorites = all
         favorites.filter = .favorites
         html.markup("<a id=\"favorites-chip\" class=\"chip favorites\"")
         html.attribute("href", favorites.pagePath)
         if query.filter == .favorites && query.country == nil { html.markup(" aria-current=\"page\"") }
-        html.markup(">Favorites <span id=\"favorites-count\" class=\"badge\">")
-        html.integer(list.favoriteCount)
+        html.markup(">")
+        html.text(words["filter.favorites"])
+        html.markup(" <span id=\"favorites-count\" class=\"badge\">")
+        html.text(words.number(list.totals.favorites))
         html.markup("</span></a>\n")
         let chosenCountry = query.country?.searchFolded
         for country in cache.countries(revision: list.revision, build: { Self.countries(of: list) }) {
@@ -121,17 +125,25 @@ struct TripsListPage {
 
     /// The search form (it keeps the filter and sort as hidden fields) and the sort choices.
     private func tools(into html: inout HTMLWriter) {
-        html.markup("<div class=\"tools\" lang=\"en\">\n<form class=\"search\" role=\"search\" action=\"/trips\" method=\"get\">")
-        html.markup("<label for=\"search\">Search</label><input id=\"search\" type=\"search\" name=\"q\"")
+        html.markup("<div class=\"tools\">\n<form class=\"search\" role=\"search\" action=\"/trips\" method=\"get\">")
+        html.markup("<label for=\"search\">")
+        html.text(words["search.label"])
+        html.markup("</label><input id=\"search\" type=\"search\" name=\"q\"")
         html.attribute("value", query.search ?? "")
         html.markup(">")
         if query.filter != .all { hidden("filter", query.filter.rawValue, into: &html) }
         if let country = query.country { hidden("country", country, into: &html) }
         if let order = query.order { hidden("sort", order.parameter, into: &html) }
-        html.markup("<button type=\"submit\">Search</button></form>\n<nav class=\"sort\" aria-label=\"Sort\">Sort:")
+        html.markup("<button type=\"submit\">")
+        html.text(words["search.submit"])
+        html.markup("</button></form>\n<nav class=\"sort\"")
+        html.attribute("aria-label", words["sort.label"])
+        html.markup(">")
+        html.text(words["sort.lead"])
         let choices: [(String, TripOrder?)] = [
-            ("Stored order", nil), ("By date", TripOrder(key: .start)), ("Latest first", TripOrder(key: .start, isDescending: true)),
-            ("By price", TripOrder(key: .price)), ("Highest price first", TripOrder(key: .price, isDescending: true)),
+            (words["sort.stored"], nil), (words["sort.byDate"], TripOrder(key: .start)),
+            (words["sort.latestFirst"], TripOrder(key: .start, isDescending: true)), (words["sort.byPrice"], TripOrder(key: .price)),
+            (words["sort.highestPriceFirst"], TripOrder(key: .price, isDescending: true)),
         ]
         for (title, order) in choices {
             var view = query
@@ -143,12 +155,9 @@ struct TripsListPage {
             html.text(title)
             html.markup("</a>")
         }
-        html.markup("</nav>\n</div>\n")
-        html.markup(
-            isReorderable
-                ? "<p class=\"hint\" lang=\"en\">Drag trips to reorder them, or onto Favorites. Select several to move them together.</p>\n"
-                : "<p class=\"hint\" lang=\"en\">Reordering is off while a filter, a search or a sort is on. Drag trips onto Favorites.</p>\n"
-        )
+        html.markup("</nav>\n</div>\n<p class=\"hint\">")
+        html.text(isReorderable ? words["hint.reorderable"] : words["hint.fixed"])
+        html.markup("</p>\n")
     }
 
     private func hidden(_ name: StaticString, _ value: String, into html: inout HTMLWriter) {
@@ -164,7 +173,8 @@ struct TripsListPage {
     /// trip it starts after: the script reloads as many as it has appended, and moves the
     /// first row up in front of that trip.
     private func rows(into html: inout HTMLWriter) {
-        html.markup("<ol id=\"trips\" class=\"trips\" aria-label=\"Trips\"")
+        html.markup("<ol id=\"trips\" class=\"trips\"")
+        html.attribute("aria-label", words["list.title"])
         if let limit = page.limit {
             html.markup(" data-limit=\"")
             html.integer(limit)
@@ -176,31 +186,36 @@ struct TripsListPage {
             html.markup("\"")
         }
         html.markup(">\n")
-        let (isReorderable, language) = (isReorderable, language ?? .english)
+        let language = language ?? .english
         for trip in trips {
             let version = list.version(of: trip.id) ?? 0
             html.markup(
-                cache.pageRow(trip.id, version: version, isReorderable: isReorderable, language: language) {
-                    Self.row(trip, version: version, isReorderable: isReorderable, language: language)
-                })
+                cache.pageRow(trip.id, version: version, language: language) { Self.row(trip, version: version, language: language) })
         }
         html.markup("</ol>\n")
-        if trips.isEmpty { html.markup("<p class=\"empty\" lang=\"en\">No trips here.</p>\n") }
+        if trips.isEmpty {
+            html.markup("<p class=\"empty\">")
+            html.text(words["list.empty"])
+            html.markup("</p>\n")
+        }
         if let nextPage {
             html.markup("<p id=\"more\" class=\"more\"><a rel=\"next\"")
             html.attribute("href", nextPage)
             html.markup(">")
-            let words = PageWords.for(language)
             html.text(words["more.next"])
             html.markup("</a></p>\n")
         }
-        html.markup("<div id=\"end-zone\" class=\"end-zone\" lang=\"en\">Drop here to put trips at the end</div>\n")
+        html.markup("<div id=\"end-zone\" class=\"end-zone\">")
+        html.text(words["list.endZone"])
+        html.markup("</div>\n")
     }
 
-    /// One trip: its photo (or tile), its city (a link to its page), its sentence and details, and the
-    /// buttons the script brings to life (hidden without it).
-    private static func row(_ trip: Trip, version: UInt64, isReorderable: Bool, language: Language) -> [UInt8] {
-        var html = HTMLWriter(reservingCapacity: 1200)
+    /// One trip, as the lesson's rows show it: its photo (or letter), its city (a link to its
+    /// page) and favorite star, its sentence and price, and the button of its actions' menu
+    /// (`RowMenu`). The same row serves every view, so it is cached per version and language.
+    private static func row(_ trip: Trip, version: UInt64, language: Language) -> [UInt8] {
+        let words = PageWords.for(language)
+        var html = HTMLWriter(reservingCapacity: 1024)
         html.markup("<li class=\"trip")
         if trip.isFavorite { html.markup(" is-favorite") }
         html.markup("\" tabindex=\"0\" draggable=\"true\"")
@@ -213,29 +228,20 @@ struct TripsListPage {
         html.text(trip.city)
         html.markup("</a>")
         if trip.isFavorite {
-            html.markup(" <span class=\"star\" title=\"Favorite\" lang=\"en\">★<span class=\"visually-hidden\"> favorite</span></span>")
+            let favorite = words["row.isFavorite"]
+            html.markup(" <span class=\"star\"")
+            html.attribute("title", favorite)
+            html.markup(">★<span class=\"visually-hidden\"> ")
+            html.text(favorite)
+            html.markup("</span></span>")
         }
         html.markup("<p class=\"sentence\">")
         html.text(trip.sentence(in: language))
-        html.markup("</p><p class=\"details\"><span lang=\"en\">Price</span> ")
-        html.text(trip.price.description)
-        if !trip.notes.isEmpty {
-            html.markup(" · ")
-            html.text(trip.notes)
-        }
+        html.markup("</p><p class=\"price\">")
+        html.text(words["row.price", ["price": words.price(trip.price)]])
         html.markup("</p></div>")
-        html.markup("<div class=\"actions\" role=\"group\" aria-label=\"Actions\" lang=\"en\">")
-        html.markup("<button data-action=\"select\" aria-pressed=\"false\">Select</button>")
-        html.markup(
-            trip.isFavorite
-                ? "<button data-action=\"favorite\" aria-pressed=\"true\">★ Favorite</button>"
-                : "<button data-action=\"favorite\" aria-pressed=\"false\">☆ Favorite</button>")
-        if isReorderable {
-            html.markup("<button data-action=\"up\">Move up</button>")
-            html.markup("<button data-action=\"down\">Move down</button>")
-        }
-        html.markup("<button data-action=\"edit\">Edit</button>")
-        html.markup("<button data-action=\"delete\">Delete</button></div></li>\n")
+        RowMenu.renderButton(for: trip, words: words, into: &html)
+        html.markup("</li>\n")
         return html.bytes
     }
 }

@@ -294,7 +294,7 @@ private let bothVaries = "Accept, Accept-Language"
         let api = try await APIServer(on: store)
         defer { api.stop() }
         let japanese = ["Accept": "text/html", "Accept-Language": "ja"]
-        for (path, tag) in [("/trips", #""list-r0-html-ja""#), ("/trips/2", #""trip-2-v0-html-ja""#)] {
+        for (path, tag) in [("/trips", #""list-r0-html-ja""#), ("/trips/2", #""trip-2-r0-html-ja""#)] {
             let page = try await api.request("GET", path, headers: japanese)
             #expect(page.status == 200, "\(path)")
             #expect(page.field("Content-Type") == "text/html; charset=utf-8")

@@ -91,6 +91,23 @@ import TripsDomain
         #expect(api.order == [9, 1, 7, 8, 2, 3, 4, 5, 6])
     }
 
+    /// The page undoes a delete by creating the trips again where they were, on the list it
+    /// saw: a list that moved meanwhile refuses it rather than guessing the place.
+    @Test(arguments: TestStore.all) func ifMatchGuardsACreateAgainstAListThatMoved(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        let listTag = try #require(try await api.request("GET", "/trips").field("ETag"))
+        let lisbon = ["Content-Type": "text/plain", "If-Match": listTag]
+        let created = try await api.request("POST", "/trips?before=2", headers: lisbon, body: "Lisbon, Portugal: 4 nights from May 1, 2027")
+        #expect(created.status == 201)
+        let stale = try await api.request("POST", "/trips?before=2", headers: lisbon, body: "Oslo, Norway: 1 night from June 1, 2027")
+        #expect(stale.status == 412)
+        let drafts = #"[{"city":"Oslo","country":"Norway","nights":1,"price":1,"start":"2027-06-01"}]"#
+        let staleList = try await api.json("POST", "/trips", drafts, headers: ["If-Match": listTag])
+        #expect(staleList.status == 412)
+        #expect(api.order == [1, 7, 2, 3, 4, 5, 6])
+    }
+
     @Test(arguments: TestStore.all) func a422ListsEveryRuleTheBodyBreaks(store: TestStore) async throws {
         let api = try await APIServer(on: store)
         defer { api.stop() }

@@ -43,7 +43,7 @@ private let hostileTrip =
     // MARK: Validators and security headers
 
     @Test(
-        arguments: TestStore.all, [("/trips", #""list-r0-html""#), ("/favorites", #""list-r0-html""#), ("/trips/2", #""trip-2-v0-html""#)])
+        arguments: TestStore.all, [("/trips", #""list-r0-html""#), ("/favorites", #""list-r0-html""#), ("/trips/2", #""trip-2-r0-html""#)])
     func thePageHasItsOwnValidatorAndSecurityHeaders(store: TestStore, example: (path: String, tag: String)) async throws {
         let (path, tag) = example
         let api = try await APIServer(on: store)
@@ -156,9 +156,10 @@ private let hostileTrip =
             #expect(!html.contains("<img src=x"), "\(path)")
             #expect(html.contains("Test &amp; &lt;b&gt;Land&lt;/b&gt;"), "\(path)")
             #expect(!html.contains("<b>"), "\(path)")
-            #expect(html.contains("&quot;quoted&quot; &amp; &#39;single&#39;"), "\(path)")
+            // The notes: as text on the trip's page, and in the trip's JSON on both (a row shows none).
+            #expect(html.contains(#"\"quoted\" &amp; &#39;single&#39;"#), "\(path)")
             #expect(!html.contains(#""quoted""#) && !html.contains("'single'"), "\(path)")
-            #expect(html.contains(#"data-json="{&quot;"#), "\(path)")
+            #expect(html.contains(#"data-json='{"id":"#), "\(path)")
             try expectWellFormedTags(html, path)
         }
     }
@@ -189,7 +190,7 @@ private let hostileTrip =
     // MARK: The list page
 
     /// Rows are cached per trip version: a change shows at once, a deleted trip's row goes,
-    /// and a view without moves never reuses a row with them.
+    /// and a view without moves says so (its menu then offers none).
     @Test(arguments: TestStore.all) func cachedRowsFollowEveryChange(store: TestStore) async throws {
         let api = try await APIServer(on: store)
         defer { api.stop() }
@@ -205,10 +206,10 @@ private let hostileTrip =
         #expect(try rowIDs(afterDelete) == [1, 2, 4, 5, 6])
         let filtered = try await api.request("GET", "/trips?country=Canada", headers: browser).text
         #expect(try rowIDs(filtered) == [2])
-        #expect(!filtered.contains(#"data-action="up""#))
+        #expect(filtered.contains(#"data-reorderable="false""#))
         let whole = try await api.request("GET", "/trips?sort=start", headers: browser).text
-        #expect(!whole.contains(#"data-action="up""#))
-        #expect(try await api.request("GET", "/trips", headers: browser).text.contains(#"data-action="up""#))
+        #expect(whole.contains(#"data-reorderable="false""#))
+        #expect(try await api.request("GET", "/trips", headers: browser).text.contains(#"data-reorderable="true""#))
     }
 
     /// A photo's change moves its trip's version, so the row and the strip show it at once,
@@ -247,12 +248,12 @@ private let hostileTrip =
             #expect(html.contains(#"href="/trips?sort=\#(sort)""#), "sort=\(sort)")
         }
         #expect(!html.contains(#"rel="next""#))
-        #expect(html.contains(#"<p id="trip-count" class="count">6 trips</p>"#))
+        #expect(html.contains(#"<ul id="trip-summary" class="trip-summary" aria-label="Summary"><li>6 trips</li>"#))
         #expect(html.contains(#"<main id="view" data-etag="&quot;list-r0-html&quot;" data-revision="0" data-reorderable="true">"#))
 
         // A row's tag is what the script sends as If-Match to change that trip.
-        let rowTag = try #require(html.firstMatch(of: try Regex(#"data-id="2" data-etag="([^"]*)""#))?.output[1].substring)
-        let favorite = try await api.request("PUT", "/favorites/2", headers: ["If-Match": String(rowTag).replacing("&quot;", with: "\"")])
+        let rowTag = try #require(html.firstMatch(of: try Regex(#"data-id="2" data-etag='([^']*)'"#))?.output[1].substring)
+        let favorite = try await api.request("PUT", "/favorites/2", headers: ["If-Match": String(rowTag)])
         #expect(favorite.status == 200)
 
         let reordered = try await api.json("PATCH", "/trips", #"{"sources":[2],"destination":"end"}"#)
@@ -270,9 +271,8 @@ private let hostileTrip =
         #expect(html.contains(#"id="favorites-chip" class="chip favorites" href="/trips?filter=favorites" aria-current="page">"#))
         #expect(!html.contains(#"href="/trips" aria-current="page""#))
         #expect(html.contains(#"data-reorderable="false""#))
-        #expect(!html.contains(#"data-action="up""#))
         #expect(html.contains(#"<input type="hidden" name="filter" value="favorites">"#))
-        #expect(html.contains(#"<p id="trip-count" class="count">2 of 6 trips</p>"#))
+        #expect(html.contains(#"aria-label="Summary"><li>2 trips</li>"#))
         let favorites = try await api.request("GET", "/favorites", headers: browser).text
         #expect(try rowIDs(favorites) == [1, 5])
         #expect(favorites.contains(#"data-reorderable="false""#))
@@ -307,12 +307,14 @@ private let hostileTrip =
 
     // MARK: Weight and access
 
-    @Test(arguments: TestStore.all) func theListPageAndItsAssetsWeighUnder64KB(store: TestStore) async throws {
+    /// 86,223 bytes with the rows' menu, the trip page's actions, the offline queue and undo
+    /// (60,000 was the budget before #29); no compression yet (#30).
+    @Test(arguments: TestStore.all) func theListPageAndItsAssetsWeighUnder100KB(store: TestStore) async throws {
         let api = try await APIServer(on: store)
         defer { api.stop() }
         let page = try await api.request("GET", "/trips", headers: browser)
         let total = page.body.count + PackageResources.trips_css.count + PackageResources.trips_js.count + PackageResources.trips_svg.count
-        #expect(total < 64_000, "\(total) bytes")
+        #expect(total < 100_000, "\(total) bytes")
     }
 
     @Test(arguments: TestStore.all) func withTokensThePageIsReadableWithoutOne(store: TestStore) async throws {
@@ -351,12 +353,13 @@ private func chipTitles(_ html: String) throws -> [String] {
 /// Every start tag is made of a name and attributes whose values are quoted and escaped:
 /// a client's `"` or `>` that ended a value early would leave something else.
 private func expectWellFormedTags(_ html: String, _ context: String) throws {
-    let value = #"(?:[^"<>'&]|&(?:amp|lt|gt|quot|#39);)*"#
-    let tag = try Regex(#"<[a-z][a-z0-9]*(?:\s+[a-z][a-z0-9:-]*(?:=""# + value + #"")?)*\s*>"#)
+    // A value in double quotes, or in single quotes (JSON and tags: its double quotes as they are).
+    let value = #"(?:="(?:[^"<>'&]|&(?:amp|lt|gt|quot|#39);)*"|='(?:[^<>'&]|&(?:amp|lt|gt|#39);)*')"#
+    let tag = try Regex(#"<[a-z][a-z0-9]*(?:\s+[a-z][a-z0-9:-]*"# + value + #"?)*\s*>"#)
     for start in html.matches(of: try Regex("<[a-zA-Z][^>]*>")) {
         let text = String(html[start.range])
         #expect(text.wholeMatch(of: tag) != nil, "\(context): \(text)")
-        let names = text.replacing(try Regex(#"="[^"]*""#), with: "")
+        let names = text.replacing(try Regex(#"="[^"]*"|='[^']*'"#), with: "")
         #expect(names.firstMatch(of: try Regex(#"\son[a-z]+"#)) == nil, "\(context): \(text)")
     }
 }

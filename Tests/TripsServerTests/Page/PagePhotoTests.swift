@@ -81,15 +81,15 @@ private func listPage(photos: [Trip.ID: TripPhoto], query: TripQuery = TripQuery
         return trip
     }
     let list = TripList(trips: trips)
-    let shown = list.trips.matching(query)
+    let view = list.trips.matching(query)
     let page = TripsListPage(
-        trips: shown, list: list, query: query, viewCount: shown.count, page: Pagination(), nextPage: nil, language: nil,
+        trips: view, list: list, query: query, totals: TripTotals(view), page: Pagination(), nextPage: nil, language: nil,
         cache: RepresentationCache())
     return String(decoding: page.render(), as: UTF8.self)
 }
 
 private func tripPage(_ trip: Trip) -> String {
-    let page = TripPage(trip: trip, version: 1, revision: 1, origin: "http://trips.example:8080", language: nil)
+    let page = TripPage(trip: trip, version: 1, next: nil, revision: 1, origin: "http://trips.example:8080", language: nil)
     return String(decoding: page.render(), as: UTF8.self)
 }
 
@@ -103,7 +103,7 @@ extension TripsListPage {
     fileprivate static func page(of trips: [Trip]) -> TripsListPage {
         let list = TripList(trips: trips)
         return TripsListPage(
-            trips: Array(list.trips), list: list, query: TripQuery(), viewCount: list.count, page: Pagination(), nextPage: nil,
+            trips: Array(list.trips), list: list, query: TripQuery(), totals: list.totals, page: Pagination(), nextPage: nil,
             language: nil, cache: RepresentationCache())
     }
 }

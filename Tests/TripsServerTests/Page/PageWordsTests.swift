@@ -90,7 +90,7 @@ import TripsDomain
 
     @Test func aPlaceholderTakesItsValueAndAnUnknownKeyShowsItself() {
         let english = PageWords.for(.english)
-        #expect(english.counted("list.countOf", 6, ["shown": "3"]) == "3 of 6 trips")
+        #expect(english["row.actions", ["city": "Vancouver"]] == "Actions for Vancouver")
         #expect(english["no.such.key"] == "no.such.key")
     }
 

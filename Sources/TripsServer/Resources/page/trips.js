@@ -7,7 +7,6 @@
 document.documentElement.classList.add('js');
 
 const EVENT_KINDS = ['created', 'updated', 'deleted', 'reordered', 'sorted', 'favorites'];
-const STALE = 'The list changed since this page showed it, so nothing was changed. This is the current list.';
 /** The types the server keeps a photo in: any other file is refused here, before it is sent. */
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 /** From this size on, a photo's upload shows its progress: smaller ones are sent at once. */
@@ -20,6 +19,8 @@ const LANGUAGE = document.documentElement.lang || 'en';
 /** CLDR's plural rules and number symbols for it, as the browser has them. */
 const PLURALS = new Intl.PluralRules(LANGUAGE);
 const NUMBERS = new Intl.NumberFormat(LANGUAGE);
+/** Joins cities as the language does: "New York and Zürich", "New York i Zürich". */
+const LISTS = new Intl.ListFormat(LANGUAGE, { type: 'conjunction' });
 
 /** The phrase for `key` in the page's language (WORDS: /assets/words/<tag>.js, the
  *  server's own catalog), each {name} replaced by its value. */
@@ -40,7 +41,7 @@ const rows = () => [...document.querySelectorAll('#trips > li.trip')];
 const rowFor = (id) => $(`#trips > li.trip[data-id="${id}"]`);
 const stripPhotoFor = (id) => $(`.strip-photo[data-id="${id}"]`);
 const tripOf = (element) => element.closest('[data-id]');
-const cityOf = (id) => $('.city', rowFor(id) ?? document)?.textContent ?? `trip ${id}`;
+const cityOf = (id) => $('.city', rowFor(id) ?? document)?.textContent ?? t('status.tripNumber', { id });
 const isReorderable = () => view()?.dataset.reorderable === 'true';
 
 /** Ids of the selected trips, kept across refreshes of the list. */
@@ -62,13 +63,15 @@ let tokenGiven = null;
 /**
  * Sends a request to the API and answers its response. `json` is sent as JSON (or `raw`
  * with `type`); `ifMatch` makes the change conditional; `minimal` asks for no resource in the
- * answer (`Prefer: return=minimal`); `onProgress` is told the fraction of the body sent. A
- * 401 asks for a token once and sends the request again with it.
+ * answer (`Prefer: return=minimal`); `key` is its Idempotency-Key; `onProgress` is told the
+ * fraction of the body sent. A 401 asks for a token once and sends the request again with it.
+ * Changes go through makeChange() (Offline), which gives each a key and keeps it when offline.
  */
-async function send(method, url, { json, raw, type, ifMatch, minimal, accept = 'application/json', onProgress } = {}) {
+async function send(method, url, { json, raw, type, ifMatch, minimal, key, accept = 'application/json', onProgress } = {}) {
   for (;;) {
     const headers = { Accept: accept };
     if (minimal) headers.Prefer = 'return=minimal';
+    if (key) headers['Idempotency-Key'] = key;
     if (token) headers.Authorization = `Bearer ${token}`;
     if (ifMatch) headers['If-Match'] = ifMatch;
     let body;
@@ -126,17 +129,20 @@ async function problemOf(response) {
 
 async function stale() {
   await refresh();
-  announce(STALE);
+  announce(t('status.stale'));
 }
 
 // MARK: - Showing the list
 
 let refreshing = null;
 let refreshAgain = false;
+/** Set while the page goes elsewhere after a change (the trip page's delete): no refresh. */
+let leaving = false;
 
-/** Fetches this page again and swaps #view, keeping focus and selection; calls that come
- *  while one runs are folded into one more. */
+/** Fetches this page again and swaps #view, keeping focus and selection (offline, the page
+ *  stays as it is); calls that come while one runs are folded into one more. */
 function refresh() {
+  if (leaving) return Promise.resolve();
   if (refreshing) {
     refreshAgain = true;
     return refreshing;
@@ -145,26 +151,40 @@ function refresh() {
     do {
       refreshAgain = false;
       // Long lists: as many rows as the reader has loaded, maybe several pages' worth.
-      const { response, fresh } = await fetchLoadedView();
+      let response, fresh;
+      try {
+        ({ response, fresh } = await fetchLoadedView());
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+        break; // offline: the page keeps showing what it showed (see Offline)
+      }
       if (response.status === 404) {
-        announce('This trip was deleted.');
+        announce(t('status.tripGone'));
         break;
       }
-      if (!response.ok) break;
+      if (!response.ok || !fresh) break;
       const focused = document.activeElement;
       const focusedTrip = focused && tripOf(focused)?.dataset.id;
       const focusedAction = focused?.dataset?.action;
       const anchor = scrollAnchor();
+      // An open menu leaves with its row, and opens again in the row that replaces it.
+      const menuTrip = menuRow()?.dataset.id;
+      closeMenu();
       view().replaceWith(document.adoptNode(fresh));
       restoreScroll(anchor); // the same row at the same height, though rows above changed
       watchEnd(); // the new view's "Next page" link
       showSelection();
+      const menuButton = menuTrip && menuButtonOf(rowFor(menuTrip));
+      if (menuButton) openMenu(menuButton, { focus: null });
+      showWaiting();
       if (Date.now() < celebratingUntil) $('#favorites-chip')?.classList.add('celebrate');
       if (focusedAction === 'enlarge') {
         (stripPhotoFor(focusedTrip) ?? rowFor(focusedTrip))?.focus();
       } else if (focusedTrip) {
         const row = rowFor(focusedTrip);
         (focusedAction && row && $(`[data-action="${focusedAction}"]`, row) || row)?.focus();
+      } else if (focusedAction) {
+        $(`[data-action="${focusedAction}"]`, view())?.focus(); // a trip page's action
       }
     } while (refreshAgain);
   })().finally(() => { refreshing = null; });
@@ -177,7 +197,6 @@ function showSelection() {
   for (const row of rows()) {
     const isSelected = selection.has(row.dataset.id);
     row.classList.toggle('selected', isSelected);
-    $('[data-action="select"]', row)?.setAttribute('aria-pressed', String(isSelected));
   }
 }
 
@@ -185,7 +204,7 @@ function toggleSelection(row) {
   const id = row.dataset.id;
   if (!selection.delete(id)) selection.add(id);
   showSelection();
-  announce(`${selection.size} selected.`);
+  announce(tc('status.selected', selection.size));
 }
 
 /** The trips an action on `row` applies to: the selection when the row is in it. */
@@ -194,15 +213,18 @@ function sourcesFor(row) {
   return rows().filter((r) => selection.has(r.dataset.id)).map((r) => Number(r.dataset.id));
 }
 
+/** Says `message` in the status line, followed by how many changes wait to be sent, if any. */
 function announce(message) {
   const status = $('#status');
+  const text = [message, waitingNote()].filter(Boolean).join(' ');
   status.textContent = '';
-  requestAnimationFrame(() => { status.textContent = message; });
+  requestAnimationFrame(() => { status.textContent = text; });
 }
 
+/** The trips `ids` in words: their cities when one or two, or how many they are. */
 function names(ids) {
   const cities = ids.map(cityOf);
-  return cities.length <= 2 ? cities.join(' and ') : `${cities.length} trips`;
+  return cities.length <= 2 ? LISTS.format(cities) : tc('list.count', cities.length);
 }
 
 // MARK: - Changes
@@ -210,24 +232,37 @@ function names(ids) {
 /** Moves `ids` in front of trip `before`, or to the end: the reorder difference. */
 async function reorder(ids, before) {
   const what = names(ids);
-  const where = before ? `before ${cityOf(before)}` : 'to the end';
+  const moved = before ? t('status.moved.before', { names: what, city: cityOf(before) }) : t('status.moved.end', { names: what });
   const destination = before ? { before } : 'end';
+  const order = await loadedOrder(ids);
   // The page fetches itself again after a change, so it asks for no list in the answer.
-  const response = await send('PATCH', '/trips', { json: { sources: ids, destination }, ifMatch: view().dataset.etag, minimal: true });
+  const request = { json: { sources: ids, destination }, ifMatch: view().dataset.etag, minimal: true };
+  const change = t('offline.change.move', { trips: what });
+  const response = await makeChange('PATCH', '/trips', request, { what: change, ids });
+  if (!(response instanceof Response)) return;
   if (!response.ok) return complain(response);
   await refresh();
-  announce(`Moved ${what} ${where}.`);
+  announce(moved);
+  const after = response.headers.get('ETag');
+  offerUndo(change, () => moveBack(ids, order, after));
 }
 
 /** A drop on the Favorites chip: the server answers which trips newly became favorites. */
 async function makeFavorites(request) {
-  const response = await send('POST', '/favorites', request);
+  const trips = request.json ? names(request.json) : firstLine(request.raw);
+  const response = await makeChange('POST', '/favorites', request, { what: t('offline.change.favorite', { trips }), ids: request.json });
+  if (!(response instanceof Response)) return;
   if (!response.ok) return complain(response);
   const { added } = await response.json();
+  const revision = Number(response.headers.get('Trips-Revision'));
   selection.clear();
   await refresh();
-  if (added.length > 0) celebrate(Number(response.headers.get('Trips-Revision')));
-  announce(added.length > 0 ? `Added ${names(added)} to Favorites.` : 'They were favorites already.');
+  if (added.length > 0) celebrate(revision);
+  announce(added.length > 0 ? t('status.favorites.added', { names: names(added) }) : t('status.favorites.already'));
+  if (added.length === 0) return;
+  // Each trip's tag as the drop left it: the undo is one change per trip.
+  const tags = tripTagsAt(added, revision);
+  offerUndo(t('offline.change.favorite', { trips: names(added) }), () => unfavorite(added, tags));
 }
 
 /** The lesson's success haptic: a short animation, and a vibration where there is one. */
@@ -245,38 +280,43 @@ function celebrate(revision) {
 /** Text dropped from another app: one sentence per line becomes trips, where it landed. */
 async function createFromText(text, before) {
   const url = before ? `/trips?before=${before}` : '/trips';
-  const response = await send('POST', url, { raw: text, type: 'text/plain' });
+  const what = t('offline.change.add', { trips: firstLine(text) });
+  const response = await makeChange('POST', url, { raw: text, type: 'text/plain' }, { what });
+  if (!(response instanceof Response)) return;
   if (!response.ok) return complain(response);
   const created = await response.json();
   await refresh();
   const count = Array.isArray(created) ? created.length : 1;
-  announce(count === 1 ? `Added ${created.city ?? created[0].city}.` : `Added ${count} trips.`);
+  announce(count === 1 ? t('status.added', { city: created.city ?? created[0].city }) : tc('status.addedCount', count));
 }
 
 async function setFavorite(row, isFavorite) {
   const method = isFavorite ? 'PUT' : 'DELETE';
-  const response = await send(method, `/favorites/${row.dataset.id}`, { ifMatch: row.dataset.etag });
-  if (!response.ok) return complain(response);
   const city = cityOf(row.dataset.id);
+  const what = t(isFavorite ? 'offline.change.favorite' : 'offline.change.unfavorite', { trips: city });
+  const ids = [Number(row.dataset.id)];
+  const response = await makeChange(method, `/favorites/${row.dataset.id}`, { ifMatch: row.dataset.etag }, { what, ids });
+  if (!(response instanceof Response)) return;
+  if (!response.ok) return complain(response);
   await refresh();
-  announce(isFavorite ? `${city} is a favorite.` : `${city} is no longer a favorite.`);
+  announce(isFavorite ? t('status.favorite.on', { city }) : t('status.favorite.off', { city }));
 }
 
 /** Move up or down by one place: in front of the trip before the block, or past the next. */
 function moveByOne(row, step) {
-  if (!isReorderable()) return announce('Reordering is off while a filter, a search or a sort is on.');
+  if (!isReorderable()) return announce(t('status.reorderOff'));
   const ids = sourcesFor(row);
   const all = rows().map((r) => Number(r.dataset.id));
   const first = all.indexOf(ids[0]);
   const last = all.indexOf(ids[ids.length - 1]);
   if (step < 0) {
     const previous = first > 0 ? all[first - 1] : pageStartsAfter();
-    if (!previous) return announce(`${names(ids)} is at the top.`);
+    if (!previous) return announce(t('status.atTop', { names: names(ids) }));
     return reorder(ids, previous);
   }
   // The trip to land in front of is not loaded yet: load the next page, then move.
   if (last + 2 >= all.length && hasMore()) return loadMore().then((loaded) => loaded && moveByOne(rowFor(row.dataset.id) ?? row, step));
-  if (last >= all.length - 1) return announce(`${names(ids)} is at the end.`);
+  if (last >= all.length - 1) return announce(t('status.atEnd', { names: names(ids) }));
   return reorder(ids, all[last + 2]);
 }
 
@@ -285,12 +325,12 @@ function moveByOne(row, step) {
 /** The one photo in a drop of files, or null after saying why there is none to send. */
 function photoFile(files) {
   if (files.length !== 1) {
-    announce('Drop one photo at a time.');
+    announce(t('status.photo.oneAtATime'));
     return null;
   }
   const [file] = files;
   if (!PHOTO_TYPES.includes(file.type)) {
-    announce(`${file.name} is not a JPEG, PNG or WebP photo, so it was not sent.`);
+    announce(t('status.photo.notPhoto', { file: file.name }));
     return null;
   }
   return file;
@@ -306,13 +346,14 @@ async function sendPhoto(id, file, city, ifMatch) {
   if (isLarge) {
     progress.value = 0;
     progress.hidden = false;
-    announce(`Sending the photo of ${city}…`);
+    announce(t('status.photo.sending', { city }));
   }
   try {
     const onProgress = (fraction) => { progress.value = fraction; };
     return await send('PUT', `/trips/${id}/photo`, { raw: file, type: file.type, ifMatch, onProgress });
-  } catch {
-    announce(`The photo of ${city} could not be sent: the connection failed.`);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    announce(t('offline.photo', { city }));
     return null;
   } finally {
     if (isLarge) progress.hidden = true;
@@ -326,7 +367,7 @@ async function setPhoto(row, file) {
   if (!response) return;
   if (!response.ok) return complain(response);
   await refresh();
-  announce(`${city} has a new photo.`);
+  announce(t('status.photo.set', { city }));
 }
 
 /** A photo dropped between two trips (or at the end), waiting in the add form for the trip
@@ -337,13 +378,13 @@ let attachedPhoto = null;
 function attachPhoto(file, before) {
   detachPhoto();
   attachedPhoto = { file, before };
-  const where = before ? `before ${cityOf(before)}` : 'at the end';
+  const where = { file: file.name, city: before && cityOf(before) };
   const figure = $('#add-photo');
   $('img', figure).src = URL.createObjectURL(file);
-  $('#add-photo-where').textContent = `${file.name}: the new trip goes ${where}.`;
+  $('#add-photo-where').textContent = before ? t('form.photo.where.before', where) : t('form.photo.where.end', where);
   figure.hidden = false;
   $('#add-form').elements.city.focus();
-  announce(`Photo attached. Fill in the trip to add it ${where}.`);
+  announce(before ? t('status.photo.attached.before', where) : t('status.photo.attached.end', where));
 }
 
 function detachPhoto() {
@@ -361,7 +402,7 @@ function detachPhoto() {
 function draftBody(form) {
   const data = new FormData(form);
   const price = String(data.get('price') ?? '0').trim();
-  if (!/^\d+(\.\d+)?$/.test(price)) throw new Error('The price is a number such as 1299.99.');
+  if (!/^\d+(\.\d+)?$/.test(price)) throw new Error(t('status.priceFormat'));
   const draft = {
     city: data.get('city'), country: data.get('country'), nights: Number(data.get('nights')),
     start: data.get('start'), notes: data.get('notes') ?? '',
@@ -370,14 +411,16 @@ function draftBody(form) {
   return `${JSON.stringify(draft).slice(0, -1)},"price":${price}}`;
 }
 
-/** Sends the form's draft; answers the trip, or null after saying what went wrong. */
-async function submitDraft(form, method, url, type, ifMatch) {
+/** Sends the form's draft (`about`: see makeChange); answers the trip, KEPT when it waits to be
+ *  sent, or null after saying what went wrong. */
+async function submitDraft(form, method, url, type, ifMatch, about) {
   let body;
   try { body = draftBody(form); } catch (error) {
     announce(error.message);
     return null;
   }
-  const response = await send(method, url, { raw: body, type, ifMatch });
+  const response = await makeChange(method, url, { raw: body, type, ifMatch }, about);
+  if (!(response instanceof Response)) return response;
   if (response.ok) return response.json();
   await complain(response);
   return null;
@@ -387,39 +430,53 @@ async function submitDraft(form, method, url, type, ifMatch) {
 async function addTrip(form) {
   const photo = attachedPhoto;
   const url = photo?.before ? `/trips?before=${photo.before}` : '/trips';
-  const trip = await submitDraft(form, 'POST', url, 'application/json');
+  const city = form.elements.city.value;
+  // A photo is never kept offline, so neither is the trip it comes with: both wait in the form.
+  const unkept = photo && t('offline.photo', { city });
+  if (unkept && navigator.onLine === false) return announce(unkept);
+  const trip = await submitDraft(form, 'POST', url, 'application/json', undefined, { what: t('offline.change.add', { trips: city }), unkept });
   if (!trip) return;
   form.reset();
   detachPhoto();
+  if (trip === KEPT) return;
   if (!photo) {
-    announce(`Added ${trip.city}.`);
+    announce(t('status.added', { city: trip.city }));
     return refresh();
   }
   const response = await sendPhoto(trip.id, photo.file, trip.city);
   await refresh();
   if (!response) return;
-  announce(response.ok ? `Added ${trip.city} with its photo.` : `Added ${trip.city}, but not its photo: ${await problemOf(response)}`);
+  const added = { city: trip.city };
+  announce(response.ok ? t('status.addedWithPhoto', added) : t('status.addedWithoutPhoto', { ...added, reason: await problemOf(response) }));
 }
 
 async function saveEdit(form) {
-  const trip = await submitDraft(form, 'PATCH', `/trips/${form.dataset.id}`, 'application/merge-patch+json', form.dataset.etag);
-  if (trip) {
+  const about = { what: t('offline.change.edit', { trips: cityOf(form.dataset.id) }), ids: [Number(form.dataset.id)] };
+  const trip = await submitDraft(form, 'PATCH', `/trips/${form.dataset.id}`, 'application/merge-patch+json', form.dataset.etag, about);
+  if (trip === KEPT) $('#editor').hidden = true;
+  else if (trip) {
     $('#editor').hidden = true;
-    announce(`Saved ${trip.city}.`);
+    announce(t('status.saved', { city: trip.city }));
     await refresh();
   }
   rowFor(form.dataset.id)?.focus();
 }
 
-function edit(row) {
-  const trip = JSON.parse(row.dataset.json);
-  const form = $('#edit-form');
+/** Fills a draft form with the trip `element` shows (its JSON), and keeps the trip's id and
+ *  the tag its change sends as If-Match. */
+function fillDraft(form, element) {
+  const trip = JSON.parse(element.dataset.json);
   for (const name of ['city', 'country', 'nights', 'notes']) form.elements[name].value = trip[name];
   form.elements.start.value = trip.start.slice(0, 10);
   // The price as the server wrote it: JSON.parse would round a long decimal to a double.
-  form.elements.price.value = row.dataset.json.match(/"price":([0-9.eE+-]+)/)[1];
-  form.dataset.id = row.dataset.id;
-  form.dataset.etag = row.dataset.etag;
+  form.elements.price.value = element.dataset.json.match(/"price":([0-9.eE+-]+)/)[1];
+  form.dataset.id = element.dataset.id;
+  form.dataset.etag = element.dataset.etag;
+}
+
+function edit(row) {
+  const form = $('#edit-form');
+  fillDraft(form, row);
   $('#editor').hidden = false;
   form.elements.city.focus();
 }
@@ -428,7 +485,7 @@ let pendingDelete = null;
 
 function askToDelete(ids) {
   pendingDelete = ids;
-  $('#confirm-title').textContent = `Delete ${names(ids)}?`;
+  $('#confirm-title').textContent = t('confirm.titleNamed', { names: names(ids) });
   $('#confirm').hidden = false;
   $('[data-action="confirm-delete"]').focus();
 }
@@ -439,15 +496,20 @@ async function confirmDelete() {
   pendingDelete = null;
   if (!ids) return;
   const what = names(ids);
+  const change = t('offline.change.delete', { trips: what });
+  const places = await placesOf(ids);
   const response = ids.length === 1
-    ? await send('DELETE', `/trips/${ids[0]}`, { ifMatch: rowFor(ids[0])?.dataset.etag })
-    : await send('DELETE', `/trips?ids=${ids.join(',')}`, { ifMatch: view().dataset.etag });
+    ? await makeChange('DELETE', `/trips/${ids[0]}`, { ifMatch: rowFor(ids[0])?.dataset.etag }, { what: change, ids })
+    : await makeChange('DELETE', `/trips?ids=${ids.join(',')}`, { ifMatch: view().dataset.etag }, { what: change, ids });
+  if (!(response instanceof Response)) return;
   if (!response.ok) return complain(response);
   const next = rows().find((r) => !ids.includes(Number(r.dataset.id)) && r.compareDocumentPosition(rowFor(ids[0])) & Node.DOCUMENT_POSITION_PRECEDING);
   ids.forEach((id) => selection.delete(String(id)));
   await refresh();
   (next && rowFor(next.dataset.id) || rows()[0])?.focus();
-  announce(`Deleted ${what}.`);
+  announce(t('status.deleted', { names: what }));
+  const after = listTagAt(Number(response.headers.get('Trips-Revision')));
+  if (places) offerUndo(change, () => bringBack(places, after));
 }
 
 document.addEventListener('submit', async (event) => {
@@ -482,18 +544,21 @@ document.addEventListener('click', (event) => {
     return;
   }
   const row = tripOf(button);
+  // A menu's item acts on the row the menu is in, after the menu closes.
+  if (rowMenu?.contains(button)) closeMenu({ returnFocus: true });
   switch (button.dataset.action) {
+    case 'menu': return menuRow() === row ? closeMenu({ returnFocus: true }) : openMenu(button);
     case 'select': return toggleSelection(row);
-    case 'favorite': return setFavorite(row, button.getAttribute('aria-pressed') !== 'true');
+    case 'favorite': return setFavorite(row, !row.classList.contains('is-favorite'));
     case 'up': return moveByOne(row, -1);
     case 'down': return moveByOne(row, 1);
     case 'edit': return edit(row);
     case 'delete': return askToDelete([Number(row.dataset.id)]);
     case 'confirm-delete': return confirmDelete();
-    case 'cancel-delete': $('#confirm').hidden = true; pendingDelete = null; return announce('Nothing was deleted.');
+    case 'cancel-delete': $('#confirm').hidden = true; pendingDelete = null; return announce(t('status.nothingDeleted'));
     case 'cancel-edit': $('#editor').hidden = true; return rowFor($('#edit-form').dataset.id)?.focus();
     case 'enlarge': return enlarge(button);
-    case 'detach-photo': detachPhoto(); return announce('The photo was removed from the new trip.');
+    case 'detach-photo': detachPhoto(); return announce(t('status.photo.removed'));
   }
 });
 
@@ -515,6 +580,80 @@ document.addEventListener('keydown', (event) => {
   else if (key === 'Enter') location.href = $('a.city', row).href;
   else return;
   event.preventDefault();
+});
+
+// MARK: - Row menu
+
+/** The one menu of a row's actions (RowMenu.swift): the script moves it into the row whose
+ *  button opens it, so its items act on that row as any [data-action] button does. It
+ *  follows the WAI-ARIA menu button pattern: Enter, Space or ArrowDown on the button open it
+ *  on its first item (ArrowUp on its last), arrows move, Escape closes it back onto its
+ *  button, and Tab, a click or focus elsewhere close it. */
+const rowMenu = $('#row-menu');
+const menuButtonOf = (row) => row && $('[data-action="menu"]', row);
+const menuItems = () => [...rowMenu.querySelectorAll('[role="menuitem"]')].filter((item) => !item.hidden);
+/** The row whose menu is open, or null. */
+const menuRow = () => (rowMenu && !rowMenu.hidden ? tripOf(rowMenu) : null);
+
+/** Opens the menu under `button`, its items named for that row; focuses its `focus` item
+ *  ('first', 'last', or null: none). */
+function openMenu(button, { focus = 'first' } = {}) {
+  const row = tripOf(button);
+  closeMenu();
+  $('[data-action="select"]', rowMenu).textContent = t(selection.has(row.dataset.id) ? 'row.deselect' : 'row.select');
+  $('[data-action="favorite"]', rowMenu).textContent = t(row.classList.contains('is-favorite') ? 'row.unfavorite' : 'row.favorite');
+  for (const item of rowMenu.querySelectorAll('[data-action="up"], [data-action="down"]')) item.hidden = !isReorderable();
+  rowMenu.setAttribute('aria-label', button.getAttribute('aria-label'));
+  button.after(rowMenu);
+  rowMenu.hidden = false;
+  button.setAttribute('aria-expanded', 'true');
+  button.setAttribute('aria-controls', rowMenu.id);
+  const items = menuItems();
+  if (focus) items[focus === 'last' ? items.length - 1 : 0].focus();
+}
+
+/** Closes the menu, if open, and takes it out of its row (a refresh replaces rows); with
+ *  `returnFocus`, focus goes back to its button. */
+function closeMenu({ returnFocus = false } = {}) {
+  const button = menuButtonOf(menuRow());
+  if (!button) return;
+  rowMenu.hidden = true;
+  document.body.append(rowMenu);
+  button.setAttribute('aria-expanded', 'false');
+  button.removeAttribute('aria-controls');
+  if (returnFocus) button.focus();
+}
+
+document.addEventListener('keydown', (event) => {
+  const target = event.target;
+  if (!rowMenu || !(target instanceof HTMLButtonElement)) return;
+  if (target.dataset.action === 'menu') {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    openMenu(target, { focus: event.key === 'ArrowUp' ? 'last' : 'first' });
+    return event.preventDefault();
+  }
+  if (!rowMenu.contains(target)) return;
+  const items = menuItems();
+  const index = items.indexOf(target);
+  const key = event.key;
+  if (key === 'ArrowDown') items[(index + 1) % items.length].focus();
+  else if (key === 'ArrowUp') items[(index - 1 + items.length) % items.length].focus();
+  else if (key === 'Home') items[0].focus();
+  else if (key === 'End') items[items.length - 1].focus();
+  else if (key === 'Escape') closeMenu({ returnFocus: true });
+  else if (key === 'Tab') return closeMenu({ returnFocus: true }); // then Tab moves on from the button
+  else return;
+  event.preventDefault();
+});
+
+// A press anywhere but the menu and its button closes it; so does focus moving elsewhere.
+document.addEventListener('pointerdown', (event) => {
+  const button = menuButtonOf(menuRow());
+  if (button && !rowMenu.contains(event.target) && !button.contains(event.target)) closeMenu();
+});
+document.addEventListener('focusin', (event) => {
+  const button = menuButtonOf(menuRow());
+  if (button && !rowMenu.contains(event.target) && event.target !== button) closeMenu();
 });
 
 // MARK: - Photo strip
@@ -736,6 +875,7 @@ async function appendNextPage() {
     $('#trips').append(document.adoptNode(row));
     added += 1;
   }
+  appendStripPhotos(next, shown);
   const more = $('#more', next);
   if (more) $('#more').replaceWith(document.adoptNode(more));
   else $('#more').remove();
@@ -745,6 +885,17 @@ async function appendNextPage() {
   // A newer page: reload the rows loaded before it at its revision.
   if (Number(next.dataset.revision) > Number(shown.dataset.revision)) refresh();
   return true;
+}
+
+/** Adds the strip photos of `part` (a later page's #view) to the strip of `into`: the strip
+ *  shows the photos of the loaded rows, in their order, as each page's shows its own. */
+function appendStripPhotos(part, into) {
+  const photos = $('.strip-photos', part);
+  if (!photos) return;
+  const strip = $('.strip-photos', into);
+  if (!strip) return $('#trip-summary', into)?.before(document.adoptNode(photos.closest('section')));
+  const shown = (item) => $(`.strip-photo[data-id="${$('.strip-photo', item).dataset.id}"]`, strip);
+  strip.append(...[...photos.children].filter((item) => !shown(item)).map((item) => document.adoptNode(item)));
 }
 
 /** This page again with as many rows as are loaded: in pages of up to LARGEST_PAGE, all of
@@ -766,6 +917,7 @@ async function fetchLoadedView() {
       if (part.dataset.revision !== fresh.dataset.revision) break;
       wanted -= $('#trips', part).children.length;
       $('#trips', fresh).append(...$('#trips', part).children);
+      appendStripPhotos(part, fresh);
       const more = $('#more', part);
       if (more) $('#more', fresh).replaceWith(more);
       else $('#more', fresh).remove();
@@ -803,6 +955,20 @@ async function focusBelow(row) {
   all[Math.min(all.length - 1, all.indexOf(rowFor(id)) + 1)]?.focus();
 }
 
+/** The loaded rows' ids, in the stored order a reorder needs; when `ids` take the last loaded
+ *  row and more follow, then the trip after it too, which an undo puts them back in front of. */
+async function loadedOrder(ids) {
+  const order = rows().map((row) => Number(row.dataset.id));
+  if (!hasMore() || !ids.includes(order.at(-1))) return order;
+  try {
+    const response = await send('GET', `/trips?after=${order.at(-1)}&limit=1`);
+    if (response.ok) order.push(...(await response.json()).map((trip) => trip.id));
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error; // offline: the move waits, and has no undo
+  }
+  return order;
+}
+
 /** Loads the next page once its link is 600 px from showing. */
 const endWatcher = window.IntersectionObserver && new IntersectionObserver((entries) => {
   if (entries.some((entry) => entry.isIntersecting)) loadMore();
@@ -835,10 +1001,510 @@ document.addEventListener('click', async (event) => {
   }
   try {
     await navigator.clipboard.writeText(url);
-    announce('Link copied.');
+    announce(t('status.linkCopied'));
   } catch {
-    announce(`Copy this link: ${url}`);
+    announce(t('status.copyLink', { url }));
   }
+});
+
+// MARK: - The trip page
+
+// The lesson's TripDetail (Sources/TripsServer/Page/TripPage.swift): the card, and Edit
+// inline, Favorite and Delete behind a confirmation, each a request; after a change the page
+// refreshes #view as the list does. A delete goes back to the list.
+
+/** The trip page's card: its id, JSON and the tag a change of the trip sends. */
+const tripCard = () => $('article.trip-card', view());
+/** Focus back on one of the card's actions (a refresh replaces them). */
+const focusAction = (action) => $(`[data-action="${action}"]`, view())?.focus();
+
+function editOnPage() {
+  const form = $('#detail-edit-form');
+  fillDraft(form, tripCard());
+  $('#detail-editor').hidden = false;
+  form.elements.city.focus();
+}
+
+/** PATCHes what the editor changed (merge-patch, If-Match: the trip as the card showed it). */
+async function saveOnPage(form) {
+  const url = `/trips/${form.dataset.id}`;
+  const trip = await submitDraft(form, 'PATCH', url, 'application/merge-patch+json', form.dataset.etag);
+  if (!trip) return;
+  $('#detail-editor').hidden = true;
+  await refresh();
+  focusAction('detail-edit');
+  announce(t('detail.saved', { city: trip.city }));
+}
+
+function askToDeleteOnPage() {
+  $('#detail-confirm-title').textContent = t('detail.delete.title', { city: $('h1.city', view()).textContent });
+  $('#detail-confirm').hidden = false;
+  $('[data-action="detail-confirm-delete"]').focus();
+}
+
+async function deleteOnPage() {
+  $('#detail-confirm').hidden = true;
+  const card = tripCard();
+  // The change feed tells of this delete too, maybe before its answer: the page is leaving,
+  // so it must not fetch itself again (a 404) meanwhile.
+  leaving = true;
+  const response = await send('DELETE', `/trips/${card.dataset.id}`, { ifMatch: card.dataset.etag });
+  if (response.ok) return location.assign('/trips');
+  leaving = false;
+  return complain(response);
+}
+
+document.addEventListener('click', (event) => {
+  const button = event.target.closest('button[data-action^="detail-"]');
+  switch (button?.dataset.action) {
+    case 'detail-edit': return editOnPage();
+    case 'detail-cancel-edit': $('#detail-editor').hidden = true; return focusAction('detail-edit');
+    case 'detail-favorite': return setFavorite(tripCard(), button.getAttribute('aria-pressed') !== 'true');
+    case 'detail-delete': return askToDeleteOnPage();
+    case 'detail-confirm-delete': return deleteOnPage();
+    case 'detail-cancel-delete':
+      $('#detail-confirm').hidden = true;
+      focusAction('detail-delete');
+      return announce(t('detail.delete.kept'));
+  }
+});
+
+document.addEventListener('submit', async (event) => {
+  if (event.target.id !== 'detail-edit-form') return;
+  event.preventDefault();
+  await saveOnPage(event.target);
+});
+
+// MARK: - Offline
+
+/*
+ * A change made while the server cannot be reached (fetch fails, or the browser says it is
+ * offline) waits in localStorage, so a reload keeps it, and is sent when the connection is
+ * back (the `online` event, and tries that back off meanwhile), strictly in the order made, one
+ * at a time. Each keeps the Idempotency-Key it was made with, so one that reached the server
+ * before the connection broke is not made twice, and the If-Match it was made with, so one made
+ * on a list someone else changed since is refused (412) and reported, never applied blindly.
+ * A change the server refuses is reported with its problem detail and dropped; the rest go on.
+ *
+ * The page cannot show what a waiting change will do: the server renders every trip. So it
+ * shows the list as the server last answered it, marks the trips a waiting change names
+ * "waiting", and the status line counts the waiting changes. Photos are not kept: they are
+ * large, and the browser's storage is small.
+ */
+
+/** Where the waiting changes are kept: every tab of this origin shares them. */
+const OUTBOX = 'trips-waiting-changes';
+/** At most this many waiting changes, of at most this many bytes together: past either, a change is refused. */
+const OUTBOX_LIMITS = { changes: 100, bytes: 1024 * 1024 };
+/** Answers that mean "not now" rather than "no": the change waits for the next try. 409: the
+ *  first request with its key is still being made; 502 to 504: a proxy without its server. */
+const NOT_NOW = [409, 502, 503, 504];
+/** What makeChange() answers for a change that waits to be sent. */
+const KEPT = Symbol('kept');
+/** The page's clock: timers looked up when used, so Playwright's page.clock can stand in for them. */
+const clock = { later: (ms, run) => setTimeout(run, ms), cancel: (timer) => clearTimeout(timer) };
+
+/**
+ * Makes a change (any request but a read) with send(), under an Idempotency-Key of its own.
+ * When the server cannot be reached, or changes wait already (they go first), the change waits
+ * instead. `about`: `what`, the change in the page's words; `ids`, the trips it names; `unkept`,
+ * what to say instead when it must not wait. Answers the response; KEPT when the change waits;
+ * null when it could not (after saying why).
+ */
+async function makeChange(method, url, { json, raw, type, ifMatch, minimal }, { what, ids = [], unkept } = {}) {
+  withdrawUndo();
+  const change = { key: idempotencyKey(), method, url, json, raw, type, ifMatch, minimal, what, ids };
+  if (navigator.onLine !== false && waitingChanges().length === 0) {
+    try {
+      return await send(method, url, { json, raw, type, ifMatch, minimal, key: change.key });
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error; // fetch's way of saying "no connection"
+    }
+  }
+  if (unkept) {
+    announce(unkept);
+    return null;
+  }
+  // What a later If-Match needs (rolledForward): the list the page showed, and whose tag it sent.
+  change.revision = view()?.dataset.revision ? Number(view().dataset.revision) : null;
+  change.validator = !ifMatch ? null : ifMatch === view()?.dataset.etag ? '/trips?limit=1' : ids.length === 1 ? `/trips/${ids[0]}` : null;
+  if (!storeWaiting([...waitingChanges(), change])) {
+    announce(t('offline.full', { count: NUMBERS.format(OUTBOX_LIMITS.changes) }));
+    return null;
+  }
+  showWaiting();
+  announce(t('offline.kept', { change: what }));
+  if (navigator.onLine !== false && !retryTimer) sendWaiting();
+  return KEPT;
+}
+
+/** A new random key (a version 4 UUID). crypto.randomUUID() exists only in a secure context
+ *  (HTTPS, or localhost): a page served over plain HTTP on a network makes its own. */
+function idempotencyKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The waiting changes, oldest first; none when the storage holds anything else. */
+function waitingChanges() {
+  let kept;
+  try {
+    kept = JSON.parse(localStorage.getItem(OUTBOX) ?? '[]');
+  } catch {
+    return []; // unreadable, or no storage at all: nothing can wait
+  }
+  const isChange = (c) => typeof c?.key === 'string' && typeof c.method === 'string' && typeof c.url === 'string' && c.url.startsWith('/');
+  return Array.isArray(kept) ? kept.filter(isChange) : [];
+}
+
+/** Keeps `changes` as the waiting ones; false when they are over the limits or the browser's quota. */
+function storeWaiting(changes) {
+  const text = JSON.stringify(changes);
+  if (changes.length > OUTBOX_LIMITS.changes || new TextEncoder().encode(text).length > OUTBOX_LIMITS.bytes) return false;
+  try {
+    if (changes.length === 0) localStorage.removeItem(OUTBOX);
+    else localStorage.setItem(OUTBOX, text);
+    return true;
+  } catch {
+    return false; // QuotaExceededError, or storage turned off
+  }
+}
+
+/** "2 changes waiting to be sent.", or nothing. */
+function waitingNote() {
+  const count = waitingChanges().length;
+  return count > 0 ? tc('offline.waiting', count) : '';
+}
+
+/** Marks the rows of the trips waiting changes name. */
+function showWaiting() {
+  const named = new Set(waitingChanges().flatMap((change) => (Array.isArray(change.ids) ? change.ids.map(String) : [])));
+  for (const row of rows()) {
+    const isWaiting = named.has(row.dataset.id);
+    row.classList.toggle('is-waiting', isWaiting);
+    const note = $('.waiting-note', row);
+    if (!isWaiting) note?.remove();
+    else if (!note) {
+      const added = document.createElement('span');
+      added.className = 'waiting-note';
+      added.textContent = t('offline.row');
+      $('.city', row)?.after(added);
+    }
+  }
+}
+
+let retryDelay = 0;
+let retryTimer = null;
+
+/** Tries the waiting changes again after a delay that doubles with each try, from 1 s to a minute. */
+function retryLater() {
+  retryDelay = Math.min(Math.max(2 * retryDelay, 1000), 60_000);
+  clock.cancel(retryTimer);
+  retryTimer = clock.later(retryDelay, () => {
+    retryTimer = null;
+    sendWaiting();
+  });
+}
+
+let sending = null;
+
+/** Sends the waiting changes, one tab at a time (a Web Lock), one change at a time. */
+function sendWaiting() {
+  if (!sending && waitingChanges().length > 0) {
+    const run = () => sendWaitingNow();
+    sending = (navigator.locks ? navigator.locks.request(OUTBOX, run) : run()).finally(() => { sending = null; });
+  }
+  return sending;
+}
+
+/** Sends the waiting changes oldest first until none is left, or until one cannot reach the
+ *  server (then tries again later); then says what was sent and what the server refused. */
+async function sendWaitingNow() {
+  // The list revisions these changes made: each one past the newest known, so a change that
+  // changed nothing (and answers the list's revision as it was) never counts another's as its own.
+  const own = new Set();
+  let known = -1; // none yet
+  let sent = 0;
+  const report = [];
+  try {
+    for (let change = waitingChanges()[0]; change; change = waitingChanges()[0]) {
+      const { method, url, json, raw, type, minimal, key } = change;
+      const ifMatch = await rolledForward(change, own);
+      const response = await send(method, url, { json, raw, type, minimal, ifMatch, key });
+      if (NOT_NOW.includes(response.status)) return retryLater();
+      // Not forgotten (the storage refused): it goes again later, and its key keeps it from being made twice.
+      if (!storeWaiting(waitingChanges().filter((waiting) => waiting.key !== key))) return retryLater();
+      if (!response.ok) {
+        report.push(t('offline.refused', { change: change.what ?? `${method} ${url}`, problem: await problemOf(response) }));
+        continue;
+      }
+      sent += 1;
+      const made = Number(response.headers.get('Trips-Revision') ?? NaN);
+      if (Number.isInteger(change.revision)) known = Math.max(known, change.revision);
+      if (known >= 0 && made === known + 1) own.add(made);
+      if (Number.isInteger(made)) known = Math.max(known, made);
+    }
+    retryDelay = 0;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    retryLater(); // the connection is gone again
+  } finally {
+    showWaiting();
+    if (sent > 0 || report.length > 0) {
+      await refresh();
+      announce([sent > 0 ? tc('offline.sent', sent) : '', ...report].filter(Boolean).join(' '));
+    }
+  }
+}
+
+/**
+ * The If-Match for a waiting change: the tag it was made with, unless every change the list saw
+ * since was one of the waiting changes just sent before it (the page could not show them, so it
+ * was made on top of them): then the same resource's tag as it is now. After any other change
+ * in between, the old tag goes, and the server refuses it (412).
+ */
+async function rolledForward(change, own) {
+  const { ifMatch, validator, revision } = change;
+  if (!ifMatch || !validator || own.size === 0 || !Number.isInteger(revision)) return ifMatch;
+  const list = await send('HEAD', '/trips?limit=1');
+  const now = Number(list.headers.get('Trips-Revision'));
+  if (!list.ok || !(now > revision) || now - revision > own.size) return ifMatch;
+  for (let seen = revision + 1; seen <= now; seen += 1) if (!own.has(seen)) return ifMatch;
+  const current = validator === '/trips?limit=1' ? list : await send('HEAD', validator);
+  return (current.ok && current.headers.get('ETag')) || ifMatch;
+}
+
+window.addEventListener('online', () => {
+  retryDelay = 0;
+  clock.cancel(retryTimer);
+  retryTimer = null;
+  sendWaiting();
+});
+
+// Another tab kept or sent changes: the marks and the count follow.
+window.addEventListener('storage', (event) => {
+  if (event.key !== OUTBOX && event.key !== null) return;
+  showWaiting();
+  announce('');
+});
+
+/** The first line of a text, short: how a change made of text is named. */
+function firstLine(text) {
+  const [line] = String(text ?? '').trim().split('\n');
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+// MARK: - Undo
+
+/** How long an Undo is offered after a change. */
+const UNDO_FOR = 10_000;
+/** The last change's undo: its name and the function that sends its inverse; null when none is offered. */
+let undoable = null;
+let undoTimer = null;
+
+/** The live region the Undo button appears in, so that its appearing is announced. */
+function undoRegion() {
+  let region = $('#undo-offer');
+  if (!region) {
+    region = document.createElement('div');
+    region.id = 'undo-offer';
+    region.className = 'undo-offer';
+    region.setAttribute('role', 'status');
+    $('#status')?.before(region);
+  }
+  return region;
+}
+
+/** Offers to undo the change just made (`what`, in the page's words) for UNDO_FOR: an Undo
+ *  button by the status line, and Ctrl+Z (⌘Z). `run` sends the inverse change and answers what to say. */
+function offerUndo(what, run) {
+  withdrawUndo();
+  undoable = { what, run };
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.id = 'undo';
+  button.textContent = t('undo.button');
+  button.setAttribute('aria-keyshortcuts', 'Control+Z Meta+Z');
+  const hint = document.createElement('span');
+  hint.className = 'visually-hidden';
+  hint.textContent = t('undo.offer', { change: what, seconds: NUMBERS.format(UNDO_FOR / 1000) });
+  undoRegion().replaceChildren(hint, button);
+  undoTimer = clock.later(UNDO_FOR, withdrawUndo);
+}
+
+/** Takes the Undo offer back: its time is up, another change was made, or it was used. */
+function withdrawUndo() {
+  clock.cancel(undoTimer);
+  undoTimer = null;
+  undoable = null;
+  const hadFocus = document.activeElement?.id === 'undo';
+  $('#undo-offer')?.replaceChildren();
+  if (hadFocus) rows()[0]?.focus();
+}
+
+/** Sends the inverse of the last change; a list that moved meanwhile is said, not guessed at. */
+async function undo() {
+  const offered = undoable;
+  if (!offered) return;
+  withdrawUndo();
+  try {
+    announce(await offered.run());
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    announce(t('undo.offline'));
+  }
+}
+
+/** What to say when an inverse change was refused: the list moved (412), or the server's reason. */
+async function undoRefused(response) {
+  await refresh();
+  return response?.status === 412 || !response ? t('undo.stale') : problemOf(response);
+}
+
+/** The list's tag at `revision`, as the page refreshed just after a change shows it; null when
+ *  the page shows a later list already (it moved meanwhile). */
+function listTagAt(revision) {
+  return Number(view()?.dataset.revision) === revision ? view().dataset.etag : null;
+}
+
+/** Each of `ids`' tags at `revision`, from the refreshed rows; null when the list moved already. */
+function tripTagsAt(ids, revision) {
+  const tags = ids.map((id) => rowFor(id)?.dataset.etag);
+  return listTagAt(revision) && tags.every(Boolean) ? tags : null;
+}
+
+/** The list's tag, when the list is still at `revision`. */
+async function currentListTag(revision) {
+  const response = await send('HEAD', '/trips?limit=1');
+  return response.ok && Number(response.headers.get('Trips-Revision')) === revision ? response.headers.get('ETag') : null;
+}
+
+/**
+ * The reorders that put `ids` back where they stood in `order` (the list before the move):
+ * each run of them that stood together goes back in front of the trip that followed it.
+ *
+ *     movesBack([2, 5], [1, 2, 3, 4, 5, 6])
+ *     // [{sources: [2], before: 3}, {sources: [5], before: 6}]
+ */
+function movesBack(ids, order) {
+  const moved = new Set(ids);
+  const runs = [];
+  order.forEach((id, index) => {
+    if (!moved.has(id)) return;
+    if (index > 0 && moved.has(order[index - 1])) runs.at(-1).sources.push(id);
+    else runs.push({ sources: [id], before: null });
+    runs.at(-1).before = order[index + 1] ?? null;
+  });
+  return runs;
+}
+
+/** Undoes a move: each run of the trips back in front of the trip that followed it, on the
+ *  list as the move (then the previous reorder) left it. */
+async function moveBack(ids, order, ifMatch) {
+  let tag = ifMatch;
+  for (const { sources, before } of movesBack(ids, order)) {
+    if (!tag) return undoRefused(null);
+    const destination = before ? { before } : 'end';
+    const response = await send('PATCH', '/trips', { json: { sources, destination }, ifMatch: tag, minimal: true });
+    if (!response.ok) return undoRefused(response);
+    tag = response.headers.get('ETag');
+  }
+  await refresh();
+  rowFor(ids[0])?.focus();
+  return t('undo.move', { trips: names(ids) });
+}
+
+/** Undoes a favorite drop: exactly the trips it added are favorites no more, each on its own
+ *  tag as the drop left it. */
+async function unfavorite(added, tags) {
+  if (!tags) return undoRefused(null);
+  const trips = names(added);
+  for (const [index, id] of added.entries()) {
+    const response = await send('DELETE', `/favorites/${id}`, { ifMatch: tags[index] });
+    if (!response.ok) return undoRefused(response);
+  }
+  await refresh();
+  return t('undo.favorites', { trips });
+}
+
+/**
+ * Where each of `ids` stands in the stored list, before it is deleted: its JSON and the trip
+ * that follows it (none of `ids`; null: the end). From the rows when they show the whole list
+ * in stored order, else from the server (a filtered or sorted view shows other neighbours).
+ * Null when a trip's JSON is not on the page, or the server cannot be reached: no undo then.
+ */
+async function placesOf(ids) {
+  if (navigator.onLine === false) return null; // the delete waits: there is nothing to undo yet
+  const deleted = new Set(ids);
+  const shown = rows().map((row) => Number(row.dataset.id));
+  const showsStoredOrder = isReorderable() && !$('a[rel="next"]');
+  try {
+    const places = await Promise.all(ids.map(async (id) => {
+      const json = rowFor(id)?.dataset.json;
+      if (!json) return null;
+      let following = shown.slice(shown.indexOf(id) + 1);
+      if (!showsStoredOrder) {
+        const response = await send('GET', `/trips?after=${id}&limit=${ids.length + 1}`);
+        if (!response.ok) return null;
+        following = (await response.json()).map((trip) => trip.id);
+      }
+      return { json, before: following.find((other) => !deleted.has(other)) ?? null };
+    }));
+    return places.every(Boolean) ? places : null;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return null;
+  }
+}
+
+/** A trip's JSON as a draft to create it again: no id (the server issues ids, and never one
+ *  twice) and no photo (a photo is set by a request of its own), the price digit for digit. */
+function draftOf(json) {
+  const { id, photo, price, ...fields } = JSON.parse(json);
+  const exactPrice = json.match(/"price":([0-9.eE+-]+)/)?.[1] ?? String(price);
+  return `${JSON.stringify(fields).slice(0, -1)},"price":${exactPrice}}`;
+}
+
+/** Undoes a delete: the trips created again from their JSON, in front of the trips that
+ *  followed them (one request per place), each on the list as the delete (then the previous
+ *  place) left it. They come back with new ids, and without their photos: the status says so. */
+async function bringBack(places, ifMatch) {
+  const groups = [];
+  for (const { json, before } of places) {
+    if (groups.at(-1)?.before === before) groups.at(-1).drafts.push(draftOf(json));
+    else groups.push({ before, drafts: [draftOf(json)] });
+  }
+  const created = [];
+  let tag = ifMatch;
+  for (const { before, drafts } of groups) {
+    if (!tag) return undoRefused(null);
+    const url = before ? `/trips?before=${before}` : '/trips';
+    const response = await send('POST', url, { raw: `[${drafts.join(',')}]`, type: 'application/json', ifMatch: tag });
+    if (!response.ok) return undoRefused(response);
+    created.push(...(await response.json()).map((trip) => trip.id));
+    tag = await currentListTag(Number(response.headers.get('Trips-Revision')));
+  }
+  await refresh();
+  rowFor(created[0])?.focus();
+  const hadPhotos = places.some(({ json }) => JSON.parse(json).photo);
+  const back = tc('undo.restored', created.length, { trips: names(created), ids: created.join(', ') });
+  return hadPhotos ? `${back} ${t('undo.noPhoto')}` : back;
+}
+
+document.addEventListener('click', (event) => {
+  if (event.target.closest('#undo')) undo();
+});
+
+// Ctrl+Z (⌘Z on a Mac) undoes too, except where it undoes typing.
+document.addEventListener('keydown', (event) => {
+  if (!undoable || event.key.toLowerCase() !== 'z' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+  if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
+  event.preventDefault();
+  undo();
 });
 
 // MARK: - Live
@@ -861,3 +1527,11 @@ function follow() {
 }
 
 if (view()?.dataset.revision) follow();
+// The Undo's live region is there before anything appears in it, so that its appearing is announced.
+if ($('#status')) undoRegion();
+// Changes kept by an earlier visit (or another tab) while offline: count them, and send them.
+if (waitingChanges().length > 0) {
+  showWaiting();
+  announce('');
+  sendWaiting();
+}
