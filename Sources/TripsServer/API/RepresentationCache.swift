@@ -86,8 +86,8 @@ final class RepresentationCache: Sendable {
     }
 
     /// The list's countries as the page's chips name them at this revision, made by `build` on a
-    /// miss: finding them takes a pass over the list, which a page of 100,000 trips would
-    /// otherwise pay on every read.
+    /// miss: finding them may take a pass over the list (`TripList.firstCountries(limit:)`),
+    /// which a page of 100,000 trips would otherwise pay on every read.
     func countries(revision: UInt64, build: () -> [String]) -> [String] {
         if let hit = countries.withLock({ $0?.revision == revision ? $0?.names : nil }) { return hit }
         let names = build()

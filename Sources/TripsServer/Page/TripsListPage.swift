@@ -100,18 +100,22 @@ struct TripsListPage {
         html.markup("</nav>\n")
     }
 
-    /// The countries as the lesson lists them: first seen, each spelling once (folding every
-    /// trip's country for the comparison would cost more than the rest of the page), at most
-    /// `countryChipLimit`.
-    /// - Complexity: O(n) in the list's trips: the cache keeps the answer per revision.
+    /// The chips' countries: the first `countryChipLimit` in first-seen order.
     static func countries(of list: TripList) -> [String] {
-        var seen = Set<String>()
-        var countries: [String] = []
-        for trip in list.trips where seen.insert(trip.country).inserted {
-            countries.append(trip.country)
-            if countries.count == countryChipLimit { break }
+        list.firstCountries(limit: countryChipLimit)
+    }
+
+    /// Renders a page of one sample trip in every language: what each list page shares is
+    /// built once per process on first use (each language's date formats, from ICU; the
+    /// forms), which would otherwise make the first reader after a start wait some 100 ms.
+    static func prepare() {
+        let list = TripList(trips: Array(Trip.samples.prefix(1)))
+        for language in Language.allCases {
+            let page = TripsListPage(
+                trips: Array(list.trips), list: list, query: TripQuery(), totals: list.totals, page: Pagination(), nextPage: nil,
+                language: language, cache: RepresentationCache())
+            _ = page.render()
         }
-        return countries
     }
 
     private func chip(_ title: String, _ view: TripQuery, isCurrent: Bool, into html: inout HTMLWriter) {
