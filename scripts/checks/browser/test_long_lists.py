@@ -1,12 +1,17 @@
 """Long lists on the page (#29, item 8), in a real browser: a server with 450 trips (ids 1 to
 450, in order, no samples) shows 200 rows and a "Next page" link; nearing the link appends the
 next 200, then the last 50; a drag reaches the end of the whole list; the link works without
-the script; a refresh keeps every loaded row."""
+the script; a refresh keeps every loaded row; undo, favorite drops, the summary and the photo
+strip with pages loaded."""
+
+import re
 
 import pytest
 from playwright.sync_api import expect
 
 from conftest import Server
+from test_page import summary
+from test_photos import give_photo, png
 
 TRIPS = 450
 
@@ -131,3 +136,54 @@ def test_the_next_page_link_works_without_the_script(browser, long_server):
     assert shown_ids(page) == list(range(401, TRIPS + 1))
     expect(page.get_by_role("link", name="Next page")).to_have_count(0)
     context.close()
+
+
+def test_undo_of_moving_the_last_loaded_row_puts_it_back_in_front_of_the_next_page(long_server, page):
+    page.goto(long_server.url + "/trips")
+    expect(page.locator("#trips > li")).to_have_count(200)
+    row(page, 200).focus()
+    page.keyboard.press("Alt+ArrowUp")
+    expect(page.locator("#status")).to_have_text("Moved City 200 before City 199.")
+    assert long_server.ids()[197:201] == [198, 200, 199, 201]
+    # The trip that followed it is on a page not loaded: the undo asked the server which it is.
+    page.keyboard.press("Control+z")
+    expect(page.locator("#status")).to_have_text("Moved City 200 back.")
+    assert long_server.ids() == list(range(1, TRIPS + 1))
+
+
+def test_a_favorite_drop_past_the_first_page_keeps_the_loaded_rows_and_counts_the_whole_list(long_server, page):
+    page.goto(long_server.url + "/trips")
+    expect(summary(page)).to_have_text(["450 trips", "4,685 nights", "0 favorites"])
+    scroll_to_the_end(page)
+    expect(page.locator("#trips > li")).to_have_count(400)
+    row(page, 350).focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("f")
+    expect(page.locator("#status")).to_have_text("Added City 350 to Favorites.")
+    assert long_server.ids("/favorites") == [350]
+    expect(summary(page)).to_have_text(["450 trips", "4,685 nights", "1 favorite"])
+    expect(page.locator("#favorites-count")).to_have_text("1")
+    assert shown_ids(page) == list(range(1, 401))
+    expect(row(page, 350)).to_have_class(re.compile(r"\bis-favorite\b"))
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#status")).to_have_text("Removed City 350 from Favorites again.")
+    assert long_server.ids("/favorites") == []
+    expect(summary(page)).to_have_text(["450 trips", "4,685 nights", "0 favorites"])
+
+
+def test_the_photo_strip_shows_the_photos_of_the_loaded_rows(long_server, page):
+    for trip_id in [2, 250]:
+        give_photo(long_server, trip_id, png(8, 6, seed=trip_id))
+    page.goto(long_server.url + "/trips")
+    strip = page.locator(".strip-photo")
+    expect(strip).to_have_count(1)
+    expect(strip.first).to_have_attribute("data-id", "2")
+    scroll_to_the_end(page)
+    expect(page.locator("#trips > li")).to_have_count(400)
+    expect(strip).to_have_count(2)
+    assert strip.evaluate_all("photos => photos.map(p => p.dataset.id)") == ["2", "250"]
+    # A refresh (a change elsewhere) reloads the loaded rows, and their photos with them.
+    status, _, _ = long_server.request("PATCH", "/trips/3", {"nights": 9}, headers={"Content-Type": "application/merge-patch+json"})
+    assert status == 200
+    expect(row(page, 3).locator(".sentence")).to_contain_text("9 nights")
+    assert strip.evaluate_all("photos => photos.map(p => p.dataset.id)") == ["2", "250"]
