@@ -14,7 +14,8 @@
 #   warm    nothing changed: the page as cached for the revision
 # Server time per request comes from the access log (duration_ms); the client's total time
 # (curl, over loopback) is printed beside it for the cold page. Prints p50, p99 and max per
-# case, and the page's bytes.
+# case, the page's bytes (alone and with the assets it names, as a first visit loads them),
+# then a table of the figures for a closing note.
 #
 #   scripts/bench/page.sh
 #   SIZES=100000 REQUESTS=50 scripts/bench/page.sh
@@ -85,6 +86,25 @@ ask() {
   curl -s -o /dev/null -w '%{time_total}\n' -H 'Accept: text/html' -H "X-Request-ID: $1-$RANDOM$RANDOM" "$url/trips"
 }
 
+# page_weights: the page's bytes, then with every asset it names (stylesheet, script, words, icon).
+page_weights() {
+  python3 - "${url#http://}" <<'PYTHON'
+import http.client, re, sys
+
+connection = http.client.HTTPConnection(sys.argv[1])
+def get(target, accept):
+    connection.request("GET", target, headers={"Accept": accept})
+    answer = connection.getresponse()
+    body = answer.read()
+    if answer.status != 200:
+        sys.exit(f"bench/page.sh: GET {target} answered {answer.status}")
+    return body
+page = get("/trips", "text/html")
+assets = sorted(set(re.findall(rb'(?:href|src)="(/assets/[^"]+)"', page)))
+print(len(page), len(page) + sum(len(get(asset.decode().replace("&amp;", "&"), "*/*")) for asset in assets))
+PYTHON
+}
+
 # change ID: a change to one trip (a new revision of the list).
 change() {
   curl -s -o /dev/null -X PATCH "$url/trips/$1" -H 'Content-Type: application/json' -H 'Prefer: return=minimal' \
@@ -111,10 +131,10 @@ for size in $sizes; do
     ask far >/dev/null
   done
   for _ in $(seq "$requests"); do ask warm >/dev/null; done
-  page_bytes=$(curl -s -H 'Accept: text/html' "$url/trips" | wc -c)
+  weights=$(page_weights)
   stop_server
   for n in $(seq "$first_log" "$servers"); do cat "$work/log.$n"; done >"$work/log"
-  python3 - "$work/log" "$size" "$page_bytes" "${client_ms[*]}" >>"$report" <<'PYTHON'
+  python3 - "$work/log" "$size" "$weights" "${client_ms[*]}" "$work/summary" >>"$report" <<'PYTHON'
 import re, sys
 times = {"cold": [], "change": [], "far": [], "warm": []}
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
@@ -124,11 +144,21 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
 def q(values, fraction):
     values = sorted(values)
     return values[min(len(values) - 1, int(fraction * len(values)))]
-size, page_bytes, client = int(sys.argv[2]), int(sys.argv[3]), [float(v) for v in sys.argv[4].split()]
-print(f"GET /trips as text/html, {size:,} trips: {page_bytes:,} bytes; server time from the access log, ms")
+size, client = int(sys.argv[2]), [float(v) for v in sys.argv[4].split()]
+page_bytes, with_assets = (int(v) for v in sys.argv[3].split())
+print(f"GET /trips as text/html, {size:,} trips: {page_bytes:,} bytes, {with_assets:,} with its assets;"
+      " server time from the access log, ms")
 for kind, values in times.items():
     print(f"  {kind:6}  n={len(values):<4} p50={q(values, .5):7.3f}  p99={q(values, .99):7.3f}  max={max(values):7.3f}")
 print(f"  cold, as curl saw it (total, loopback): {', '.join(f'{v:.3f}' for v in client)} ms")
+with open(sys.argv[5], "a", encoding="utf-8") as summary:
+    print(f"| {size:,} | {q(times['cold'], .5):.2f} | {q(times['change'], .5):.2f} / {q(times['change'], .99):.2f} "
+          f"| {q(times['far'], .5):.2f} | {q(times['warm'], .5):.3f} | {page_bytes:,} | {with_assets:,} |", file=summary)
 PYTHON
 done
 cat "$report"
+echo
+echo "For the closing note (server time in ms, p50; after a change p50 / p99; bytes uncompressed):"
+echo "| trips | cold | after a change | change far down | warm | page bytes | with assets |"
+echo "|---|---|---|---|---|---|---|"
+cat "$work/summary"
