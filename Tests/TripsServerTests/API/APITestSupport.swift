@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TripsDomain
+
 @testable import TripsFormats
 @testable import TripsHTTP
 @testable import TripsPlatform
@@ -250,5 +251,14 @@ extension TestResponse {
     func member(_ name: String) throws -> JSONValue? {
         guard case .object(let members) = try json else { throw TestFailure("not an object: \(text)") }
         return members[name]
+    }
+}
+
+extension AccessPolicy {
+    /// The policy with sessions of its own, on `clock`.
+    init(tokens: AccessTokens, isPrivate: Bool, clock: any ServerClock = SystemClock(), sessionCapacity: Int = 10_000) {
+        // The kernel's random source does not fail on a machine that runs the tests.
+        let sessions = try! BrowserSessions(capacity: sessionCapacity, clock: clock)
+        self.init(tokens: tokens, isPrivate: isPrivate, sessions: sessions)
     }
 }
