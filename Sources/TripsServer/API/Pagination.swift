@@ -81,7 +81,8 @@ struct Pagination: Sendable, Equatable {
 
     private func notInView(_ after: Trip.ID) -> APIError {
         var error = APIError(
-            .unprocessableContent, "after: trip \(after) is not in this view (it was deleted, or the view no longer shows it)")
+            .unprocessableContent, "after: trip \(after) is not in this view (it was deleted, or the view no longer shows it)",
+            type: .unknownIDs)
         error.member = "after"
         error.ids = [after]
         return error

@@ -138,7 +138,7 @@ extension TripsAPI {
     /// write, until a write succeeds (a readiness probe: a balancer sends traffic elsewhere).
     func readyz(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         if let failure = store.writeFailure {
-            var error = APIError(.serviceUnavailable, "Not ready: \(Self.describe(failure)).")
+            var error = APIError(.serviceUnavailable, "Not ready: \(Self.describe(failure)).", type: .storageUnavailable)
             error.headerFields[.retryAfter] = "5"
             throw error
         }
@@ -148,6 +148,12 @@ extension TripsAPI {
     /// A storage failure as clients may hear it: no paths, no system error text.
     static func describe(_ failure: StorageError) -> String {
         failure.isOutOfSpace ? "the disk is full, so changes cannot be saved" : "changes cannot be saved"
+    }
+
+    /// `GET /problems/{kind}`: what a kind of problem means (a problem document's `type`
+    /// points here). Unknown kinds are 404 from the route table.
+    func describeProblem(_ type: ProblemType, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        represent(type, as: try negotiate(ProblemType.self, for: request))
     }
 
     /// `GET /openapi.yaml`: the spec, as it is in the repository.
