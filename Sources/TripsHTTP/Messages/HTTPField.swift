@@ -121,6 +121,10 @@ package struct HTTPField: Sendable, Hashable {
         package static let origin: Name = "Origin"
         package static let prefer: Name = "Prefer"
         package static let range: Name = "Range"
+        /// What is left of a rate limit's quota now (draft-ietf-httpapi-ratelimit-headers).
+        package static let rateLimit: Name = "RateLimit"
+        /// The rate limits a server applies, by name (draft-ietf-httpapi-ratelimit-headers).
+        package static let rateLimitPolicy: Name = "RateLimit-Policy"
         package static let preferenceApplied: Name = "Preference-Applied"
         package static let referrerPolicy: Name = "Referrer-Policy"
         package static let retryAfter: Name = "Retry-After"
@@ -138,6 +142,9 @@ package struct HTTPField: Sendable, Hashable {
         package static let userAgent: Name = "User-Agent"
         package static let vary: Name = "Vary"
         package static let wwwAuthenticate: Name = "WWW-Authenticate"
+        /// The client's address, as a proxy in front of the server saw it (nginx's
+        /// `proxy_set_header X-Real-IP $remote_addr`); taken only from a trusted proxy.
+        package static let xRealIP: Name = "X-Real-IP"
         package static let xRequestID: Name = "X-Request-ID"
     }
 

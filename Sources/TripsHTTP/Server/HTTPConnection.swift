@@ -32,6 +32,8 @@ package final class HTTPConnection {
     }
 
     let id: ConnectionID
+    /// The client's address, as the socket's peer (nil when it has none), for each request's context.
+    private let peer: IPAddress?
     private let environment: ConnectionEnvironment
     private var parser: RequestParser
     private(set) var state: State = .open
@@ -81,8 +83,9 @@ package final class HTTPConnection {
     private var lastReadAt: MonotonicInstant
     private var lastWriteAt: MonotonicInstant
 
-    init(id: ConnectionID, environment: ConnectionEnvironment, now: MonotonicInstant) {
+    init(id: ConnectionID, peer: IPAddress? = nil, environment: ConnectionEnvironment, now: MonotonicInstant) {
         self.id = id
+        self.peer = peer
         self.environment = environment
         parser = RequestParser(limits: environment.configuration.limits) { [handler = environment.handler] head in
             handler.contentLimit(for: head)
@@ -180,6 +183,7 @@ package final class HTTPConnection {
                 begin(head)
                 var context = RequestContext()
                 context.requestID = currentRequestID
+                context.peer = peer
                 if let refusal = environment.handler.refusal(beforeContent: head, context: &context) {
                     write(refusal, context: context, omitContent: head.method == .head, connection: .close, now: now, output: &output)
                     return offset
@@ -232,6 +236,7 @@ package final class HTTPConnection {
             ? .close : (request.version == .http1_0 ? .keepAlive : .none)
         var context = RequestContext()
         context.requestID = currentRequestID
+        context.peer = peer
         switch environment.handler.handle(request, context: &context) {
         case .now(let response):
             write(response, context: context, omitContent: omitContent, connection: connection, now: now, output: &output)

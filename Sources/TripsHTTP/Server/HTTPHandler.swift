@@ -53,3 +53,27 @@ package enum HTTPReply {
     /// when idle, until the client leaves, falls too far behind, or the server shuts down.
     case stream(HTTPResponse, HTTPStreamStart)
 }
+
+extension HTTPReply {
+    /// Passes the response this reply answers with through `change`, whenever it comes: now,
+    /// later (through the responder), or as a stream's head.
+    package mutating func changeResponse(_ change: @escaping @Sendable (inout HTTPResponse) -> Void) {
+        switch self {
+        case .now(var response):
+            change(&response)
+            self = .now(response)
+        case .later(let start):
+            self = .later { responder in
+                start(
+                    responder.mapping { response in
+                        var response = response
+                        change(&response)
+                        return response
+                    })
+            }
+        case .stream(var head, let start):
+            change(&head)
+            self = .stream(head, start)
+        }
+    }
+}

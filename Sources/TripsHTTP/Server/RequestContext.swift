@@ -1,3 +1,5 @@
+import TripsPlatform
+
 /// What a handler tells the connection about a request besides its answer, for the access
 /// log and the metrics (none of it is sent), and the id the connection gave the request.
 ///
@@ -11,6 +13,9 @@ package struct RequestContext: Sendable {
     /// The request's `X-Request-ID`, for a problem document's `instance`; nil when the server
     /// issues no ids.
     package internal(set) var requestID: IssuedRequestID?
+    /// The address of the connection's peer: the client's, or a proxy's in front of it; nil
+    /// when it has none (a test that hands requests to the handler directly).
+    package internal(set) var peer: IPAddress?
 
     package init(user: String? = nil, routeLabel: Int? = nil) {
         self.user = user

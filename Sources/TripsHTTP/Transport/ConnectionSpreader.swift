@@ -1,4 +1,5 @@
 import Synchronization
+import TripsPlatform
 
 /// Hands new connections to the event loops in turn. Whichever loop the kernel wakes for the
 /// shared listener accepts; the connection then goes to the next loop in the rotation (its
@@ -20,8 +21,9 @@ final class ConnectionSpreader<Connection: LoopConnection>: Sendable {
         return (turn.add(1, ordering: .relaxed).newValue & Int.max) % count
     }
 
-    /// Gives `descriptor` to loop `index`; false when that loop has stopped (close it then).
-    func give(_ descriptor: Int32, to index: Int) -> Bool {
-        mailboxes[index].adopt(descriptor)
+    /// Gives `descriptor`, from `peer`, to loop `index`; false when that loop has stopped
+    /// (close it then).
+    func give(_ descriptor: Int32, peer: IPAddress?, to index: Int) -> Bool {
+        mailboxes[index].adopt(descriptor, peer: peer)
     }
 }

@@ -12,8 +12,8 @@ extension EventLoop {
         let mail = mailbox.take()
         if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
         if mail.shutdownRequested { beginShutdown() }
-        for descriptor in mail.adoptions {
-            if shuttingDown { drop(descriptor) } else { adopt(descriptor) }
+        for (descriptor, peer) in mail.adoptions {
+            if shuttingDown { drop(descriptor) } else { adopt(descriptor, peer: peer) }
         }
         for (id, reply) in mail.deliveries {
             guard let channel = channel(id.descriptor), channel.connection.id == id else { continue }

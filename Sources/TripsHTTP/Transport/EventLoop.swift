@@ -148,8 +148,17 @@ final class EventLoop<Connection: LoopConnection> {
         guard let listening = listener?.descriptor else { return }
         for _ in 0..<64 {  // the listener is level-triggered: what is left wakes us again
             do {
-                switch try systemCall("accept4", { Linux.calls.accept4(listening, nil, nil, Linux.nonBlocking | Linux.closeOnExec) }) {
+                // The peer's address comes with the connection, at no extra system call.
+                var address = sockaddr_storage()
+                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                let accepted = try withUnsafeMutablePointer(to: &address) { pointer throws(SystemError) in
+                    try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(SystemError) in
+                        try systemCall("accept4") { Linux.calls.accept4(listening, raw, &length, Linux.nonBlocking | Linux.closeOnExec) }
+                    }
+                }
+                switch accepted {
                 case .done(let descriptor):
+                    let peer = IPAddress(address)
                     guard quota.admit() else {
                         close(descriptor)  // the peer sees its connection end at once
                         environment.connectionRefused()
@@ -157,8 +166,8 @@ final class EventLoop<Connection: LoopConnection> {
                     }
                     let target = spreader.nextLoop()
                     if target == index {
-                        adopt(descriptor)
-                    } else if !spreader.give(descriptor, to: target) {
+                        adopt(descriptor, peer: peer)
+                    } else if !spreader.give(descriptor, peer: peer, to: target) {
                         drop(descriptor)  // that loop has stopped
                     }
                 case .wouldBlock: return
@@ -201,7 +210,8 @@ final class EventLoop<Connection: LoopConnection> {
         }
     }
 
-    func adopt(_ descriptor: Int32) {
+    /// Serves the accepted socket `descriptor`, whose peer is `peer` (nil: not an IP peer).
+    func adopt(_ descriptor: Int32, peer: IPAddress?) {
         do {
             try Socket.setOption(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
             try Linux.epollAdd(
@@ -218,7 +228,7 @@ final class EventLoop<Connection: LoopConnection> {
         }
         nextSerial += 1
         let connection = Connection(
-            id: ConnectionID(descriptor: descriptor, serial: nextSerial), environment: environment, now: now)
+            id: ConnectionID(descriptor: descriptor, serial: nextSerial), peer: peer, environment: environment, now: now)
         channels[index] = Channel(descriptor: descriptor, connection: connection)
         liveCount += 1
     }

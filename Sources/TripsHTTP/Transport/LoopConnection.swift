@@ -17,7 +17,8 @@ protocol LoopConnection: AnyObject, SendableMetatype {
     /// A message published to every connection on every loop that follows the stream.
     associatedtype StreamMessage: Sendable
 
-    init(id: ConnectionID, environment: Environment, now: MonotonicInstant)
+    /// A connection accepted from `peer` (nil when the socket's peer has no IP address).
+    init(id: ConnectionID, peer: IPAddress?, environment: Environment, now: MonotonicInstant)
 
     var id: ConnectionID { get }
     /// Bytes the socket did not take yet; the loop writes them and trims what was sent.

@@ -12,7 +12,7 @@ final class LoopMailbox<Connection: LoopConnection>: Sendable {
         /// Messages for the loop's streams, in publication order.
         var streamMessages: [Connection.StreamMessage] = []
         /// Connections another loop accepted for this one.
-        var adoptions: [Int32] = []
+        var adoptions: [(descriptor: Int32, peer: IPAddress?)] = []
         /// Callers waiting for a copy of the loop's report (a metrics scrape).
         var reportRequests: [@Sendable (Connection.Environment.Report) -> Void] = []
         var shutdownRequested = false
@@ -49,10 +49,10 @@ final class LoopMailbox<Connection: LoopConnection>: Sendable {
 
     /// Hands the loop a connection to serve; false when the loop has stopped (the caller
     /// closes it then).
-    func adopt(_ descriptor: Int32) -> Bool {
+    func adopt(_ descriptor: Int32, peer: IPAddress?) -> Bool {
         var posted = false
         post { mail in
-            mail.adoptions.append(descriptor)
+            mail.adoptions.append((descriptor, peer))
             posted = true
         }
         return posted

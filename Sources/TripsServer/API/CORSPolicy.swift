@@ -50,22 +50,6 @@ struct CORSPolicy: Sendable {
 
     /// Adds them to whatever a reply answers: now, later, or a stream's head.
     static func decorate(_ reply: inout HTTPReply, origin: String) {
-        switch reply {
-        case .now(var response):
-            decorate(&response, origin: origin)
-            reply = .now(response)
-        case .later(let start):
-            reply = .later { responder in
-                start(
-                    responder.mapping { response in
-                        var response = response
-                        decorate(&response, origin: origin)
-                        return response
-                    })
-            }
-        case .stream(var head, let start):
-            decorate(&head, origin: origin)
-            reply = .stream(head, start)
-        }
+        reply.changeResponse { decorate(&$0, origin: origin) }
     }
 }

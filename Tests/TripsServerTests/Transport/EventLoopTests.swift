@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import TripsHTTP
 @testable import TripsPlatform
 
@@ -82,7 +83,7 @@ private final class EchoConnection: LoopConnection {
     var isStreaming = false
     private var awaitingReply = false
 
-    init(id: ConnectionID, environment: EchoEnvironment, now: MonotonicInstant) {
+    init(id: ConnectionID, peer: IPAddress?, environment: EchoEnvironment, now: MonotonicInstant) {
         self.id = id
         environment.opened.ids.withLock { $0.append(id) }
     }
