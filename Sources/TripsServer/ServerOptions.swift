@@ -38,6 +38,8 @@ struct ServerOptions: Sendable, Equatable {
     var tokensFile: String?
     /// Run without tokens on an address other than loopback, on purpose.
     var isOpen = false
+    /// `--rate-limit` and its companions: off unless asked for.
+    var rateLimit = RateLimitOptions()
     /// How long a browser stays signed in after `POST /session`, in hours.
     var sessionHours = Int(BrowserSessions.defaultLifetime.components.seconds / 3600)
 
@@ -287,6 +289,35 @@ struct ServerOptions: Sendable, Equatable {
             (options, value, source) throws(UsageError) in
             options.http.limits.maxConnections = try number(value, source, 1...10_000_000)
         },
+        Flag(
+            name: "--rate-limit", value: "N/s",
+            help: "changes one client (its token, or its address without one) may make per second, on average (default: no limit)"
+        ) { (options, value, source) throws(UsageError) in
+            guard let perSecond = RateLimitOptions.perSecond(value) else {
+                throw UsageError(description: "\(source) must be requests per second, from 1/s to 1000000/s like 10/s, not \"\(value)\"")
+            }
+            options.rateLimit.perSecond = perSecond
+        },
+        Flag(name: "--rate-limit-burst", value: "N", help: "requests one client may make at once after a pause (default: twice the rate)") {
+            (options, value, source) throws(UsageError) in
+            options.rateLimit.burst = try number(value, source, 1...10_000_000)
+        },
+        Flag(name: "--rate-limit-reads", value: nil, help: "limit reads too, at the same rate, in buckets of their own") {
+            (options, _, _) throws(UsageError) in
+            options.rateLimit.limitsReads = true
+        },
+        Flag(
+            name: "--trusted-proxy", value: "ADDRESS",
+            help: "a proxy whose X-Real-IP names the client, for rate limits; repeatable (TRIPS_TRUSTED_PROXIES: comma-separated)",
+            environment: "TRIPS_TRUSTED_PROXIES"
+        ) { (options, value, source) throws(UsageError) in
+            for text in repeated(value, source) {
+                guard let address = IPAddress(text) else {
+                    throw UsageError(description: "\(source) needs a numeric IP address like 172.28.0.10, not \"\(text)\"")
+                }
+                options.rateLimit.trustedProxies.append(address)
+            }
+        },
         Flag(name: "--log-level", value: "LEVEL", help: "debug, info, warning or error (default \(defaults.logLevel.rawValue))") {
             (options, value, _) throws(UsageError) in
             guard let level = LogLevel(rawValue: value) else {
@@ -366,6 +397,9 @@ struct ServerOptions: Sendable, Equatable {
             }
             guard let value = attached ?? remaining.popFirst() else { throw UsageError(description: "\(name) needs a value") }
             try flag.apply(&self, value, name)
+        }
+        if rateLimit.perSecond == nil && (rateLimit.burst != nil || rateLimit.limitsReads) {
+            throw UsageError(description: "--rate-limit-burst and --rate-limit-reads need --rate-limit N/s")
         }
         if databaseURL != nil && isDataDirectoryChosen {
             throw UsageError(description: "--database and --data (or --in-memory) each choose where trips are kept: pass one")

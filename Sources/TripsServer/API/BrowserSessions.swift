@@ -7,12 +7,15 @@ import TripsPlatform
 /// this process made at start-up, both in hexadecimal: `<64 digits>.<64 digits>`. A value this
 /// process did not sign is refused before any look-up, and a restart signs every browser out.
 /// A session ends `lifetime` after it began (`--session-hours`), when its browser signs out,
-/// or when `capacity` newer ones push it out, oldest first.
+/// or when `capacity` newer ones push it out, oldest first; or when its token signed in
+/// `capacityPerToken` more browsers since: one token's holder cannot push every other out.
 final class BrowserSessions: Sendable {
     /// 12 hours: a working day.
     static let defaultLifetime: Duration = .seconds(12 * 60 * 60)
     /// 10,000 sessions (about 2 MB); a sign-in past it ends the oldest.
     static let defaultCapacity = 10_000
+    /// 100 browsers per token; a sign-in past it ends that token's oldest session.
+    static let defaultCapacityPerToken = 100
     /// 256 bits, out of reach of guessing.
     private static let idByteCount = 32
     /// `<id>.<signature>`, each 32 bytes in hexadecimal.
@@ -20,6 +23,7 @@ final class BrowserSessions: Sendable {
 
     let lifetime: Duration
     let capacity: Int
+    let capacityPerToken: Int
     private let key: HMAC.Key
     private let clock: any ServerClock
     private let state = Mutex(State())
@@ -36,6 +40,20 @@ final class BrowserSessions: Sendable {
         /// some ended already (signed out). The oldest is at `start`.
         var order: [[UInt8]] = []
         var start = 0
+        /// Each token name's session ids in the order they began; some ended already.
+        var byName: [String: [[UInt8]]] = [:]
+
+        /// Begins session `id` for `name`, ending that name's oldest sessions past `limit`.
+        mutating func add(_ id: [UInt8], _ session: Session, keepingPerName limit: Int) {
+            var ids = (byName[session.name] ?? []).filter { sessions[$0] != nil }
+            while ids.count >= limit {
+                sessions[ids.removeFirst()] = nil
+            }
+            ids.append(id)
+            byName[session.name] = ids
+            sessions[id] = session
+            order.append(id)
+        }
 
         /// Forgets, oldest first, the sessions that expired by `now`, then as many more as it
         /// takes to keep at most `limit`.
@@ -63,9 +81,13 @@ final class BrowserSessions: Sendable {
     }
 
     /// Throws when the kernel gives no random bytes for the key.
-    init(lifetime: Duration = defaultLifetime, capacity: Int = defaultCapacity, clock: any ServerClock) throws(SystemError) {
+    init(
+        lifetime: Duration = defaultLifetime, capacity: Int = defaultCapacity, capacityPerToken: Int = defaultCapacityPerToken,
+        clock: any ServerClock
+    ) throws(SystemError) {
         self.lifetime = lifetime
         self.capacity = max(1, capacity)
+        self.capacityPerToken = max(1, capacityPerToken)
         self.clock = clock
         key = HMAC.Key(try SecureRandom.bytes(32))
     }
@@ -76,10 +98,10 @@ final class BrowserSessions: Sendable {
         let id = try SecureRandom.bytes(Self.idByteCount)
         let now = clock.now()
         let capacity = capacity
+        let capacityPerToken = capacityPerToken
         state.withLock { state in
             state.forgetEnded(at: now, keeping: capacity - 1)
-            state.sessions[id] = Session(name: name, ends: now + lifetime)
-            state.order.append(id)
+            state.add(id, Session(name: name, ends: now + lifetime), keepingPerName: capacityPerToken)
             if state.order.count - state.start > 2 * capacity { state.compact() }
         }
         return Hexadecimal.encode(id) + "." + Hexadecimal.encode(signature(of: id))

@@ -43,6 +43,9 @@ final class Route: Sendable {
         static let takesAPhoto = Traits(rawValue: 1 << 2)
         /// Its content is a small form (`SessionForm`): up to 8 KiB, not `--max-body`.
         static let takesASessionForm = Traits(rawValue: 1 << 3)
+        /// Signs a browser in with a token: limited per client address (`RateLimits.signIns`),
+        /// so that tokens cannot be guessed at the speed of the network.
+        static let signsIn = Traits(rawValue: 1 << 4)
     }
 
     convenience init(

@@ -14,11 +14,12 @@ extension TripsAPI {
         let accept = request.headerFields.values(for: .accept)
         guard ContentNegotiation.choose([.plainText], accept: accept) != nil else { throw .notAcceptable([.plainText]) }
         let labels = routeLabels
-        return .later { [store, feed, serverMetrics] responder in
+        return .later { [store, feed, serverMetrics, rateLimits] responder in
             serverMetrics.collect { loops in
                 let (statistics, trips, revision) = store.statistics
                 var text = MetricsText()
                 Self.writeHTTP(loops ?? LoopMetrics(routeCount: labels.count), labels: labels, streams: feed.hub.streamCount, to: &text)
+                if let rateLimits { Self.writeRateLimits(rateLimits, to: &text) }
                 Self.writeStore(statistics, journal: store.keepsAJournal, trips: trips, revision: revision, to: &text)
                 responder.respond(
                     HTTPResponse(
@@ -51,6 +52,14 @@ extension TripsAPI {
         text.sample("trips_http_refused_connections_total", [:], Double(loops.refusedConnections))
         text.family("trips_change_streams", "gauge", "Change-feed streams open now (/trips/changes as server-sent events).")
         text.sample("trips_change_streams", [:], Double(streams))
+    }
+
+    /// Requests each rate limit refused (429), by limit: changes, reads, sign-in.
+    private static func writeRateLimits(_ limits: RateLimits, to text: inout MetricsText) {
+        text.family("trips_rate_limited_total", "counter", "Requests refused with 429 by a rate limit, by limit (changes, reads, sign-in).")
+        for (name, count) in limits.refusals {
+            text.sample("trips_rate_limited_total", ["limit": name], Double(count))
+        }
     }
 
     /// The list's size, revision and photos; with a journal, its syncs, bytes, compactions and

@@ -100,7 +100,7 @@ extension TripsAPI {
                 Route(.get, "/session", .needsNoCredentials) { (api, request) throws(APIError) in
                     .now(try api.showSession(request))
                 },
-                Route(.post, "/session", accepts: [.formURLEncoded], [.needsNoCredentials, .takesASessionForm]) {
+                Route(.post, "/session", accepts: [.formURLEncoded], [.needsNoCredentials, .takesASessionForm, .signsIn]) {
                     (api, request) throws(APIError) in
                     .now(try api.signIn(request))
                 },

@@ -20,6 +20,9 @@ struct TripsAPI: HTTPHandler {
     let hosts: HostAllowList
     /// The largest photo a `PUT /trips/{id}/photo` takes, in bytes (`--max-photo-bytes`).
     let maxPhotoBytes: Int
+    /// The rate limits (`--rate-limit`, and sign-ins when there are tokens); nil when none
+    /// applies, and then a request costs one test of it.
+    let rateLimits: RateLimits?
 
     /// 8 MiB: a phone's full-size JPEG, with room to spare.
     static let defaultMaxPhotoBytes = 8 << 20
@@ -28,13 +31,17 @@ struct TripsAPI: HTTPHandler {
         store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
         hosts: HostAllowList = .loopback, maxSubscribers: Int = ChangeFeed.defaultMaxSubscribers,
         maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = defaultMaxPhotoBytes,
-        clock: any SchedulingClock = SystemClock()
+        rateLimit: RateLimitOptions = RateLimitOptions(), clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
         self.access = access
         self.cors = cors
         self.hosts = hosts
         self.maxPhotoBytes = maxPhotoBytes
+        let limits = RateLimits(
+            rate: rateLimit.rate, limitsReads: rateLimit.limitsReads, signIns: access != nil,
+            trustedProxies: TrustedProxies(rateLimit.trustedProxies), capacity: rateLimit.capacity, clock: clock)
+        rateLimits = limits.isEmpty ? nil : limits
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, clock: clock)
     }
 
@@ -60,10 +67,12 @@ struct TripsAPI: HTTPHandler {
             case .request(let user):
                 context.user = user
             }
-            if let wanted = try revisionToWaitFor(request, at: match) {
-                reply = waitingForRevision(wanted, request, at: match)
+            if let rateLimits {
+                reply = try withinRateLimit(rateLimits, request, at: match, user: context.user, context: context) { () throws(APIError) in
+                    try answerAdmitted(request, at: match)
+                }
             } else {
-                reply = try answer(request, at: match)
+                reply = try answerAdmitted(request, at: match)
             }
         } catch {
             reply = .now(errorResponse(error, to: request, requestID: context.requestID))
@@ -71,6 +80,13 @@ struct TripsAPI: HTTPHandler {
         encode(&reply, for: request)
         if let origin { CORSPolicy.decorate(&reply, origin: origin) }
         return reply
+    }
+
+    /// The answer to a request `admit` let through: at once, or once this server has caught
+    /// up to the revision the request asks for.
+    private func answerAdmitted(_ request: HTTPRequest, at match: RouteTable.Match?) throws(APIError) -> HTTPReply {
+        if let wanted = try revisionToWaitFor(request, at: match) { return waitingForRevision(wanted, request, at: match) }
+        return try answer(request, at: match)
     }
 
     /// A photo's route takes up to `maxPhotoBytes`, signing in and out `SessionForm.maxBytes`;
@@ -82,12 +98,15 @@ struct TripsAPI: HTTPHandler {
     }
 
     /// Refuses, before its content is sent, a request with `Expect: 100-continue` that `admit`
-    /// refuses, with the answer `handle` would give once the content arrived.
+    /// refuses, with the answer `handle` would give once the content arrived; and one whose
+    /// rate limit has no room for it now.
     func refusal(beforeContent head: HTTPRequest, context: inout RequestContext) -> HTTPResponse? {
         let match = Self.routes.match(head.method, head.path)
         let origin = cors.allowedOrigin(for: head)
         do throws(APIError) {
-            _ = try admit(head, to: match, origin: origin)
+            if case .request(let user) = try admit(head, to: match, origin: origin), let rateLimits {
+                try refuseOverRateLimit(rateLimits, head, at: match, user: user, context: context)
+            }
             return nil
         } catch {
             context.routeLabel = match?.resource.label

@@ -46,25 +46,25 @@ final class APIServer: Sendable {
     convenience init(
         samples: Bool = true, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
         access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
-        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+        rateLimit: RateLimitOptions = RateLimitOptions(), configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) async throws {
         try await self.init(
             store: MemoryTripStore(seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
-            access: access, cors: cors, hosts: hosts, configure: configure)
+            access: access, cors: cors, hosts: hosts, rateLimit: rateLimit, configure: configure)
     }
 
     init(
         store: any TripStoring, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
         maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = TripsAPI.defaultMaxPhotoBytes,
         access: AccessPolicy? = nil,
-        cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
+        cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback, rateLimit: RateLimitOptions = RateLimitOptions(),
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }, cleanUp: (@Sendable () -> Void)? = nil
     ) async throws {
         self.store = store
         self.cleanUp = cleanUp
         api = TripsAPI(
             store: store, access: access, cors: cors, hosts: hosts, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes,
-            maxPhotoBytes: maxPhotoBytes, clock: clock)
+            maxPhotoBytes: maxPhotoBytes, rateLimit: rateLimit, clock: clock)
         guard mode == .live else {
             server = nil
             return
@@ -261,9 +261,12 @@ extension TestResponse {
 
 extension AccessPolicy {
     /// The policy with sessions of its own, on `clock`.
-    init(tokens: AccessTokens, isPrivate: Bool, clock: any ServerClock = SystemClock(), sessionCapacity: Int = 10_000) {
+    init(
+        tokens: AccessTokens, isPrivate: Bool, clock: any ServerClock = SystemClock(), sessionCapacity: Int = 10_000,
+        sessionCapacityPerToken: Int = BrowserSessions.defaultCapacityPerToken
+    ) {
         // The kernel's random source does not fail on a machine that runs the tests.
-        let sessions = try! BrowserSessions(capacity: sessionCapacity, clock: clock)
+        let sessions = try! BrowserSessions(capacity: sessionCapacity, capacityPerToken: sessionCapacityPerToken, clock: clock)
         self.init(tokens: tokens, isPrivate: isPrivate, sessions: sessions)
     }
 }

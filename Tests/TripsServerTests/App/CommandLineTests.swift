@@ -12,7 +12,9 @@ import TripsTestSupport
         return try await onOwnThread { try runToEnd(executable, arguments) }
     }
 
-    @Test(arguments: [["--bogus"], ["--port", "99999"], ["--threads"], ["--log-level", "loud"]])
+    @Test(arguments: [
+        ["--bogus"], ["--port", "99999"], ["--threads"], ["--log-level", "loud"], ["--rate-limit", "10"], ["--rate-limit-burst", "5"],
+    ])
     func aBadCommandLineExits2WithTheUsageAndTouchesNoData(arguments: [String]) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trips-cli-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }

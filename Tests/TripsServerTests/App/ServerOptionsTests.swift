@@ -206,4 +206,33 @@ import TripsPlatform
             #expect(error?.description.contains("--allowed-host needs a host name or address without a port") == true, "\(bad)")
         }
     }
+
+    @Test func rateLimitsAreOffUnlessAskedForAndTakeFlagsOrVariables() throws {
+        let none = try ServerOptions(arguments: [], environment: [:])
+        #expect(none.rateLimit == RateLimitOptions() && none.rateLimit.rate == nil)
+        let flags = try ServerOptions(
+            arguments: ["--rate-limit", "10/s", "--rate-limit-reads", "--trusted-proxy", "172.28.0.10", "--trusted-proxy=::1"],
+            environment: [:])
+        #expect(flags.rateLimit.rate == RateLimiter.Rate(10, per: .seconds(1), burst: 20))
+        #expect(flags.rateLimit.limitsReads)
+        #expect(flags.rateLimit.trustedProxies == [IPAddress("172.28.0.10"), IPAddress("::1")])
+        let variables = try ServerOptions(
+            arguments: [],
+            environment: [
+                "TRIPS_RATE_LIMIT": "5/s", "TRIPS_RATE_LIMIT_BURST": "7", "TRIPS_RATE_LIMIT_READS": "1",
+                "TRIPS_TRUSTED_PROXIES": "10.0.0.1, 10.0.0.2",
+            ])
+        #expect(variables.rateLimit.rate == RateLimiter.Rate(5, per: .seconds(1), burst: 7))
+        #expect(variables.rateLimit.limitsReads && variables.rateLimit.trustedProxies.count == 2)
+        #expect(ServerOptions.usage.contains("--rate-limit N/s") && ServerOptions.usage.contains("--trusted-proxy ADDRESS"))
+    }
+
+    @Test(arguments: [
+        ["--rate-limit", "10"], ["--rate-limit", "0/s"], ["--rate-limit", "x/s"], ["--rate-limit", "10/m"], ["--rate-limit", "2000000/s"],
+        ["--rate-limit", "10/s", "--rate-limit-burst", "0"], ["--rate-limit-burst", "5"], ["--rate-limit-reads"],
+        ["--trusted-proxy", "nginx"], ["--trusted-proxy", "10.0.0.0/8"],
+    ])
+    func badRateLimitValuesAreUsageErrors(arguments: [String]) {
+        #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: arguments, environment: [:]) }
+    }
 }
