@@ -14,22 +14,26 @@ extension TripsAPI {
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
-        if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
+        let isPrivate = caching.isPrivate(request)
+        if let notModified = notModified(
+            request, current: etag, language: form.language, isPrivate: isPrivate, isPaged: !page.isEverything)
+        {
+            return notModified
+        }
+        let read = ViewRead(request: request, list: list, query: query, paging: page, form: form, etag: etag, isPrivate: isPrivate)
         guard !query.isEverything || !page.isEverything else {
-            return cache.list(revision: list.revision, slot: form.cacheSlot, coding: ResponseCompression.coding(for: request)) {
-                representView(
-                    Array(list.trips), query: query, totals: list.totals, nextAfter: nil, of: request, list: list, as: form, etag: etag)
+            let slot = caching.slot(form.cacheSlot, isPrivate: isPrivate)
+            return cache.list(revision: list.revision, slot: slot, coding: ResponseCompression.coding(for: request)) {
+                representView(Array(list.trips), totals: list.totals, nextAfter: nil, read)
             }
         }
         guard !query.isEverything else {
             let (trips, nextAfter) = try page.slice(list)
-            return representView(
-                trips, query: query, totals: list.totals, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+            return representView(trips, totals: list.totals, nextAfter: nextAfter, read)
         }
         let view = list.trips.matching(query)
         let (trips, nextAfter) = try page.slice(view)
-        return representView(
-            trips, query: query, totals: TripTotals(view), nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
@@ -40,31 +44,52 @@ extension TripsAPI {
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
-        if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
+        let isPrivate = caching.isPrivate(request)
+        if let notModified = notModified(
+            request, current: etag, language: form.language, isPrivate: isPrivate, isPaged: !page.isEverything)
+        {
+            return notModified
+        }
         let query = TripQuery(filter: .favorites)
+        let read = ViewRead(request: request, list: list, query: query, paging: page, form: form, etag: etag, isPrivate: isPrivate)
         let view = list.trips.matching(query)
         let (trips, nextAfter) = try page.slice(view)
-        return representView(
-            trips, query: query, totals: TripTotals(view), nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
     }
 
-    /// The trips of a view (a page of it, with `Link: rel="next"` while more follow), or the
-    /// list page showing them with the `totals` of the whole view, counted only for a page.
-    private func representView(
-        _ trips: [Trip], query: TripQuery, totals: @autoclosure () -> TripTotals, nextAfter: Trip.ID?, of request: HTTPRequest,
-        list: TripList, as form: ReadForm<[Trip]>, etag: EntityTag
-    ) -> HTTPResponse {
+    /// The trips of a view (a page of it, with `Link` to the first page and to the next one
+    /// while more follow), or the list page showing them with the `totals` of the whole view,
+    /// counted only for a page, or for `Prefer: count=exact` on a paged read (`Trips-Total`).
+    private func representView(_ trips: [Trip], totals: @autoclosure () -> TripTotals, nextAfter: Trip.ID?, _ read: ViewRead)
+        -> HTTPResponse
+    {
+        let request = read.request
         let next = nextAfter.map { Pagination.nextURL(path: request.path, query: request.query, after: $0) }
-        switch form {
+        var response: HTTPResponse
+        switch read.form {
         case .representation(let chosen):
-            var fields: HTTPFields = [:]
-            if let next { fields[.link] = "<\(next)>; rel=\"next\"" }
-            return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
+            response = represent(trips, as: chosen, etag: read.etag, revision: read.list.revision)
         case .page(let language):
             let page = TripsListPage(
-                trips: trips, list: list, query: query, totals: totals(), nextPage: next, language: language, cache: cache)
-            return representPage(page.render(), etag: etag, revision: list.revision, language: language)
+                trips: trips, list: read.list, query: read.query, totals: totals(), nextPage: next, language: language, cache: cache)
+            response = representPage(page.render(), etag: read.etag, revision: read.list.revision, language: language)
         }
+        caching.describe(
+            &response.headerFields, language: read.form.language, isPrivate: read.isPrivate, isPaged: !read.paging.isEverything)
+        let isTheList = request.path == "/trips"
+        guard !read.paging.isEverything else {
+            if isTheList { response.headerFields[.link] = Self.serviceDescriptionLink }
+            return response
+        }
+        let first = Pagination.firstURL(path: request.path, query: request.query)
+        var links = (next.map { ["<\($0)>; rel=\"next\""] } ?? []) + ["<\(first)>; rel=\"first\""]
+        if isTheList { links.append(Self.serviceDescriptionLink) }
+        response.headerFields[.link] = links.joined(separator: ", ")
+        if request.prefersExactCount {
+            response.headerFields[.tripsTotal] = String(totals().trips)
+            response.headerFields[.preferenceApplied] = "count=exact"
+        }
+        return response
     }
 
     /// `GET /trips/{id}`: one trip, from the cache while it is unchanged.
@@ -73,16 +98,22 @@ extension TripsAPI {
     /// spelled out when a request asks `If-None-Match` or the cache misses.
     func showTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let form = try negotiateRead(Trip.self, for: request)
-        guard case .representation(let chosen) = form else { return try showTripPage(id, request, language: form.language) }
+        let isPrivate = caching.isPrivate(request)
+        guard case .representation(let chosen) = form else {
+            return try showTripPage(id, request, language: form.language, isPrivate: isPrivate)
+        }
         // The trip itself is copied out of the store only on a cache miss: a hit needs its
         // version alone, and copying a trip (four strings) costs more than the rest of a hit.
         guard let version = store.read({ list in list.version(of: id) }) else { throw .notFound(request.path) }
         if request.headerFields.contains(.ifNoneMatch) {
             let etag = EntityTag.trip(id, version: version, chosen.mediaType, chosen.language)
-            if let notModified = notModified(request, current: etag, language: chosen.language) { return notModified }
+            if let notModified = notModified(request, current: etag, language: chosen.language, isPrivate: isPrivate) {
+                return notModified
+            }
         }
         let coding = ResponseCompression.coding(for: request)
-        if let hit = cache.trip(id, version: version, slot: chosen.cacheSlot, coding: coding) { return hit }
+        let slot = caching.slot(chosen.cacheSlot, isPrivate: isPrivate)
+        if let hit = cache.trip(id, version: version, slot: slot, coding: coding) { return hit }
         // Read again with its version: a change in between is served as it now is, and cached
         // under its own version, never under the one read above.
         guard let (trip, current) = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0) } }) else {
@@ -91,25 +122,30 @@ extension TripsAPI {
         // The trip is as it was at its version, and still is: a client that follows the
         // changes from there misses nothing (and may see some it does not need).
         let etag = EntityTag.trip(id, version: current, chosen.mediaType, chosen.language)
-        let response = represent(trip, as: chosen, etag: etag, revision: current)
-        return cache.keep(response, trip: id, version: current, slot: chosen.cacheSlot, coding: coding)
+        var response = represent(trip, as: chosen, etag: etag, revision: current)
+        caching.describe(&response.headerFields, language: chosen.language, isPrivate: isPrivate)
+        return cache.keep(response, trip: id, version: current, slot: slot, coding: coding)
     }
 
     /// The trip's page (`TripPage`): the trip, the one that starts next, and the versions and
     /// revision they were read at, read together. Not cached: its links name the host the
     /// request did, which `HostAllowList` let through (a name it refuses never reaches a
     /// page's og:url or og:image).
-    private func showTripPage(_ id: Trip.ID, _ request: HTTPRequest, language: Language?) throws(APIError) -> HTTPResponse {
+    private func showTripPage(_ id: Trip.ID, _ request: HTTPRequest, language: Language?, isPrivate: Bool) throws(APIError)
+        -> HTTPResponse
+    {
         guard
             let (trip, version, next, revision) = store.read({ list in
                 list[id].map { ($0, list.version(of: id) ?? 0, list.next(after: $0), list.revision) }
             })
         else { throw .notFound(request.path) }
         let etag = EntityTag.tripPage(id, revision: revision, language)
-        if let notModified = notModified(request, current: etag, language: language) { return notModified }
+        if let notModified = notModified(request, current: etag, language: language, isPrivate: isPrivate) { return notModified }
         let origin = "http://\(request.headerFields[.host] ?? "localhost")"
         let page = TripPage(trip: trip, version: version, next: next, revision: revision, origin: origin, language: language)
-        return representPage(page.render(), etag: etag, revision: version, language: language)
+        var response = representPage(page.render(), etag: etag, revision: version, language: language)
+        caching.describe(&response.headerFields, language: language, isPrivate: isPrivate)
+        return response
     }
 
     /// `GET /health`: 200 while the service can serve.
