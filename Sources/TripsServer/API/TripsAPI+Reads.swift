@@ -20,20 +20,23 @@ extension TripsAPI {
         {
             return notModified
         }
-        let read = ViewRead(request: request, list: list, query: query, paging: page, form: form, etag: etag, isPrivate: isPrivate)
+        // Made only when the answer is: a hit of the whole list's cached one needs none of it.
+        func read() -> ViewRead {
+            ViewRead(request: request, list: list, query: query, paging: page, form: form, etag: etag, isPrivate: isPrivate)
+        }
         guard !query.isEverything || !page.isEverything else {
             let slot = caching.slot(form.cacheSlot, isPrivate: isPrivate)
             return cache.list(revision: list.revision, slot: slot, coding: ResponseCompression.coding(for: request)) {
-                representView(Array(list.trips), totals: list.totals, nextAfter: nil, read)
+                representView(Array(list.trips), totals: list.totals, nextAfter: nil, read())
             }
         }
         guard !query.isEverything else {
             let (trips, nextAfter) = try page.slice(list)
-            return representView(trips, totals: list.totals, nextAfter: nextAfter, read)
+            return representView(trips, totals: list.totals, nextAfter: nextAfter, read())
         }
         let view = list.trips.matching(query)
         let (trips, nextAfter) = try page.slice(view)
-        return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
+        return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read())
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
