@@ -9,14 +9,18 @@ import TripsPlatform
 ///     let connection = try pool.lease(waitingUpTo: .seconds(5))
 ///     defer { pool.giveBack(connection) }
 ///
-/// Idle connections are kept for the next lease; one that a failure closed, or that is still
-/// inside a transaction, is dropped when given back, and a new one is opened when needed.
+/// Idle connections are kept for the next lease; one that is still inside a transaction is
+/// dropped when given back, and a new one is opened when needed. One that the server closed
+/// is dropped with every idle one: a server that ended one session has most likely ended them
+/// all (a restart), and each would otherwise fail the next lease that takes it.
 /// After a failed connect, leases fail at once (`.unreachable`, with the error) until a delay
-/// has passed: `retryDelay`, doubling with each failure up to 30 times that, so a database that
-/// is down is not hammered; the first success resets it.
+/// has passed: `retryDelay`, doubling with each failure up to `maximumRetryDelay`, so a
+/// database that is down is not hammered (four connects a second at most) and one that
+/// comes back is used again within a quarter of a second; the first success resets it.
 package final class PostgresConnectionPool: Sendable {
     package let capacity: Int
     package let retryDelay: Duration
+    package let maximumRetryDelay: Duration
     private let connect: @Sendable () throws(PostgresConnectionError) -> PostgresConnection
     private let clock: any ServerClock
     /// One permit per connection that may exist, leased or idle.
@@ -39,11 +43,12 @@ package final class PostgresConnectionPool: Sendable {
     }
 
     package init(
-        capacity: Int, retryDelay: Duration = .milliseconds(100), clock: any ServerClock = SystemClock(),
-        connect: @escaping @Sendable () throws(PostgresConnectionError) -> PostgresConnection
+        capacity: Int, retryDelay: Duration = .milliseconds(100), maximumRetryDelay: Duration = .milliseconds(250),
+        clock: any ServerClock = SystemClock(), connect: @escaping @Sendable () throws(PostgresConnectionError) -> PostgresConnection
     ) {
         self.capacity = capacity
         self.retryDelay = retryDelay
+        self.maximumRetryDelay = max(maximumRetryDelay, retryDelay)
         self.clock = clock
         self.connect = connect
         permits = DispatchSemaphore(value: capacity)
@@ -96,7 +101,7 @@ package final class PostgresConnectionPool: Sendable {
                 state.withLock { state in
                     state.nextAttempt = clock.now() + state.delay
                     state.lastError = error
-                    state.delay = min(state.delay * 2, retryDelay * 30)
+                    state.delay = min(state.delay * 2, maximumRetryDelay)
                 }
                 permits.signal()
                 throw .unreachable(error)
@@ -105,15 +110,21 @@ package final class PostgresConnectionPool: Sendable {
     }
 
     /// Takes a leased connection back: kept for the next lease when it is open and outside
-    /// any transaction, closed otherwise.
+    /// any transaction, closed otherwise; one the server closed takes the idle ones with it.
     package func giveBack(_ connection: PostgresConnection) {
-        let keep = connection.isOpen && connection.transactionStatus == .idle
-        let kept = state.withLock { state -> Bool in
-            guard keep, !state.isClosed else { return false }
+        let wasEnded = !connection.isOpen
+        let keep = !wasEnded && connection.transactionStatus == .idle
+        let (kept, dropped) = state.withLock { state -> (Bool, [Lent]) in
+            guard !wasEnded else {
+                defer { state.idle = [] }
+                return (false, state.idle)
+            }
+            guard keep, !state.isClosed else { return (false, []) }
             state.idle.append(Lent(connection: connection))
-            return true
+            return (true, [])
         }
         if !kept { connection.close() }
+        for lent in dropped { lent.connection.close() }
         permits.signal()
     }
 

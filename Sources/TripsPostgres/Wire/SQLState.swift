@@ -48,8 +48,14 @@ package struct SQLState: RawRepresentable, Sendable, Hashable, CustomStringConve
     // Service Unavailable with Retry-After, drops the connection where the code says the
     // session is gone, and reconnects with backoff.
 
-    /// 57P01: the server is shutting down (`pg_ctl stop -m fast`): 503, reconnect.
-    static let adminShutdown = SQLState("57P01")
+    /// 57P01: the server is shutting down (`pg_ctl stop -m fast`, or a restart): it ended the
+    /// session, and any transaction in it, uncommitted. The store runs the transaction again
+    /// once on a new connection (an idle one kept from before a restart says this first),
+    /// then 503.
+    package static let adminShutdown = SQLState("57P01")
+    /// 57P02: another server process crashed and the server ended every session, their
+    /// transactions uncommitted: as 57P01.
+    package static let crashShutdown = SQLState("57P02")
     /// 57P03: the server is starting up or in recovery: 503, reconnect later.
     static let cannotConnectNow = SQLState("57P03")
     /// 53300: every connection slot is taken: 503, reconnect later.

@@ -6,6 +6,11 @@ extension PostgresStoreError {
         /// It lost a race (a serialization failure, a deadlock, a lock it waited too long
         /// for): run it again from `BEGIN`, a few times, before answering 503.
         case retry
+        /// The server ended the session before the transaction committed (57P01, 57P02: a
+        /// restart or a crash of another backend), most often on an idle connection kept
+        /// from before a restart: run it once more on a new connection, which fails to
+        /// connect (503) while the database is still down.
+        case reconnect
         /// The database cannot serve now (gone, restarting, read-only, too slow, out of
         /// connections): 503 with `Retry-After`; the pool reconnects.
         case unavailable
@@ -31,6 +36,7 @@ extension PostgresStoreError {
             let state = refusal.sqlState
             switch state {
             case .serializationFailure, .deadlockDetected, .lockNotAvailable: return .retry
+            case .adminShutdown, .crashShutdown: return .reconnect
             case .queryCanceled, .readOnlySQLTransaction: return .unavailable
             default:
                 // 08 connection exception, 53 insufficient resources, 57 operator intervention.

@@ -27,7 +27,8 @@ import TripsPostgres
 /// and a photo read on a cache miss one.
 /// With the database unreachable, writes fail at once with `.database` (503, `Retry-After`)
 /// while reads go on from memory; the pool reconnects, backing off from `retryDelay` up to
-/// 30 times that.
+/// a quarter of a second. A transaction the server ended uncommitted by restarting is made
+/// once more on a new connection before it is refused.
 package final class PostgresTripStore: Sendable {
     package let pool: PostgresConnectionPool
     package let retention: PostgresRetention
@@ -236,6 +237,7 @@ package final class PostgresTripStore: Sendable {
         let seen = working.list.revision
         let requests = batch.map(\.request)
         var attempt = 1
+        var reconnected = false
         while true {
             do {
                 let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
@@ -251,6 +253,11 @@ package final class PostgresTripStore: Sendable {
                     // The value was never sent: the database is fine, and so is the catching up.
                     refuseAlone(batch, error, caughtUp: working, after: seen)
                     return
+                }
+                if handling == .reconnect, !reconnected {
+                    log.info("PostgreSQL ended the session before the transaction committed (\(error)); once more on a new connection")
+                    reconnected = true
+                    continue
                 }
                 if handling == .retry, attempt < Self.attempts {
                     log.info("writing to PostgreSQL lost a race (\(error)); retrying, attempt \(attempt + 1) of \(Self.attempts)")

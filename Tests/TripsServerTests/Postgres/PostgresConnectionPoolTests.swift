@@ -39,14 +39,15 @@ import TripsTestSupport
         _ = lease()
         #expect(attempts.load(ordering: .relaxed) == 3)
 
-        // Up to 30 times the first delay, no more.
+        // Up to a quarter of a second, no more: a database back from a restart is used
+        // again within that.
         for _ in 0..<10 {
             clock.advance(by: .seconds(10))
             _ = lease()
         }
-        #expect(pool.backoffRemaining == .seconds(3))
+        #expect(pool.backoffRemaining == .milliseconds(250))
         // Every failed lease gave its permit back: capacity is not used up by failures.
-        clock.advance(by: .seconds(3))
+        clock.advance(by: .milliseconds(250))
         _ = lease()
         #expect(attempts.load(ordering: .relaxed) == 14)
     }
@@ -69,6 +70,25 @@ struct PostgresConnectionPoolLiveTests {
             #expect(again === first)
             #expect(try again.query("SELECT 1").rows == [["1"]])
             pool.giveBack(again)
+        }
+    }
+
+    /// A connection the server ended takes the idle ones with it: after a restart they are
+    /// all dead, and each would fail the lease that took it.
+    @Test func aConnectionTheServerEndedDropsTheIdleOnes() async throws {
+        try await onOwnThread {
+            let pool = try self.pool(capacity: 3)
+            defer { pool.close() }
+            let idle = try pool.lease(waitingUpTo: .zero)
+            let ended = try pool.lease(waitingUpTo: .zero)
+            pool.giveBack(idle)
+            ended.close()  // as a failure closes it
+            pool.giveBack(ended)
+            #expect(!idle.isOpen)
+            let next = try pool.lease(waitingUpTo: .zero)
+            #expect(next !== idle && next !== ended)
+            #expect(try next.query("SELECT 1").rows == [["1"]])
+            pool.giveBack(next)
         }
     }
 

@@ -22,7 +22,8 @@ import Testing
         ("55P03", .retry),  // lock_timeout
         ("57014", .unavailable),  // statement timeout, cancel
         ("25006", .unavailable),  // read-only standby
-        ("57P01", .unavailable),  // admin shutdown
+        ("57P01", .reconnect),  // admin shutdown: the session ended, its transaction uncommitted
+        ("57P02", .reconnect),  // crash shutdown: the same
         ("57P03", .unavailable),  // starting up
         ("53300", .unavailable),  // too many connections
         ("08006", .unavailable),  // connection failure
