@@ -8,6 +8,7 @@ another application), so the tests dispatch the drop events a browser would, car
 DataTransfer that holds a File, as the page receives them."""
 
 import base64
+import json
 import random
 import struct
 import zlib
@@ -194,6 +195,7 @@ def test_a_trip_dragged_out_offers_its_photo_after_its_representations(server, p
     expect(page.locator("#status")).to_have_text("Moved New York before Vancouver.")
     offered = dict(page.evaluate("window.offered"))
     assert list(offered) == ["application/json", "text/plain", "text/uri-list", "text/html", "downloadurl"]
+    assert json.loads(offered["application/json"]) == server.request("GET", "/trips/4")[2]  # its photo, its notes
     absolute = server.url + photo["url"]
     assert offered["text/html"] == f'<img src="{absolute}" alt="New York" width="50" height="40">'
     assert offered["downloadurl"] == f"image/png:New York.png:{absolute}"

@@ -499,14 +499,35 @@ async function saveEdit(form) {
   rowFor(form.dataset.id)?.focus();
 }
 
-/** Fills a draft form with the trip `element` shows (its JSON), and keeps the trip's id and
- *  the tag its change sends as If-Match. */
+/** The price in a trip's JSON text as the server wrote it: JSON.parse would round a long
+ *  decimal to a double. (Inside a string, a quote is escaped, so only the member matches.) */
+const exactPrice = (json) => json.match(/"price":([0-9.eE+-]+)/)?.[1];
+
+/**
+ * The JSON of the trip `element` (a row, or the trip page's card) shows, as the API writes it:
+ * its id, its city and whether it is a favorite, which the element shows, and data-trip, the
+ * other members, where the server leaves out an empty image name, empty notes and no photo (a
+ * long list's 200 rows do not carry what the page has already). Text: the price keeps its
+ * digits. Null when the element carries no trip.
+ */
+function tripJSON(element) {
+  const rest = element?.dataset.trip;
+  if (!rest) return null;
+  const { country, nights, imageName = '', start, notes = '', photo = null } = JSON.parse(rest);
+  const text = JSON.stringify;
+  return `{"id":${Number(element.dataset.id)},"city":${text($('.city', element).textContent)},"country":${text(country)},`
+    + `"nights":${nights},"isFavorite":${element.classList.contains('is-favorite')},"imageName":${text(imageName)},`
+    + `"price":${exactPrice(rest)},"start":${text(start)},"notes":${text(notes)},"photo":${text(photo)}}`;
+}
+
+/** Fills a draft form with the trip `element` shows, and keeps the trip's id and the tag its
+ *  change sends as If-Match. */
 function fillDraft(form, element) {
-  const trip = JSON.parse(element.dataset.json);
+  const json = tripJSON(element);
+  const trip = JSON.parse(json);
   for (const name of ['city', 'country', 'nights', 'notes']) form.elements[name].value = trip[name];
   form.elements.start.value = trip.start.slice(0, 10);
-  // The price as the server wrote it: JSON.parse would round a long decimal to a double.
-  form.elements.price.value = element.dataset.json.match(/"price":([0-9.eE+-]+)/)[1];
+  form.elements.price.value = exactPrice(json);
   form.dataset.id = element.dataset.id;
   form.dataset.etag = element.dataset.etag;
 }
@@ -732,10 +753,11 @@ document.addEventListener('dragstart', (event) => {
   const ids = element.matches('#trips > li') ? sourcesFor(element) : [Number(element.dataset.id)];
   // The rows hold the trips' JSON and sentences; the trip page's card holds its own.
   const elements = ids.map((id) => rowFor(id) ?? element);
-  if (!elements.every((e) => e.dataset.json)) return;
-  const trips = elements.map((e) => JSON.parse(e.dataset.json));
+  const jsons = elements.map(tripJSON);
+  if (!jsons.every(Boolean)) return;
+  const trips = jsons.map((json) => JSON.parse(json));
   const transfer = event.dataTransfer;
-  transfer.setData('application/json', JSON.stringify(trips.length === 1 ? trips[0] : trips));
+  transfer.setData('application/json', jsons.length === 1 ? jsons[0] : `[${jsons.join(',')}]`);
   transfer.setData('text/plain', elements.map((e) => $('.sentence', e).textContent).join('\n'));
   transfer.setData('text/uri-list', ids.map((id) => new URL(`/trips/${id}`, location.href).href).join('\r\n'));
   offerPhotos(transfer, trips);
@@ -1487,7 +1509,7 @@ async function placesOf(ids) {
   const showsStoredOrder = isReorderable() && !$('a[rel="next"]');
   try {
     const places = await Promise.all(ids.map(async (id) => {
-      const json = rowFor(id)?.dataset.json;
+      const json = tripJSON(rowFor(id));
       if (!json) return null;
       let following = shown.slice(shown.indexOf(id) + 1);
       if (!showsStoredOrder) {
@@ -1508,8 +1530,7 @@ async function placesOf(ids) {
  *  twice) and no photo (a photo is set by a request of its own), the price digit for digit. */
 function draftOf(json) {
   const { id, photo, price, ...fields } = JSON.parse(json);
-  const exactPrice = json.match(/"price":([0-9.eE+-]+)/)?.[1] ?? String(price);
-  return `${JSON.stringify(fields).slice(0, -1)},"price":${exactPrice}}`;
+  return `${JSON.stringify(fields).slice(0, -1)},"price":${exactPrice(json) ?? String(price)}}`;
 }
 
 /** Undoes a delete: the trips created again from their JSON, in front of the trips that
