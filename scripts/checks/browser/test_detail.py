@@ -7,10 +7,9 @@ Zürich Dec 11, all 2027; Seattle and Kyoto are favorites)."""
 import os
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, Console, screenshots_folder
+from conftest import Console, DESKTOP, PHONE, assert_no_violations, fill_form, screenshots_folder
 
 WIDTHS = {390: PHONE, 1280: DESKTOP}
 
@@ -20,11 +19,6 @@ def open_themed(browser, viewport=DESKTOP, scheme="light", **options):
     page = context.new_page()
     page.set_default_timeout(5000)
     return context, page, Console(page)
-
-
-def assert_no_violations(page, where):
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{where}: {results.generate_report()}"
 
 
 def box(page, selector):
@@ -65,9 +59,7 @@ def test_edit_inline_saves_with_if_match_and_refreshes_the_page(server, page):
     expect(form.locator('[name="city"]')).to_be_focused()
     expect(form.locator('[name="price"]')).to_have_value("1299.99")
     expect(form.locator('[name="start"]')).to_have_value("2027-03-05")
-    form.locator('[name="nights"]').fill("9")
-    form.locator('[name="price"]').fill("1499.5")
-    form.locator('[name="notes"]').fill("Granville Island")
+    fill_form(form, {"Nights": "9", "Price": "1499.5", "Notes": "Granville Island"})
     form.get_by_role("button", name="Save").click()
     expect(page.locator("#status")).to_have_text("Saved Vancouver.")
     expect(page.locator("#detail-editor")).to_be_hidden()

@@ -11,9 +11,9 @@ import datetime
 import re
 import urllib.parse
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from conftest import assert_no_violations
 from test_page import row
 
 # Where trips.js keeps the waiting changes (localStorage).
@@ -304,11 +304,6 @@ def test_the_undo_button_goes_after_ten_seconds_and_is_reachable_by_keyboard(ser
     expect(undo).to_have_count(0)
     expect(page.locator("#trips > li").nth(2)).to_have_attribute("data-id", "4")
     assert server.ids() == [1, 2, 4, 3, 5, 6]
-
-
-def assert_no_violations(page, where):
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{where}: {results.generate_report()}"
 
 
 def test_axe_finds_no_violations_with_the_undo_button_or_waiting_changes_shown(server, page):

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, open_page, screenshots_folder
+from conftest import DESKTOP, PHONE, fill_form, open_page, screenshots_folder
 
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
@@ -232,11 +232,7 @@ def test_text_dropped_from_another_app_creates_trips_where_it_lands(server, page
 def test_add_edit_favorite_and_delete(server, page):
     page.goto(server.url + "/trips")
     form = page.locator("#add-form")
-    form.get_by_label("City").fill("Oslo")
-    form.get_by_label("Country").fill("Norway")
-    form.get_by_label("Nights").fill("2")
-    form.get_by_label("Start").fill("2027-08-14")
-    form.get_by_label("Price").fill("640.12345678901234567")
+    fill_form(form, {"City": "Oslo", "Country": "Norway", "Nights": "2", "Start": "2027-08-14", "Price": "640.12345678901234567"})
     form.get_by_role("button", name="Add trip").click()
     expect(page.locator("#status")).to_have_text("Added Oslo.")
     expect(summary(page)).to_have_text(["7 trips", "28 nights", "2 favorites"])
