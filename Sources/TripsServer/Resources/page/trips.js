@@ -1085,12 +1085,16 @@ function editOnPage() {
   form.elements.city.focus();
 }
 
-/** PATCHes what the editor changed (merge-patch, If-Match: the trip as the card showed it). */
+/** PATCHes what the editor changed (merge-patch, If-Match: the trip as the card showed it);
+ *  without a connection the change waits (makeChange), as the list's do. */
 async function saveOnPage(form) {
   const url = `/trips/${form.dataset.id}`;
-  const trip = await submitDraft(form, 'PATCH', url, 'application/merge-patch+json', form.dataset.etag);
+  const about = { what: t('offline.change.edit', { trips: cityOf(form.dataset.id) }), ids: [Number(form.dataset.id)] };
+  const trip = await submitDraft(form, 'PATCH', url, 'application/merge-patch+json', form.dataset.etag, about);
   if (!trip) return;
   $('#detail-editor').hidden = true;
+  focusAction('detail-edit');
+  if (trip === KEPT) return;
   await refresh();
   focusAction('detail-edit');
   announce(t('detail.saved', { city: trip.city }));
@@ -1108,10 +1112,11 @@ async function deleteOnPage() {
   // The change feed tells of this delete too, maybe before its answer: the page is leaving,
   // so it must not fetch itself again (a 404) meanwhile.
   leaving = true;
-  const response = await send('DELETE', `/trips/${card.dataset.id}`, { ifMatch: card.dataset.etag });
-  if (response.ok) return location.assign('/trips');
+  const about = { what: t('offline.change.delete', { trips: cityOf(card.dataset.id) }), ids: [Number(card.dataset.id)] };
+  const response = await makeChange('DELETE', `/trips/${card.dataset.id}`, { ifMatch: card.dataset.etag }, about);
+  if (response?.ok) return location.assign('/trips');
   leaving = false;
-  return complain(response);
+  if (response instanceof Response) return complain(response);
 }
 
 document.addEventListener('click', (event) => {
@@ -1242,10 +1247,11 @@ function waitingNote() {
   return count > 0 ? tc('offline.waiting', count) : '';
 }
 
-/** Marks the rows of the trips waiting changes name. */
+/** Marks the rows (or the trip page's card) of the trips waiting changes name. */
 function showWaiting() {
   const named = new Set(waitingChanges().flatMap((change) => (Array.isArray(change.ids) ? change.ids.map(String) : [])));
-  for (const row of rows()) {
+  const card = view() && tripCard(); // the trip page's
+  for (const row of card ? [...rows(), card] : rows()) {
     const isWaiting = named.has(row.dataset.id);
     row.classList.toggle('is-waiting', isWaiting);
     const note = $('.waiting-note', row);
