@@ -173,13 +173,10 @@ async function stale() {
 
 let refreshing = null;
 let refreshAgain = false;
-/** Set while the page goes elsewhere after a change (the trip page's delete): no refresh. */
-let leaving = false;
 
 /** Fetches this page again and swaps #view, keeping focus and selection (offline, the page
  *  stays as it is); calls that come while one runs are folded into one more. */
 function refresh() {
-  if (leaving) return Promise.resolve();
   if (refreshing) {
     refreshAgain = true;
     return refreshing;
@@ -1106,16 +1103,18 @@ function askToDeleteOnPage() {
   $('[data-action="detail-confirm-delete"]').focus();
 }
 
+/** Deletes the trip, then goes back to the list. The change feed tells of the delete too,
+ *  maybe before its answer, and the page would fetch itself again (a 404) as it leaves: it
+ *  stops following meanwhile, and follows again from where it was if it stays (the delete
+ *  was refused, or waits for the connection: makeChange). */
 async function deleteOnPage() {
   $('#detail-confirm').hidden = true;
   const card = tripCard();
-  // The change feed tells of this delete too, maybe before its answer: the page is leaving,
-  // so it must not fetch itself again (a 404) meanwhile.
-  leaving = true;
   const about = { what: t('offline.change.delete', { trips: cityOf(card.dataset.id) }), ids: [Number(card.dataset.id)] };
+  stopFollowing();
   const response = await makeChange('DELETE', `/trips/${card.dataset.id}`, { ifMatch: card.dataset.etag }, about);
   if (response?.ok) return location.assign('/trips');
-  leaving = false;
+  follow();
   if (response instanceof Response) return complain(response);
 }
 
@@ -1579,10 +1578,15 @@ document.addEventListener('keydown', (event) => {
 
 // MARK: - Live
 
+/** The change feed the page follows; null while it follows none. */
+let feed = null;
+
 /** Follows /trips/changes from the revision the page shows; each newer change refreshes
  *  the page. A favorites change that added trips is celebrated, wherever it was made. */
 function follow() {
+  stopFollowing();
   const source = new EventSource(`/trips/changes?since=${view().dataset.revision}`);
+  feed = source;
   const onChange = (event) => {
     const revision = Number(event.lastEventId);
     if (event.type === 'favorites' && JSON.parse(event.data).added.length > 0) celebrate(revision);
@@ -1592,11 +1596,24 @@ function follow() {
   source.addEventListener('error', () => {
     if (source.readyState !== EventSource.CLOSED) return; // the browser reconnects by itself
     // Closed: the history no longer reaches back to this page (410), or access was refused.
-    refresh().then(() => setTimeout(follow, 1000));
+    refresh().then(() => setTimeout(() => { if (feed === source) follow(); }, 1000));
   });
 }
 
-if (view()?.dataset.revision) follow();
+/** Stops following the change feed: nothing it tells refreshes the page any more. */
+function stopFollowing() {
+  feed?.close();
+  feed = null;
+}
+
+if (view()?.dataset.revision) {
+  follow();
+  // A page the browser leaves stops following, so no refresh races the navigation (nor the
+  // browser's own closing of the stream, which would look like a refused one); a page it keeps
+  // and shows again (the back button) follows again from the revision it shows.
+  window.addEventListener('pagehide', stopFollowing);
+  window.addEventListener('pageshow', (event) => { if (event.persisted) follow(); });
+}
 // The Undo's live region is there before anything appears in it, so that its appearing is announced.
 if ($('#status')) undoRegion();
 // Changes kept by an earlier visit (or another tab) while offline: count them, and send them.
