@@ -484,16 +484,23 @@ async function addTrip(form) {
   announce(response.ok ? t('status.addedWithPhoto', added) : t('status.addedWithoutPhoto', { ...added, reason: await problemOf(response) }));
 }
 
+/** Focus back where an edit or a delete of trip `id` began: its row, or on the trip page the
+ *  button (`action`) that began it. */
+const focusBack = (id, action) => (rowFor(id) ?? $(`[data-action="${action}"]`, view()))?.focus();
+
+/** PATCHes what the editor changed (merge-patch, If-Match: the trip as the page showed it);
+ *  without a connection the change waits (makeChange). The list page and the trip page share
+ *  the editor (EditorPanel.swift). */
 async function saveEdit(form) {
-  const about = { what: t('offline.change.edit', { trips: cityOf(form.dataset.id) }), ids: [Number(form.dataset.id)] };
-  const trip = await submitDraft(form, 'PATCH', `/trips/${form.dataset.id}`, 'application/merge-patch+json', form.dataset.etag, about);
-  if (trip === KEPT) $('#editor').hidden = true;
-  else if (trip) {
-    $('#editor').hidden = true;
+  const id = form.dataset.id;
+  const about = { what: t('offline.change.edit', { trips: cityOf(id) }), ids: [Number(id)] };
+  const trip = await submitDraft(form, 'PATCH', `/trips/${id}`, 'application/merge-patch+json', form.dataset.etag, about);
+  if (trip) $('#editor').hidden = true;
+  if (trip && trip !== KEPT) {
     announce(t('status.saved', { city: trip.city }));
     await refresh();
   }
-  rowFor(form.dataset.id)?.focus();
+  focusBack(id, 'detail-edit');
 }
 
 /** The price in a trip's JSON text as the server wrote it: JSON.parse would round a long
@@ -529,9 +536,10 @@ function fillDraft(form, element) {
   form.dataset.etag = element.dataset.etag;
 }
 
-function edit(row) {
+/** Opens the editor on the trip `element` (a row, or the trip page's card) shows. */
+function edit(element) {
   const form = $('#edit-form');
-  fillDraft(form, row);
+  fillDraft(form, element);
   $('#editor').hidden = false;
   form.elements.city.focus();
 }
@@ -545,11 +553,21 @@ function askToDelete(ids) {
   $('[data-action="confirm-delete"]').focus();
 }
 
+/** The confirmation (ConfirmPanel.swift) said no: nothing is deleted, and focus goes back. */
+function cancelDelete() {
+  const ids = pendingDelete;
+  $('#confirm').hidden = true;
+  pendingDelete = null;
+  if (ids) focusBack(ids[0], 'detail-delete');
+  announce(t('status.nothingDeleted'));
+}
+
 async function confirmDelete() {
   const ids = pendingDelete;
   $('#confirm').hidden = true;
   pendingDelete = null;
   if (!ids) return;
+  if (view() && tripCard()) return deleteOnPage(ids[0]);
   const what = names(ids);
   const change = t('offline.change.delete', { trips: what });
   const places = await placesOf(ids);
@@ -611,8 +629,8 @@ document.addEventListener('click', (event) => {
     case 'edit': return edit(row);
     case 'delete': return askToDelete([Number(row.dataset.id)]);
     case 'confirm-delete': return confirmDelete();
-    case 'cancel-delete': $('#confirm').hidden = true; pendingDelete = null; return announce(t('status.nothingDeleted'));
-    case 'cancel-edit': $('#editor').hidden = true; return rowFor($('#edit-form').dataset.id)?.focus();
+    case 'cancel-delete': return cancelDelete();
+    case 'cancel-edit': $('#editor').hidden = true; return focusBack($('#edit-form').dataset.id, 'detail-edit');
     case 'enlarge': return enlarge(button);
     case 'detach-photo': detachPhoto(); return announce(t('status.photo.removed'));
   }
@@ -1072,71 +1090,28 @@ document.addEventListener('click', async (event) => {
 
 /** The trip page's card: its id, JSON and the tag a change of the trip sends. */
 const tripCard = () => $('article.trip-card', view());
-/** Focus back on one of the card's actions (a refresh replaces them). */
-const focusAction = (action) => $(`[data-action="${action}"]`, view())?.focus();
 
-function editOnPage() {
-  const form = $('#detail-edit-form');
-  fillDraft(form, tripCard());
-  $('#detail-editor').hidden = false;
-  form.elements.city.focus();
-}
-
-/** PATCHes what the editor changed (merge-patch, If-Match: the trip as the card showed it);
- *  without a connection the change waits (makeChange), as the list's do. */
-async function saveOnPage(form) {
-  const url = `/trips/${form.dataset.id}`;
-  const about = { what: t('offline.change.edit', { trips: cityOf(form.dataset.id) }), ids: [Number(form.dataset.id)] };
-  const trip = await submitDraft(form, 'PATCH', url, 'application/merge-patch+json', form.dataset.etag, about);
-  if (!trip) return;
-  $('#detail-editor').hidden = true;
-  focusAction('detail-edit');
-  if (trip === KEPT) return;
-  await refresh();
-  focusAction('detail-edit');
-  announce(t('detail.saved', { city: trip.city }));
-}
-
-function askToDeleteOnPage() {
-  $('#detail-confirm-title').textContent = t('detail.delete.title', { city: $('h1.city', view()).textContent });
-  $('#detail-confirm').hidden = false;
-  $('[data-action="detail-confirm-delete"]').focus();
-}
-
-/** Deletes the trip, then goes back to the list. The change feed tells of the delete too,
- *  maybe before its answer, and the page would fetch itself again (a 404) as it leaves: it
- *  stops following meanwhile, and follows again from where it was if it stays (the delete
- *  was refused, or waits for the connection: makeChange). */
-async function deleteOnPage() {
-  $('#detail-confirm').hidden = true;
-  const card = tripCard();
-  const about = { what: t('offline.change.delete', { trips: cityOf(card.dataset.id) }), ids: [Number(card.dataset.id)] };
+/** Deletes trip `id`, shown by this page, then goes back to the list. The change feed tells of
+ *  the delete too, maybe before its answer, and the page would fetch itself again (a 404) as it
+ *  leaves: it stops following meanwhile, and follows again from where it was if it stays (the
+ *  delete was refused, or waits for the connection: makeChange). */
+async function deleteOnPage(id) {
+  const about = { what: t('offline.change.delete', { trips: cityOf(id) }), ids: [id] };
   stopFollowing();
-  const response = await makeChange('DELETE', `/trips/${card.dataset.id}`, { ifMatch: card.dataset.etag }, about);
+  const response = await makeChange('DELETE', `/trips/${id}`, { ifMatch: tripCard().dataset.etag }, about);
   if (response?.ok) return location.assign('/trips');
   follow();
   if (response instanceof Response) return complain(response);
 }
 
+// The toolbar's buttons. The editor and the confirmation are the list page's (Forms: add, edit, delete).
 document.addEventListener('click', (event) => {
   const button = event.target.closest('button[data-action^="detail-"]');
   switch (button?.dataset.action) {
-    case 'detail-edit': return editOnPage();
-    case 'detail-cancel-edit': $('#detail-editor').hidden = true; return focusAction('detail-edit');
+    case 'detail-edit': return edit(tripCard());
     case 'detail-favorite': return setFavorite(tripCard(), button.getAttribute('aria-pressed') !== 'true');
-    case 'detail-delete': return askToDeleteOnPage();
-    case 'detail-confirm-delete': return deleteOnPage();
-    case 'detail-cancel-delete':
-      $('#detail-confirm').hidden = true;
-      focusAction('detail-delete');
-      return announce(t('detail.delete.kept'));
+    case 'detail-delete': return askToDelete([Number(tripCard().dataset.id)]);
   }
-});
-
-document.addEventListener('submit', async (event) => {
-  if (event.target.id !== 'detail-edit-form') return;
-  event.preventDefault();
-  await saveOnPage(event.target);
 });
 
 // MARK: - Offline
