@@ -5,7 +5,7 @@ import TripsDomain
 /// announces), from `Resources/page/words/<tag>.json`: one catalog, read here by the server
 /// and by `trips.js` as `/assets/words/<tag>.js`, so the page never mixes two languages.
 ///
-/// A key names a phrase (`detail.delete.confirm`). A counted phrase has one key per CLDR
+/// A key names a phrase (`confirm.warning`). A counted phrase has one key per CLDR
 /// plural category its language uses (`list.count.one`, `list.count.few`, …), chosen with
 /// the same rules that pick "2 noce" in a trip's sentence. Placeholders are `{name}`.
 struct PageWords: Sendable {

@@ -11,7 +11,7 @@ import TripsDomain
 enum RowMenu {
     /// A row's button, named after its trip ("Actions for Vancouver").
     static func renderButton(for trip: Trip, words: PageWords, into html: inout HTMLWriter) {
-        html.markup("<button type=\"button\" class=\"menu-button\" data-action=\"menu\" aria-haspopup=\"menu\" aria-expanded=\"false\"")
+        html.markup("<button type=\"button\" data-action=\"menu\" aria-haspopup=\"menu\" aria-expanded=\"false\"")
         html.attribute("aria-label", words["row.actions", ["city": trip.city]])
         html.markup(">⋯</button>")
     }

@@ -1,11 +1,12 @@
 import Foundation
 import TripsDomain
 
-/// The forms the script drives, written once into every list page after `#view` (so a
-/// refresh of the list never loses what someone is typing): add a trip with fields (and the
-/// photo dropped between two trips, shown before it is sent) or in one sentence, edit one,
-/// confirm a delete. (Signing in is every page's: `PageDocument.open`.)
-/// Without the script they stay hidden (`html:not(.js) .needs-script`).
+/// The forms that add a trip, written once into every list page after `#view` (so a refresh
+/// of the list never loses what someone is typing): with fields (and the photo dropped
+/// between two trips, shown before it is sent) or in one sentence. Editing a trip and
+/// confirming a delete are every trip-showing page's (`EditorPanel`, `ConfirmPanel`);
+/// signing in is every page's (`PageDocument.open`). Without the script they stay hidden
+/// (`html:not(.js) .needs-script`).
 enum TripForms {
     /// The forms in the page's language. They depend on nothing else, so each language's
     /// are written once, not on every page.
@@ -39,28 +40,6 @@ enum TripForms {
         html.markup(" required></label>\n<button type=\"submit\">")
         html.text(words["form.sentence.submit"])
         html.markup("</button>\n</form>\n</section>\n")
-
-        html.markup("<section id=\"editor\" class=\"panel\" aria-labelledby=\"edit-title\" hidden>\n<h2 id=\"edit-title\">")
-        html.text(words["form.edit.title"])
-        html.markup("</h2>\n<form id=\"edit-form\" class=\"trip-form\">\n")
-        draftFields(words, into: &html)
-        html.markup("<button type=\"submit\">")
-        html.text(words["form.edit.save"])
-        html.markup("</button> <button type=\"button\" data-action=\"cancel-edit\">")
-        html.text(words["form.cancel"])
-        html.markup("</button>\n</form>\n</section>\n")
-
-        html.markup(
-            "<section id=\"confirm\" class=\"panel warning\" role=\"alertdialog\" aria-labelledby=\"confirm-title\" aria-describedby=\"confirm-text\" hidden>\n<h2 id=\"confirm-title\">"
-        )
-        html.text(words["confirm.title"])
-        html.markup("</h2>\n<p id=\"confirm-text\">")
-        html.text(words["confirm.warning"])
-        html.markup("</p>\n<button type=\"button\" data-action=\"confirm-delete\">")
-        html.text(words["confirm.delete"])
-        html.markup("</button> <button type=\"button\" data-action=\"cancel-delete\">")
-        html.text(words["form.cancel"])
-        html.markup("</button>\n</section>\n")
     }
 
     /// A draft's fields, as the add and the edit forms both ask for them (the limits are the

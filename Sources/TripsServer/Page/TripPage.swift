@@ -54,7 +54,8 @@ struct TripPage {
             html.markup("<span aria-hidden=\"true\"> →</span></a></p>\n")
         }
         html.markup("</main>\n")
-        forms(words: words, into: &html)
+        EditorPanel.render(words, into: &html)
+        ConfirmPanel.render(words, into: &html)
         PageDocument.close(words, into: &html)
         return html.bytes
     }
@@ -101,7 +102,7 @@ struct TripPage {
     private func actions(sentence: String, words: PageWords, into html: inout HTMLWriter) {
         html.markup("<div class=\"detail-actions needs-script\" role=\"group\"")
         html.attribute("aria-label", words["detail.actions"])
-        html.markup("><button type=\"button\" data-action=\"detail-edit\" aria-controls=\"detail-editor\">")
+        html.markup("><button type=\"button\" data-action=\"detail-edit\" aria-controls=\"editor\">")
         html.text(words["detail.edit"])
         html.markup("</button> <button type=\"button\" data-action=\"detail-favorite\"")
         html.markup(
@@ -115,35 +116,9 @@ struct TripPage {
         html.attribute("data-text", sentence)
         html.markup(">")
         html.text(words["detail.share"])
-        html.markup("</button> <button type=\"button\" data-action=\"detail-delete\" aria-controls=\"detail-confirm\">")
+        html.markup("</button> <button type=\"button\" data-action=\"detail-delete\" aria-controls=\"confirm\">")
         html.text(words["detail.delete"])
         html.markup("</button></div>\n")
-    }
-
-    /// The inline editor and the delete confirmation, after `#view` (so a refresh never loses
-    /// what someone is typing). The script fills the editor from the card when it opens.
-    private func forms(words: PageWords, into html: inout HTMLWriter) {
-        html.markup("<section id=\"detail-editor\" class=\"panel needs-script\" aria-labelledby=\"detail-edit-title\" hidden>\n")
-        html.markup("<h2 id=\"detail-edit-title\">")
-        html.text(words["detail.edit.title"])
-        html.markup("</h2>\n<form id=\"detail-edit-form\" class=\"trip-form\">\n")
-        TripForms.draftFields(words, into: &html)
-        html.markup("<p class=\"form-buttons wide\"><button type=\"submit\">")
-        html.text(words["detail.save"])
-        html.markup("</button> <button type=\"button\" data-action=\"detail-cancel-edit\">")
-        html.text(words["detail.cancel"])
-        html.markup("</button></p>\n</form>\n</section>\n")
-        html.markup("<section id=\"detail-confirm\" class=\"panel warning needs-script\" role=\"alertdialog\" ")
-        html.markup("aria-labelledby=\"detail-confirm-title\" aria-describedby=\"detail-confirm-text\" hidden>\n")
-        html.markup("<h2 id=\"detail-confirm-title\">")
-        html.text(words["detail.delete.title", ["city": trip.city]])
-        html.markup("</h2>\n<p id=\"detail-confirm-text\">")
-        html.text(words["detail.delete.confirm"])
-        html.markup("</p>\n<button type=\"button\" data-action=\"detail-confirm-delete\">")
-        html.text(words["detail.delete"])
-        html.markup("</button> <button type=\"button\" data-action=\"detail-cancel-delete\">")
-        html.text(words["detail.cancel"])
-        html.markup("</button>\n</section>\n")
     }
 
     /// The tags a link preview reads: https://ogp.me

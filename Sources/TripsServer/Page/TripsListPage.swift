@@ -60,13 +60,14 @@ struct TripsListPage {
         html.markup("</main>\n")
         RowMenu.render(words: words, into: &html)
         TripForms.render(words, into: &html)
+        EditorPanel.render(words, into: &html)
+        ConfirmPanel.render(words, into: &html)
         PhotoStrip.renderViewer(words, into: &html)
         PageDocument.close(words, into: &html)
         return html.bytes
     }
 
     private func header(into html: inout HTMLWriter) {
-        let words = PageWords.for(language ?? .english)
         html.markup("<header class=\"top\"><h1>")
         html.text(words["list.title"])
         html.markup("</h1></header>\n")

@@ -95,11 +95,11 @@ private func browser(_ language: String? = nil) -> [String: String] {
         let api = try await APIServer(mode: .live)
         defer { api.stop() }
         let polish = try await api.request("GET", "/trips/2", headers: browser("pl"))
-        #expect(polish.text.contains(#"<h2 id="detail-confirm-title">Usunąć Vancouver?</h2>"#))
-        #expect(polish.text.contains(#"<p id="detail-confirm-text">Tej operacji nie można cofnąć.</p>"#))
-        #expect(polish.text.contains(#"<button type="button" data-action="detail-confirm-delete">Usuń</button>"#))
+        #expect(polish.text.contains(#"<h2 id="confirm-title">Usunąć podróż?</h2>"#))  // the script names the trip
+        #expect(polish.text.contains(#"<p id="confirm-text">Tej operacji nie można cofnąć.</p>"#))
+        #expect(polish.text.contains(#"<button type="button" data-action="confirm-delete">Usuń</button>"#))
         let english = try await api.request("GET", "/trips/2", headers: browser())
-        #expect(english.text.contains(#"<p id="detail-confirm-text">This cannot be undone.</p>"#))
+        #expect(english.text.contains(#"<p id="confirm-text">This cannot be undone.</p>"#))
         #expect(english.text.contains(#"<a href="/trips"><span aria-hidden="true">← </span>All trips</a>"#))
     }
 

@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
 SERVER = os.environ.get("TRIPS_SERVER", ".build/debug/trips-server")
@@ -149,3 +150,15 @@ def screenshots_folder():
     folder = os.environ.get("TRIPS_SCREENSHOTS", ".build/browser")
     os.makedirs(folder, exist_ok=True)
     return folder
+
+
+def assert_no_violations(page, where):
+    """axe-core's rules on the page as it is now: no violation, or the report says which."""
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{where}: {results.generate_report()}"
+
+
+def fill_form(form, fields):
+    """Fills a form's fields, each found by its label (in the page's language) and given its value."""
+    for label, value in fields.items():
+        form.get_by_label(label).fill(value)

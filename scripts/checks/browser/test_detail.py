@@ -7,10 +7,9 @@ Zürich Dec 11, all 2027; Seattle and Kyoto are favorites)."""
 import os
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, Console, screenshots_folder
+from conftest import Console, DESKTOP, PHONE, assert_no_violations, fill_form, screenshots_folder
 
 WIDTHS = {390: PHONE, 1280: DESKTOP}
 
@@ -20,11 +19,6 @@ def open_themed(browser, viewport=DESKTOP, scheme="light", **options):
     page = context.new_page()
     page.set_default_timeout(5000)
     return context, page, Console(page)
-
-
-def assert_no_violations(page, where):
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{where}: {results.generate_report()}"
 
 
 def box(page, selector):
@@ -58,19 +52,17 @@ def test_the_trip_page_holds_its_layout_at_phone_and_desktop_width(browser, serv
 
 def test_edit_inline_saves_with_if_match_and_refreshes_the_page(server, page):
     page.goto(server.url + "/trips/2")
-    expect(page.locator("#detail-editor")).to_be_hidden()
+    expect(page.locator("#editor")).to_be_hidden()
     page.get_by_role("button", name="Edit", exact=True).click()
-    form = page.locator("#detail-edit-form")
+    form = page.locator("#edit-form")
     expect(form).to_be_visible()
     expect(form.locator('[name="city"]')).to_be_focused()
     expect(form.locator('[name="price"]')).to_have_value("1299.99")
     expect(form.locator('[name="start"]')).to_have_value("2027-03-05")
-    form.locator('[name="nights"]').fill("9")
-    form.locator('[name="price"]').fill("1499.5")
-    form.locator('[name="notes"]').fill("Granville Island")
+    fill_form(form, {"Nights": "9", "Price": "1499.5", "Notes": "Granville Island"})
     form.get_by_role("button", name="Save").click()
     expect(page.locator("#status")).to_have_text("Saved Vancouver.")
-    expect(page.locator("#detail-editor")).to_be_hidden()
+    expect(page.locator("#editor")).to_be_hidden()
     expect(page.locator(".sentence")).to_have_text("Vancouver, Canada: 9 nights from March 5, 2027")
     expect(page.locator(".facts")).to_contain_text("1,499.5")
     expect(page.locator(".notes")).to_have_text("Granville Island")
@@ -109,8 +101,8 @@ def test_delete_asks_first_then_goes_back_to_the_list(server, page):
     expect(confirm).to_be_hidden()
     page.get_by_role("button", name="Delete", exact=True).click()
     expect(confirm).to_be_visible()
-    expect(page.locator("#detail-confirm-title")).to_have_text("Delete Vancouver?")
-    expect(page.locator("#detail-confirm-text")).to_have_text("This cannot be undone.")
+    expect(page.locator("#confirm-title")).to_have_text("Delete Vancouver?")
+    expect(page.locator("#confirm-text")).to_have_text("This cannot be undone.")
     confirm.get_by_role("button", name="Cancel").click()
     expect(confirm).to_be_hidden()
     expect(page.locator("#status")).to_have_text("Nothing was deleted.")
@@ -127,8 +119,8 @@ def test_the_confirmation_speaks_the_pages_language(browser, server):
     context, page, console = open_themed(browser, locale="pl-PL")
     page.goto(server.url + "/trips/2")
     page.get_by_role("button", name="Usuń", exact=True).click()
-    expect(page.locator("#detail-confirm-title")).to_have_text("Usunąć Vancouver?")
-    expect(page.locator("#detail-confirm-text")).to_have_text("Tej operacji nie można cofnąć.")
+    expect(page.locator("#confirm-title")).to_have_text("Usunąć: Vancouver?")
+    expect(page.locator("#confirm-text")).to_have_text("Tej operacji nie można cofnąć.")
     expect(page.get_by_role("link", name="Następna: Atacama")).to_be_visible()
     context.close()
     assert console.errors == [], console.errors
@@ -156,7 +148,7 @@ def test_the_links_work_without_the_script(browser, server):
     page = context.new_page()
     page.goto(server.url + "/trips/1")
     expect(page.locator(".detail-actions")).to_be_hidden()
-    expect(page.locator("#detail-editor")).to_be_hidden()
+    expect(page.locator("#editor")).to_be_hidden()
     page.get_by_role("link", name="Next: Vancouver").click()
     expect(page.locator("h1")).to_have_text("Vancouver")
     page.get_by_role("link", name="All trips").click()
@@ -192,7 +184,7 @@ def test_axe_finds_no_violations_on_the_trip_page(browser, server, scheme, width
     if scheme == "dark" and width == 390:
         page.screenshot(path=os.path.join(screenshots_folder(), "trip-page-dark-390.png"), full_page=True)
     page.get_by_role("button", name="Edit", exact=True).click()
-    expect(page.locator("#detail-editor")).to_be_visible()
+    expect(page.locator("#editor")).to_be_visible()
     assert_no_violations(page, f"the editor, {scheme}, {width} px")
     page.get_by_role("button", name="Delete", exact=True).click()
     expect(page.get_by_role("alertdialog")).to_be_visible()

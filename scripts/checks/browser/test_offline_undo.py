@@ -11,9 +11,9 @@ import datetime
 import re
 import urllib.parse
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from conftest import assert_no_violations, fill_form
 from test_page import row
 
 # Where trips.js keeps the waiting changes (localStorage).
@@ -89,6 +89,50 @@ def test_changes_made_offline_wait_and_reach_the_server_in_order(server, page):
     expect(page.locator(".waiting-note")).to_have_count(0)
     expect(row(page, 2)).to_have_class(re.compile(r"\bis-favorite\b"))
     forgive_connection_errors(page)
+
+
+def test_changes_made_offline_on_the_trip_page_wait_and_are_saved(server, page):
+    sent = record_changes(page)
+    page.goto(server.url + "/trips/2")
+    card_tag = page.locator("article.trip-card").get_attribute("data-etag")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Edit", exact=True).click()
+    form = page.locator("#edit-form")
+    fill_form(form, {"Nights": "9"})
+    form.get_by_role("button", name="Save").click()
+    expect(page.locator("#status")).to_have_text(
+        "No connection: “Save Vancouver” waits, and is sent when the connection is back. 1 change waiting to be sent.")
+    expect(page.locator("#editor")).to_be_hidden()
+    expect(page.locator("article.trip-card .waiting-note")).to_have_text("Waiting to be sent")
+    page.get_by_role("button", name="Favorite", exact=True).click()
+    expect(page.locator("#status")).to_contain_text("2 changes waiting to be sent.")
+    kept = waiting(page)
+    assert [(c["method"], c["url"]) for c in kept] == [("PATCH", "/trips/2"), ("PUT", "/favorites/2")]
+    assert kept[0]["ifMatch"] == card_tag  # the trip as the card showed it
+    assert sent == []
+
+    page.context.set_offline(False)
+    expect(page.locator("#status")).to_have_text("2 waiting changes were sent.")
+    expect(page.locator(".sentence")).to_have_text("Vancouver, Canada: 9 nights from March 5, 2027")
+    trip = server.request("GET", "/trips/2")[2]
+    assert (trip["nights"], trip["isFavorite"]) == (9, True)
+    assert sent == [("PATCH", "/trips/2", kept[0]["key"]), ("PUT", "/favorites/2", kept[1]["key"])]
+    expect(page.locator(".waiting-note")).to_have_count(0)
+    forgive_connection_errors(page)
+
+
+def test_a_delete_made_offline_on_the_trip_page_waits_and_is_made(server, page):
+    page.goto(server.url + "/trips/2")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Delete", exact=True).click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Delete").click()
+    expect(page.locator("#status")).to_have_text(
+        "No connection: “Delete Vancouver” waits, and is sent when the connection is back. 1 change waiting to be sent.")
+    assert 2 in server.ids()
+    page.context.set_offline(False)
+    expect(page.locator("#status")).to_contain_text("1 waiting change was sent.")
+    assert 2 not in server.ids()
+    forgive_connection_errors(page, "404")
 
 
 def test_a_waiting_change_the_server_refuses_is_reported_and_the_rest_are_sent(server, page):
@@ -304,11 +348,6 @@ def test_the_undo_button_goes_after_ten_seconds_and_is_reachable_by_keyboard(ser
     expect(undo).to_have_count(0)
     expect(page.locator("#trips > li").nth(2)).to_have_attribute("data-id", "4")
     assert server.ids() == [1, 2, 4, 3, 5, 6]
-
-
-def assert_no_violations(page, where):
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{where}: {results.generate_report()}"
 
 
 def test_axe_finds_no_violations_with_the_undo_button_or_waiting_changes_shown(server, page):

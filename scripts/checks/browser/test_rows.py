@@ -7,10 +7,9 @@ favorites)."""
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, open_page
+from conftest import DESKTOP, PHONE, assert_no_violations, open_page
 from test_page import choose, row, summary
 
 
@@ -197,6 +196,3 @@ def test_axe_finds_no_violations_with_the_menu_open_at_phone_and_desktop_width(b
             context.close()
 
 
-def assert_no_violations(page, where):
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{where}: {results.generate_report()}"

@@ -3,10 +3,9 @@ token signs the browser in; its session cookie then reads and changes like the t
 "Sign out" ends the session on the server. The sample trips are ids 1 to 6; Seattle (1) and
 Kyoto (5) are favorites."""
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import PHONE, TOKEN, open_page
+from conftest import PHONE, TOKEN, assert_no_violations, open_page
 from test_offline_undo import UUID, favorite, forgive_connection_errors, record_changes, waiting
 from test_page import choose
 
@@ -15,11 +14,6 @@ BEARER = {"Authorization": f"Bearer {TOKEN}"}
 
 def favorites(server):
     return [trip["id"] for trip in server.request("GET", "/favorites", headers=BEARER)[2]]
-
-
-def assert_no_violations(page, where):
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{where}: {results.generate_report()}"
 
 
 def changes_but_signing_in(sent):

@@ -5,10 +5,9 @@ digits stored; `lang` is on the document only; axe-core finds no violations in P
 Japanese. Each test starts its own server with the six sample trips (ids 1 to 6: Seattle,
 Vancouver, Atacama, New York, Kyoto, Zürich; Seattle costs 1499.5)."""
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, Console
+from conftest import Console, DESKTOP, PHONE, assert_no_violations, fill_form
 from test_page import row
 
 # Text dropped from another app onto trip `id`'s upper half: a new trip per line, before it.
@@ -53,11 +52,7 @@ def test_the_page_in_polish_speaks_polish(browser, server):
 
     # The form, by its Polish labels; what it announces is Polish too.
     form = page.locator("#add-form")
-    form.get_by_label("Miasto").fill("Oslo")
-    form.get_by_label("Kraj").fill("Norway")
-    form.get_by_label("Noce").fill("2")
-    form.get_by_label("Początek").fill("2027-08-14")
-    form.get_by_label("Cena").fill("640.5")
+    fill_form(form, {"Miasto": "Oslo", "Kraj": "Norway", "Noce": "2", "Początek": "2027-08-14", "Cena": "640.5"})
     form.get_by_role("button", name="Dodaj podróż").click()
     expect(page.locator("#status")).to_have_text("Dodano: Oslo.")
     expect(page.locator("#trip-summary li").first).to_have_text("7 podróży")
@@ -116,6 +111,3 @@ def test_axe_finds_no_violations_in_polish_and_japanese(browser, server):
             assert console.errors == [], console.errors
 
 
-def assert_no_violations(page, where):
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{where}: {results.generate_report()}"

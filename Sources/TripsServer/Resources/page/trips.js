@@ -173,13 +173,10 @@ async function stale() {
 
 let refreshing = null;
 let refreshAgain = false;
-/** Set while the page goes elsewhere after a change (the trip page's delete): no refresh. */
-let leaving = false;
 
 /** Fetches this page again and swaps #view, keeping focus and selection (offline, the page
  *  stays as it is); calls that come while one runs are folded into one more. */
 function refresh() {
-  if (leaving) return Promise.resolve();
   if (refreshing) {
     refreshAgain = true;
     return refreshing;
@@ -493,33 +490,62 @@ async function addTrip(form) {
   announce(response.ok ? t('status.addedWithPhoto', added) : t('status.addedWithoutPhoto', { ...added, reason: await problemOf(response) }));
 }
 
+/** Focus back where an edit or a delete of trip `id` began: its row, or on the trip page the
+ *  button (`action`) that began it. */
+const focusBack = (id, action) => (rowFor(id) ?? $(`[data-action="${action}"]`, view()))?.focus();
+
+/** PATCHes what the editor changed (merge-patch, If-Match: the trip as the page showed it);
+ *  without a connection the change waits (makeChange). The list page and the trip page share
+ *  the editor (EditorPanel.swift). */
 async function saveEdit(form) {
-  const about = { what: t('offline.change.edit', { trips: cityOf(form.dataset.id) }), ids: [Number(form.dataset.id)] };
-  const trip = await submitDraft(form, 'PATCH', `/trips/${form.dataset.id}`, 'application/merge-patch+json', form.dataset.etag, about);
-  if (trip === KEPT) $('#editor').hidden = true;
-  else if (trip) {
-    $('#editor').hidden = true;
+  const id = form.dataset.id;
+  const about = { what: t('offline.change.edit', { trips: cityOf(id) }), ids: [Number(id)] };
+  const trip = await submitDraft(form, 'PATCH', `/trips/${id}`, 'application/merge-patch+json', form.dataset.etag, about);
+  if (trip) $('#editor').hidden = true;
+  if (trip && trip !== KEPT) {
     announce(t('status.saved', { city: trip.city }));
     await refresh();
   }
-  rowFor(form.dataset.id)?.focus();
+  focusBack(id, 'detail-edit');
 }
 
-/** Fills a draft form with the trip `element` shows (its JSON), and keeps the trip's id and
- *  the tag its change sends as If-Match. */
+/** The price in a trip's JSON text as the server wrote it: JSON.parse would round a long
+ *  decimal to a double. (Inside a string, a quote is escaped, so only the member matches.) */
+const exactPrice = (json) => json.match(/"price":([0-9.eE+-]+)/)?.[1];
+
+/**
+ * The JSON of the trip `element` (a row, or the trip page's card) shows, as the API writes it:
+ * its id, its city and whether it is a favorite, which the element shows, and data-trip, the
+ * other members, where the server leaves out an empty image name, empty notes and no photo (a
+ * long list's 200 rows do not carry what the page has already). Text: the price keeps its
+ * digits. Null when the element carries no trip.
+ */
+function tripJSON(element) {
+  const rest = element?.dataset.trip;
+  if (!rest) return null;
+  const { country, nights, imageName = '', start, notes = '', photo = null } = JSON.parse(rest);
+  const text = JSON.stringify;
+  return `{"id":${Number(element.dataset.id)},"city":${text($('.city', element).textContent)},"country":${text(country)},`
+    + `"nights":${nights},"isFavorite":${element.classList.contains('is-favorite')},"imageName":${text(imageName)},`
+    + `"price":${exactPrice(rest)},"start":${text(start)},"notes":${text(notes)},"photo":${text(photo)}}`;
+}
+
+/** Fills a draft form with the trip `element` shows, and keeps the trip's id and the tag its
+ *  change sends as If-Match. */
 function fillDraft(form, element) {
-  const trip = JSON.parse(element.dataset.json);
+  const json = tripJSON(element);
+  const trip = JSON.parse(json);
   for (const name of ['city', 'country', 'nights', 'notes']) form.elements[name].value = trip[name];
   form.elements.start.value = trip.start.slice(0, 10);
-  // The price as the server wrote it: JSON.parse would round a long decimal to a double.
-  form.elements.price.value = element.dataset.json.match(/"price":([0-9.eE+-]+)/)[1];
+  form.elements.price.value = exactPrice(json);
   form.dataset.id = element.dataset.id;
   form.dataset.etag = element.dataset.etag;
 }
 
-function edit(row) {
+/** Opens the editor on the trip `element` (a row, or the trip page's card) shows. */
+function edit(element) {
   const form = $('#edit-form');
-  fillDraft(form, row);
+  fillDraft(form, element);
   $('#editor').hidden = false;
   form.elements.city.focus();
 }
@@ -533,11 +559,21 @@ function askToDelete(ids) {
   $('[data-action="confirm-delete"]').focus();
 }
 
+/** The confirmation (ConfirmPanel.swift) said no: nothing is deleted, and focus goes back. */
+function cancelDelete() {
+  const ids = pendingDelete;
+  $('#confirm').hidden = true;
+  pendingDelete = null;
+  if (ids) focusBack(ids[0], 'detail-delete');
+  announce(t('status.nothingDeleted'));
+}
+
 async function confirmDelete() {
   const ids = pendingDelete;
   $('#confirm').hidden = true;
   pendingDelete = null;
   if (!ids) return;
+  if (view() && tripCard()) return deleteOnPage(ids[0]);
   const what = names(ids);
   const change = t('offline.change.delete', { trips: what });
   const places = await placesOf(ids);
@@ -599,8 +635,8 @@ document.addEventListener('click', (event) => {
     case 'edit': return edit(row);
     case 'delete': return askToDelete([Number(row.dataset.id)]);
     case 'confirm-delete': return confirmDelete();
-    case 'cancel-delete': $('#confirm').hidden = true; pendingDelete = null; return announce(t('status.nothingDeleted'));
-    case 'cancel-edit': $('#editor').hidden = true; return rowFor($('#edit-form').dataset.id)?.focus();
+    case 'cancel-delete': return cancelDelete();
+    case 'cancel-edit': $('#editor').hidden = true; return focusBack($('#edit-form').dataset.id, 'detail-edit');
     case 'enlarge': return enlarge(button);
     case 'detach-photo': detachPhoto(); return announce(t('status.photo.removed'));
   }
@@ -738,10 +774,11 @@ document.addEventListener('dragstart', (event) => {
   const ids = element.matches('#trips > li') ? sourcesFor(element) : [Number(element.dataset.id)];
   // The rows hold the trips' JSON and sentences; the trip page's card holds its own.
   const elements = ids.map((id) => rowFor(id) ?? element);
-  if (!elements.every((e) => e.dataset.json)) return;
-  const trips = elements.map((e) => JSON.parse(e.dataset.json));
+  const jsons = elements.map(tripJSON);
+  if (!jsons.every(Boolean)) return;
+  const trips = jsons.map((json) => JSON.parse(json));
   const transfer = event.dataTransfer;
-  transfer.setData('application/json', JSON.stringify(trips.length === 1 ? trips[0] : trips));
+  transfer.setData('application/json', jsons.length === 1 ? jsons[0] : `[${jsons.join(',')}]`);
   transfer.setData('text/plain', elements.map((e) => $('.sentence', e).textContent).join('\n'));
   transfer.setData('text/uri-list', ids.map((id) => new URL(`/trips/${id}`, location.href).href).join('\r\n'));
   offerPhotos(transfer, trips);
@@ -1059,64 +1096,28 @@ document.addEventListener('click', async (event) => {
 
 /** The trip page's card: its id, JSON and the tag a change of the trip sends. */
 const tripCard = () => $('article.trip-card', view());
-/** Focus back on one of the card's actions (a refresh replaces them). */
-const focusAction = (action) => $(`[data-action="${action}"]`, view())?.focus();
 
-function editOnPage() {
-  const form = $('#detail-edit-form');
-  fillDraft(form, tripCard());
-  $('#detail-editor').hidden = false;
-  form.elements.city.focus();
+/** Deletes trip `id`, shown by this page, then goes back to the list. The change feed tells of
+ *  the delete too, maybe before its answer, and the page would fetch itself again (a 404) as it
+ *  leaves: it stops following meanwhile, and follows again from where it was if it stays (the
+ *  delete was refused, or waits for the connection: makeChange). */
+async function deleteOnPage(id) {
+  const about = { what: t('offline.change.delete', { trips: cityOf(id) }), ids: [id] };
+  stopFollowing();
+  const response = await makeChange('DELETE', `/trips/${id}`, { ifMatch: tripCard().dataset.etag }, about);
+  if (response?.ok) return location.assign('/trips');
+  follow();
+  if (response instanceof Response) return complain(response);
 }
 
-/** PATCHes what the editor changed (merge-patch, If-Match: the trip as the card showed it). */
-async function saveOnPage(form) {
-  const url = `/trips/${form.dataset.id}`;
-  const trip = await submitDraft(form, 'PATCH', url, 'application/merge-patch+json', form.dataset.etag);
-  if (!trip) return;
-  $('#detail-editor').hidden = true;
-  await refresh();
-  focusAction('detail-edit');
-  announce(t('detail.saved', { city: trip.city }));
-}
-
-function askToDeleteOnPage() {
-  $('#detail-confirm-title').textContent = t('detail.delete.title', { city: $('h1.city', view()).textContent });
-  $('#detail-confirm').hidden = false;
-  $('[data-action="detail-confirm-delete"]').focus();
-}
-
-async function deleteOnPage() {
-  $('#detail-confirm').hidden = true;
-  const card = tripCard();
-  // The change feed tells of this delete too, maybe before its answer: the page is leaving,
-  // so it must not fetch itself again (a 404) meanwhile.
-  leaving = true;
-  const response = await send('DELETE', `/trips/${card.dataset.id}`, { ifMatch: card.dataset.etag });
-  if (response.ok) return location.assign('/trips');
-  leaving = false;
-  return complain(response);
-}
-
+// The toolbar's buttons. The editor and the confirmation are the list page's (Forms: add, edit, delete).
 document.addEventListener('click', (event) => {
   const button = event.target.closest('button[data-action^="detail-"]');
   switch (button?.dataset.action) {
-    case 'detail-edit': return editOnPage();
-    case 'detail-cancel-edit': $('#detail-editor').hidden = true; return focusAction('detail-edit');
+    case 'detail-edit': return edit(tripCard());
     case 'detail-favorite': return setFavorite(tripCard(), button.getAttribute('aria-pressed') !== 'true');
-    case 'detail-delete': return askToDeleteOnPage();
-    case 'detail-confirm-delete': return deleteOnPage();
-    case 'detail-cancel-delete':
-      $('#detail-confirm').hidden = true;
-      focusAction('detail-delete');
-      return announce(t('detail.delete.kept'));
+    case 'detail-delete': return askToDelete([Number(tripCard().dataset.id)]);
   }
-});
-
-document.addEventListener('submit', async (event) => {
-  if (event.target.id !== 'detail-edit-form') return;
-  event.preventDefault();
-  await saveOnPage(event.target);
 });
 
 // MARK: - Offline
@@ -1226,10 +1227,11 @@ function waitingNote() {
   return count > 0 ? tc('offline.waiting', count) : '';
 }
 
-/** Marks the rows of the trips waiting changes name. */
+/** Marks the rows (or the trip page's card) of the trips waiting changes name. */
 function showWaiting() {
   const named = new Set(waitingChanges().flatMap((change) => (Array.isArray(change.ids) ? change.ids.map(String) : [])));
-  for (const row of rows()) {
+  const card = view() && tripCard(); // the trip page's
+  for (const row of card ? [...rows(), card] : rows()) {
     const isWaiting = named.has(row.dataset.id);
     row.classList.toggle('is-waiting', isWaiting);
     const note = $('.waiting-note', row);
@@ -1493,7 +1495,7 @@ async function placesOf(ids) {
   const showsStoredOrder = isReorderable() && !$('a[rel="next"]');
   try {
     const places = await Promise.all(ids.map(async (id) => {
-      const json = rowFor(id)?.dataset.json;
+      const json = tripJSON(rowFor(id));
       if (!json) return null;
       let following = shown.slice(shown.indexOf(id) + 1);
       if (!showsStoredOrder) {
@@ -1514,8 +1516,7 @@ async function placesOf(ids) {
  *  twice) and no photo (a photo is set by a request of its own), the price digit for digit. */
 function draftOf(json) {
   const { id, photo, price, ...fields } = JSON.parse(json);
-  const exactPrice = json.match(/"price":([0-9.eE+-]+)/)?.[1] ?? String(price);
-  return `${JSON.stringify(fields).slice(0, -1)},"price":${exactPrice}}`;
+  return `${JSON.stringify(fields).slice(0, -1)},"price":${exactPrice(json) ?? String(price)}}`;
 }
 
 /** Undoes a delete: the trips created again from their JSON, in front of the trips that
@@ -1558,10 +1559,15 @@ document.addEventListener('keydown', (event) => {
 
 // MARK: - Live
 
+/** The change feed the page follows; null while it follows none. */
+let feed = null;
+
 /** Follows /trips/changes from the revision the page shows; each newer change refreshes
  *  the page. A favorites change that added trips is celebrated, wherever it was made. */
 function follow() {
+  stopFollowing();
   const source = new EventSource(`/trips/changes?since=${view().dataset.revision}`);
+  feed = source;
   const onChange = (event) => {
     const revision = Number(event.lastEventId);
     if (event.type === 'favorites' && JSON.parse(event.data).added.length > 0) celebrate(revision);
@@ -1571,11 +1577,24 @@ function follow() {
   source.addEventListener('error', () => {
     if (source.readyState !== EventSource.CLOSED) return; // the browser reconnects by itself
     // Closed: the history no longer reaches back to this page (410), or access was refused.
-    refresh().then(() => setTimeout(follow, 1000));
+    refresh().then(() => setTimeout(() => { if (feed === source) follow(); }, 1000));
   });
 }
 
-if (view()?.dataset.revision) follow();
+/** Stops following the change feed: nothing it tells refreshes the page any more. */
+function stopFollowing() {
+  feed?.close();
+  feed = null;
+}
+
+if (view()?.dataset.revision) {
+  follow();
+  // A page the browser leaves stops following, so no refresh races the navigation (nor the
+  // browser's own closing of the stream, which would look like a refused one); a page it keeps
+  // and shows again (the back button) follows again from the revision it shows.
+  window.addEventListener('pagehide', stopFollowing);
+  window.addEventListener('pageshow', (event) => { if (event.persisted) follow(); });
+}
 // The Undo's live region is there before anything appears in it, so that its appearing is announced.
 if ($('#status')) undoRegion();
 // Changes kept by an earlier visit (or another tab) while offline: count them, and send them.
