@@ -1,0 +1,157 @@
+import TripsDomain
+
+/// The lesson's API: each change is shown at once and sent in order.
+extension TripStore {
+    /// Adds the trip a draft describes, at the end or in front of `before`. It shows at once
+    /// (under a temporary negative id) and takes the server's id when answered.
+    public func add(_ draft: TripDraft, before: Trip.ID? = nil) {
+        let temporary = Trip(id: -(lastSerial + 1), draft: draft)
+        enqueue({ $0.inserting([temporary], before: before) }) { store, serial async throws(TripsClientError) in
+            let created = try await store.client.create(draft, before: before, ifMatch: try await store.listTag())
+            store.replaceApply(of: serial, with: { $0.inserting([created.value], before: before) })
+            return created.revision
+        }
+    }
+
+    /// Removes these trips, whatever order they are in.
+    public func delete(_ doomed: [Trip]) {
+        let ids = doomed.map(\.id)
+        guard !ids.isEmpty else { return }
+        enqueue({ trips in trips.filter { !ids.contains($0.id) } }) { store, _ async throws(TripsClientError) in
+            if ids.count == 1 { return try await store.client.delete(ids[0], ifMatch: try await store.tripTag(ids[0])) }
+            return try await store.client.delete(ids, ifMatch: try await store.listTag())
+        }
+    }
+
+    /// Makes a trip a favorite, or not.
+    public func toggleFavorite(_ trip: Trip) {
+        let isFavorite = !(trips.first { $0.id == trip.id }?.isFavorite ?? trip.isFavorite)
+        enqueue({ $0.settingFavorite([trip.id], isFavorite) }) { store, _ async throws(TripsClientError) in
+            try await store.client.setFavorite(trip.id, isFavorite, ifMatch: try await store.tripTag(trip.id)).revision
+        }
+    }
+
+    /// Replaces the trip with the same id.
+    public func update(_ trip: Trip) {
+        enqueue({ trips in trips.map { $0.id == trip.id ? trip : $0 } }) { store, _ async throws(TripsClientError) in
+            try await store.client.replace(trip, ifMatch: try await store.tripTag(trip.id)).revision
+        }
+    }
+
+    /// Moves these trips in front of another one, or, with no other one, to the end.
+    public func move(_ ids: [Trip.ID], before target: Trip.ID?) {
+        guard !ids.isEmpty else { return }
+        let destination: ReorderDifference.Destination = target.map { .before($0) } ?? .end
+        enqueue({ $0.moving(ids, to: destination) }) { store, _ async throws(TripsClientError) in
+            try await store.client.move(ids, before: target, ifMatch: try await store.listTag()).revision
+        }
+    }
+
+    /// Makes these trips favorites. Answers the ones that were not favorites yet, as this
+    /// store shows them: play the success feedback when it is not empty.
+    @discardableResult
+    public func makeFavorites(_ dropped: [Trip]) -> [Trip.ID] {
+        let ids = dropped.map(\.id)
+        let added = trips.filter { ids.contains($0.id) && !$0.isFavorite }.map(\.id)
+        guard !added.isEmpty else { return [] }
+        enqueue({ $0.settingFavorite(ids, true) }) { store, _ async throws(TripsClientError) in
+            try await store.client.makeFavorites(ids, ifMatch: try await store.listTag()).revision
+        }
+        return added
+    }
+
+    /// Sorts the stored list by start or price.
+    public func sort(by key: TripSortKey) {
+        enqueue({ trips in trips.sorted { key == .start ? $0.start < $1.start : $0.price < $1.price } }) {
+            store, _ async throws(TripsClientError) in
+            try await store.client.sort(by: key, ifMatch: try await store.listTag()).revision
+        }
+    }
+}
+
+extension TripStore {
+    /// Shows a change now and sends it after the changes before it; `send` answers the
+    /// revision the server made it at.
+    func enqueue(
+        _ apply: @escaping ([Trip]) -> [Trip],
+        send: @escaping @MainActor (TripStore, _ serial: Int) async throws(TripsClientError) -> UInt64?
+    ) {
+        lastSerial += 1
+        let serial = lastSerial
+        pending.append(PendingChange(serial: serial, apply: apply))
+        settle()
+        let previous = sending
+        sending = Task { [weak self] in
+            await previous?.value
+            await self?.deliver(serial, send)
+        }
+    }
+
+    /// Changes what a change shows (an added trip, once the server named it).
+    func replaceApply(of serial: Int, with apply: @escaping ([Trip]) -> [Trip]) {
+        guard let index = pending.firstIndex(where: { $0.serial == serial }) else { return }
+        pending[index].apply = apply
+    }
+
+    /// Sends one change, once the feed has shown this store's earlier ones (so the version
+    /// it names in `If-Match` is the one it shows).
+    private func deliver(_ serial: Int, _ send: @MainActor (TripStore, Int) async throws(TripsClientError) -> UInt64?) async {
+        let earlier = pending.filter { $0.serial < serial }.compactMap(\.answeredRevision).max()
+        if let earlier, following != nil { await waitUntil(revision: earlier) }
+        do {
+            let answered = try await send(self, serial)
+            if let index = pending.firstIndex(where: { $0.serial == serial }) {
+                pending[index].answeredRevision = answered ?? revision
+                if following == nil { try await reload() }
+            }
+            settle()
+        } catch .preconditionFailed(let problem) {
+            pending.removeAll { $0.serial == serial }
+            try? await reload()
+            settle()
+            tell(.reloaded(detail: problem.detail))
+        } catch {
+            pending.removeAll { $0.serial == serial }
+            settle()
+            tell(.refused(error))
+        }
+    }
+
+    /// The list's tag, when the server's list is the one this store shows; otherwise the
+    /// list changed elsewhere and the feed has not told yet: 412 without asking the server.
+    func listTag() async throws(TripsClientError) -> String? {
+        let version = try await client.listVersion()
+        guard version.revision == revision else { throw Self.changedElsewhere }
+        return version.etag
+    }
+
+    /// The trip's tag, when the trip is as this store last saw it (it changed at or before `revision`).
+    func tripTag(_ id: Trip.ID) async throws(TripsClientError) -> String? {
+        let version = try await client.tripVersion(id)
+        guard let changed = version.revision, changed <= revision else { throw Self.changedElsewhere }
+        return version.etag
+    }
+
+    static let changedElsewhere = TripsClientError.preconditionFailed(
+        Problem(status: 412, title: "Precondition Failed", detail: "The list changed on another device; it was read again."))
+}
+
+extension Array where Element == Trip {
+    func inserting(_ trips: [Trip], before: Trip.ID?) -> [Trip] {
+        var copy = self
+        copy.insert(trips, before: before)
+        return copy
+    }
+
+    func moving(_ ids: [Trip.ID], to destination: ReorderDifference.Destination) -> [Trip] {
+        var copy = self
+        copy.move(ids, to: destination)
+        return copy
+    }
+
+    func settingFavorite(_ ids: [Trip.ID], _ isFavorite: Bool) -> [Trip] {
+        var copy = self
+        copy.setFavorite(ids, isFavorite)
+        return copy
+    }
+}
