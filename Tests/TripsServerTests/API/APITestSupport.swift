@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TripsDomain
+
 @testable import TripsFormats
 @testable import TripsHTTP
 @testable import TripsPlatform
@@ -158,6 +159,13 @@ final class APIServer: Sendable {
             }
         }
         cleanUp?()
+    }
+
+    /// Stops a live server and returns once its loops have stopped and its port is free
+    /// again (a restart binds it anew).
+    func stopAndWait() async {
+        stop()
+        await server?.stopped()
     }
 
     deinit { stop() }

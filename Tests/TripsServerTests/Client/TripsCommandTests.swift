@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TripsTestSupport
+
+/// The `trips` command, run as a child process against a live server.
+@Suite(.tags(.live)) struct TripsCommandTests {
+    /// Runs `trips` with `arguments` and `environment` to its end: status and both outputs.
+    private func trips(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
+        status: Int32, output: String, errors: String
+    ) {
+        let executable = try tripsServerExecutable().replacingOccurrences(of: "/trips-server", with: "/trips")
+        return try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let read = { (pipe: Pipe) in String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+            let (out, err) = (read(output), read(errors))
+            process.waitUntilExit()
+            return (process.terminationStatus, out, err)
+        }
+    }
+
+    @Test func theTourWithTripsInTheTerminalsLanguage() async throws {
+        try await ClientTestServer.with(.memory) { server in
+            let url = server.url.absoluteString
+            let list = try await trips(["list", "--server", url])
+            #expect(list.status == 0)
+            #expect(list.output.split(separator: "\n")[1] == "2  Vancouver, Canada: 3 nights from March 5, 2027")
+            let french = try await trips(["show", "2"], environment: ["TRIPS_URL": url, "LANG": "fr_FR.UTF-8"])
+            #expect(french.output.hasPrefix("2  Vancouver, Canada\u{00A0}: 3 nuits à partir du 5 mars 2027\n"))
+            let added = try await trips(["add", "Lisbon, Portugal: 4 nights from May 1, 2027", "--before", "2", "--server=\(url)"])
+            #expect(added.status == 0 && added.output.hasPrefix("7  Lisbon, Portugal: 4 nights from May 1, 2027"))
+            #expect(try await trips(["move", "3", "5", "--end", "--server", url]).status == 0)
+            #expect(server.order == [1, 7, 2, 4, 6, 3, 5])
+            let favorite = try await trips(["favorite", "Vancouver", "Zurich", "--server", url])
+            #expect(favorite.output == "Added to favorites: Vancouver, Zürich.\n")
+            let json = try await trips(["list", "--favorites", "--sort", "-price", "--json", "--server", url])
+            #expect(json.output.hasPrefix("[{\"id\":"))
+            #expect(try await trips(["delete", "1", "3", "--server", url]).output == "Deleted 1, 3.\n")
+            #expect(server.order == [7, 2, 4, 6, 5])
+        }
+    }
+
+    @Test func exitCodesSayWhatWentWrong() async throws {
+        try await ClientTestServer.with(.memory) { server in
+            let url = server.url.absoluteString
+            let refused = try await trips(["delete", "42", "--server", url])
+            #expect(refused.status == 1 && refused.errors == "trips: no trip has the id 42\n" && refused.output.isEmpty)
+            let usage = try await trips(["move", "2", "--server", url])
+            #expect(usage.status == 2 && usage.errors.contains("move needs --before ID or --end") && usage.errors.contains("Usage: trips"))
+            #expect(try await trips(["frobnicate"]).status == 2)
+            let help = try await trips(["--help"])
+            #expect(help.status == 0 && help.output.contains("Exit status: 0 done; 1"))
+            let unreachable = try await trips(["list", "--server", "http://127.0.0.1:1"])
+            #expect(unreachable.status == 1 && unreachable.errors.hasPrefix("trips: The server could not be reached"))
+        }
+    }
+}
