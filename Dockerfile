@@ -2,6 +2,12 @@
 # Build: the official Swift image that matches Package.swift's tools version.
 FROM swift:6.2-bookworm AS build
 WORKDIR /src
+# zlib's header, for the CZlib target (gzip content coding). The swift image has it, so this
+# installs nothing there; a base image without it still builds. (The run image has zlib1g,
+# which Debian never leaves out.)
+# hadolint ignore=DL3008
+RUN [ -e /usr/include/zlib.h ] || { apt-get update && apt-get install -y --no-install-recommends zlib1g-dev \
+    && rm -rf /var/lib/apt/lists/*; }
 COPY Package.swift openapi.yaml ./
 COPY Sources ./Sources
 # Only Sources is built, but the manifest names the test and fuzz targets, whose folders

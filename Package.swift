@@ -38,7 +38,10 @@ let package = Package(
     targets: [
         // The layers, bottom up; each imports only those below it, so a wrong-way import is
         // a compile error. README.md "Architecture" draws the graph.
-        .target(name: "TripsPlatform", swiftSettings: strictSettings),
+        // The system's zlib (gzip content coding): a library every Linux system has, linked
+        // through its header rather than a package.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "TripsPlatform", dependencies: ["CZlib"], swiftSettings: strictSettings),
         .target(name: "TripsFormats", swiftSettings: strictSettings),
         .target(name: "TripsDomain", dependencies: ["TripsFormats"], swiftSettings: strictSettings),
         .target(name: "TripsHTTP", dependencies: ["TripsPlatform", "TripsFormats"], swiftSettings: strictSettings),
@@ -95,7 +98,7 @@ let package = Package(
             name: "TripsServerTests",
             dependencies: [
                 "TripsPlatform", "TripsFormats", "TripsDomain", "TripsHTTP", "TripsPostgres", "TripsStore", "TripsServer",
-                "TripsClient", "TripsTestSupport",
+                "TripsClient", "TripsTestSupport", "CZlib",
             ],
             swiftSettings: strictSettings
         ),

@@ -22,6 +22,8 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     public static let problemJSON = MediaType(type: "application", subtype: "problem+json")
     /// A stream of server-sent events (the WHATWG HTML standard's EventSource format).
     public static let eventStream = MediaType(type: "text", subtype: "event-stream")
+    /// What a page's `<form method="post">` sends: `name=value` pairs joined by `&`, escaped.
+    public static let formURLEncoded = MediaType(type: "application", subtype: "x-www-form-urlencoded")
     /// A JSON merge patch body (RFC 7396).
     public static let mergePatchJSON = MediaType(type: "application", subtype: "merge-patch+json")
 

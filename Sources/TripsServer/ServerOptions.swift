@@ -1,5 +1,6 @@
 import Foundation
 import TripsHTTP
+import TripsPlatform
 import TripsPostgres
 import TripsStore
 
@@ -37,6 +38,8 @@ struct ServerOptions: Sendable, Equatable {
     var tokensFile: String?
     /// Run without tokens on an address other than loopback, on purpose.
     var isOpen = false
+    /// How long a browser stays signed in after `POST /session`, in hours.
+    var sessionHours = Int(BrowserSessions.defaultLifetime.components.seconds / 3600)
 
     /// When the store compacts, and how much history and how many bytes of keys it keeps.
     var storageConfiguration: StorageConfiguration {
@@ -166,6 +169,12 @@ struct ServerOptions: Sendable, Equatable {
             options.isPrivate = true
         },
         Flag(
+            name: "--session-hours", value: "N",
+            help: "how long a browser signed in with a token stays signed in (default \(defaults.sessionHours))"
+        ) { (options, value, source) throws(UsageError) in
+            options.sessionHours = try number(value, source, 1...8_760)
+        },
+        Flag(
             name: "--cors-origin", value: "ORIGIN",
             help: "a browser origin allowed to call the API, * for any; repeatable (TRIPS_CORS_ORIGINS: comma-separated)",
             environment: "TRIPS_CORS_ORIGINS"
@@ -284,6 +293,15 @@ struct ServerOptions: Sendable, Equatable {
                 throw UsageError(description: "log level must be debug, info, warning or error, not \"\(value)\"")
             }
             options.logLevel = level
+        },
+        Flag(
+            name: "--log-format", value: "FORMAT", help: "logfmt or json, for every log line (default \(defaults.http.logFormat.rawValue))"
+        ) {
+            (options, value, _) throws(UsageError) in
+            guard let format = LogFormat(rawValue: value) else {
+                throw UsageError(description: "log format must be logfmt or json, not \"\(value)\"")
+            }
+            options.http.logFormat = format
         },
     ]
 

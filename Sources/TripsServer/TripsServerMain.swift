@@ -34,6 +34,7 @@ package enum TripsServerMain {
     }
 
     private static func serve(_ options: ServerOptions) {
+        Console.use(options.http.logFormat)
         let access = accessPolicy(options)
         var configuration = options.http
         configuration.logsRequests = options.logLevel <= .info
@@ -52,8 +53,8 @@ package enum TripsServerMain {
         do {
             if let url = options.databaseURL {
                 if options.isPasswordOnCommandLine {
-                    Console.error(
-                        "trips-server: warning: --database puts the database password where ps shows it to every user; "
+                    Console.warning(
+                        "--database puts the database password where ps shows it to every user; "
                             + "pass the URL in TRIPS_DATABASE_URL instead")
                 }
                 guard let connection = PostgresConnectionConfiguration(url: try DatabaseURL(url)) else {
@@ -116,15 +117,22 @@ package enum TripsServerMain {
             }
             return nil
         }
+        let tokens: AccessTokens
         do {
-            let tokens = try AccessTokens(contentsOf: path)
-            if let exposure = AccessTokens.exposure(of: path) {
-                Console.error("trips-server: warning: the token file \(path) is \(exposure) by other users; chmod 600 it")
-            }
-            return AccessPolicy(tokens: tokens, isPrivate: options.isPrivate)
+            tokens = try AccessTokens(contentsOf: path)
         } catch {
             Console.error("trips-server: \(error)")
             exit(2)
+        }
+        if let exposure = AccessTokens.exposure(of: path) {
+            Console.warning("the token file \(path) is \(exposure) by other users; chmod 600 it")
+        }
+        do {
+            let sessions = try BrowserSessions(lifetime: .seconds(options.sessionHours * 3600), clock: SystemClock())
+            return AccessPolicy(tokens: tokens, isPrivate: options.isPrivate, sessions: sessions)
+        } catch {
+            Console.error("trips-server: no random bytes to sign browser sessions with: \(error)")
+            exit(1)
         }
     }
 

@@ -5,7 +5,7 @@ struct ConsoleLog: StorageLog {
     init() {}
 
     func warning(_ message: String) {
-        Console.error("trips-server: warning: \(message)")
+        Console.warning(message)
     }
 
     func info(_ message: String) {

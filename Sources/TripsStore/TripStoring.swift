@@ -33,13 +33,16 @@ package protocol TripStoring: AnyObject, Sendable {
 
 extension TripStoring {
     /// Submits the change `plan` makes (`ChangeRequest` says what the parts are); `photo`
-    /// brings the bytes of the photo a `.setPhoto` change sets.
+    /// brings the bytes of the photo a `.setPhoto` change sets, `traceparent` the request's
+    /// trace context.
     package func mutate(
         _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
-        idempotency: IdempotencyRequest? = nil, photo: PhotoBytes? = nil,
+        idempotency: IdempotencyRequest? = nil, photo: PhotoBytes? = nil, traceparent: String? = nil,
         completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
     ) {
-        submit(ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency, photo: photo), completion: completion)
+        submit(
+            ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: traceparent),
+            completion: completion)
     }
 }
 

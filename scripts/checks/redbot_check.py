@@ -20,6 +20,7 @@ ACCEPTS = ["application/json", "text/plain"]
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 CHECKS = [(path, accept) for path in PATHS for accept in ACCEPTS] + [
     ("/trips", BROWSER), ("/trips/2", BROWSER), ("/trips?country=Canada", BROWSER),
+    ("/session", "application/json"), ("/session", BROWSER),
     ("/assets/trips.css", "text/css,*/*;q=0.1"), ("/assets/trips.js", "*/*"), ("/assets/trips.svg", "image/svg+xml,*/*;q=0.8"),
 ]
 # Warnings in these categories count as failures: they are what the issue asks REDbot to watch.

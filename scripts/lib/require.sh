@@ -15,6 +15,8 @@
 #                                    Debian package PACKAGE; PACKAGE "-" means none, and HOW
 #                                    says how to get NAME instead
 #   tool_path NAME                   where NAME is (nginx lives in /usr/sbin, off a user's PATH)
+#   require_file PATH PACKAGE        a file (a C header: /usr/include/zlib.h) from the Debian
+#                                    package PACKAGE
 #   require_swift                    the swift driver
 #   require_clang_runtime KIND       the toolchain's runtime for --sanitize=KIND (thread,
 #                                    address or fuzzer)
@@ -92,6 +94,17 @@ require_tool() {
     how="apt-get install -y $package (TRIPS_NO_INSTALL=1 is set, so this script installs nothing)"
   fi
   die "$name is missing; install it with: $how"
+}
+
+require_file() {
+  local path="$1" package="$2"
+  [[ -e "$path" ]] && return 0
+  if can_install; then
+    apt_install "$package"
+    [[ -e "$path" ]] && return 0
+    die "$path is still missing after apt-get install -y $package"
+  fi
+  die "$path is missing; install it with: apt-get install -y $package (as root)"
 }
 
 require_swift() {

@@ -11,13 +11,48 @@ package struct EntityTag: Sendable, Hashable {
         self.isWeak = isWeak
     }
 
+    /// Reads `"opaque"` or `W/"opaque"`; nil for anything else (`0`, `abc`, a quote inside).
+    package init?(parsing element: some StringProtocol) {
+        var text = Substring(element)
+        let isWeak = text.hasPrefix("W/")
+        if isWeak { text = text.dropFirst(2) }
+        guard text.count >= 2, text.first == "\"", text.last == "\"", !text.dropFirst().dropLast().contains("\"") else {
+            return nil
+        }
+        self.init(String(text.dropFirst().dropLast()), isWeak: isWeak)
+    }
+
     /// `"opaque"` or `W/"opaque"`.
     package var headerValue: String {
         isWeak ? "W/\"\(opaque)\"" : "\"\(opaque)\""
     }
 }
 
+/// Each content coding of a representation has a tag of its own, as a cache needs (RFC 9110
+/// §8.8.3.3): the identity tag with the coding's name appended, inside the quotes, as Apache
+/// does (`"list-r5-json"`, `"list-r5-json-gzip"`). The coded bytes are the same every time
+/// for the same content, so the tag stays strong.
+extension EntityTag {
+    private static let gzipSuffix = "-" + ContentCoding.gzip.name
+
+    /// The tag of this representation sent in `coding`.
+    package func coded(_ coding: ContentCoding) -> EntityTag {
+        coding == .gzip ? EntityTag(opaque + Self.gzipSuffix, isWeak: isWeak) : self
+    }
+
+    /// Whether the tag names a coded representation (its opaque part ends with `-gzip`).
+    package var isCoded: Bool { opaque.hasSuffix(Self.gzipSuffix) }
+
+    /// The tag of the same representation before its coding: itself for an identity tag.
+    package var uncoded: EntityTag {
+        isCoded ? EntityTag(String(opaque.dropLast(Self.gzipSuffix.utf8.count)), isWeak: isWeak) : self
+    }
+}
+
 /// The tags an `If-Match` or `If-None-Match` field lists, or `*`.
+///
+/// A tag names the same representation in every coding: a client may send the tag of the
+/// gzip answer it got (`"trip-2-v3-json-gzip"`) where the server lists identity tags.
 ///
 /// https://www.rfc-editor.org/rfc/rfc9110#name-if-match
 package enum EntityTagCondition: Sendable, Hashable {
@@ -35,31 +70,32 @@ package enum EntityTagCondition: Sendable, Hashable {
         for value in values {
             for element in splitList(value) {
                 if element == "*" { return .any }
-                var text = element
-                let isWeak = text.hasPrefix("W/")
-                if isWeak { text = text.dropFirst(2) }
-                guard text.count >= 2, text.first == "\"", text.last == "\"",
-                    !text.dropFirst().dropLast().contains("\"")
-                else { continue }
-                tags.append(EntityTag(String(text.dropFirst().dropLast()), isWeak: isWeak))
+                if let tag = EntityTag(parsing: element) { tags.append(tag) }
             }
         }
         return .tags(tags)
     }
 
-    /// `If-Match`: strong comparison against the current representations' tags.
+    /// `If-Match`: strong comparison against the current representations' tags, in any coding.
+    /// https://www.rfc-editor.org/rfc/rfc9110#name-comparison-2
     package func matchesStrongly(_ current: [EntityTag]) -> Bool {
         switch self {
         case .any: !current.isEmpty
-        case .tags(let tags): tags.contains { !$0.isWeak && current.contains($0) }
+        case .tags(let tags): tags.contains { !$0.isWeak && (current.contains($0) || current.contains($0.uncoded)) }
         }
     }
 
-    /// `If-None-Match`: weak comparison (opaque strings alone).
+    /// `If-None-Match`: weak comparison (opaque strings alone), in any coding.
     package func matchesWeakly(_ current: EntityTag) -> Bool {
+        weakMatch(current) != nil
+    }
+
+    /// The tag the client sent that names `current`, in whichever coding it names it (`current`
+    /// itself for `*`); nil when none does.
+    package func weakMatch(_ current: EntityTag) -> EntityTag? {
         switch self {
-        case .any: true
-        case .tags(let tags): tags.contains { $0.opaque == current.opaque }
+        case .any: current
+        case .tags(let tags): tags.first { $0.opaque == current.opaque || $0.uncoded.opaque == current.opaque }
         }
     }
 }

@@ -82,6 +82,7 @@ package struct HTTPField: Sendable, Hashable {
         package func hash(into hasher: inout Hasher) { hasher.combine(canonicalName) }
 
         package static let accept: Name = "Accept"
+        package static let acceptEncoding: Name = "Accept-Encoding"
         package static let acceptLanguage: Name = "Accept-Language"
         package static let acceptPatch: Name = "Accept-Patch"
         package static let acceptPost: Name = "Accept-Post"
@@ -96,12 +97,15 @@ package struct HTTPField: Sendable, Hashable {
         package static let authorization: Name = "Authorization"
         package static let cacheControl: Name = "Cache-Control"
         package static let connection: Name = "Connection"
+        package static let contentEncoding: Name = "Content-Encoding"
         package static let contentLanguage: Name = "Content-Language"
         package static let contentLength: Name = "Content-Length"
         package static let contentLocation: Name = "Content-Location"
         package static let contentRange: Name = "Content-Range"
         package static let contentSecurityPolicy: Name = "Content-Security-Policy"
         package static let contentType: Name = "Content-Type"
+        /// A browser's cookies for this site (RFC 6265 §5.4).
+        package static let cookie: Name = "Cookie"
         package static let date: Name = "Date"
         package static let etag: Name = "ETag"
         package static let expect: Name = "Expect"
@@ -123,6 +127,11 @@ package struct HTTPField: Sendable, Hashable {
         /// Where a browser's request comes from, relative to its target (Fetch Metadata).
         package static let secFetchSite: Name = "Sec-Fetch-Site"
         package static let server: Name = "Server"
+        package static let setCookie: Name = "Set-Cookie"
+        /// W3C Trace Context: the trace a request belongs to, and the span it came from.
+        package static let traceparent: Name = "traceparent"
+        /// W3C Trace Context: vendors' own trace data, passed through.
+        package static let tracestate: Name = "tracestate"
         package static let transferEncoding: Name = "Transfer-Encoding"
         /// The list revision a response reflects (and, on a request, the one to wait for).
         package static let tripsRevision: Name = "Trips-Revision"

@@ -41,14 +41,14 @@ extension HTTPResponse {
     /// since the connection owns the framing, the request id and the fields every answer has. CR, LF and NUL in
     /// values become spaces, so a value cannot inject a field. `omitContent` is for HEAD: same
     /// fields, including Content-Length, no content. `requestID` (with its loop prefix) is
-    /// written as `X-Request-ID`. A `prepared()` response copies its head instead of formatting it.
+    /// written as `X-Request-ID`, and `trace` as `traceparent` (and `tracestate`). A `prepared()` response copies its head instead of formatting it.
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-message-format
     /// A stream's head says `Transfer-Encoding: chunked` (or nothing, for HTTP/1.0) instead of
     /// `Content-Length`, and no content follows it here.
     package func serialize(
         into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dateFields: [UInt8],
-        requestID: (id: RequestID, prefix: [UInt8])? = nil, framing: Framing = .contentLength
+        requestID: (id: RequestID, prefix: [UInt8])? = nil, trace: TraceContext? = nil, framing: Framing = .contentLength
     ) {
         let prepared = framing == .contentLength ? preparedHead : nil
         if let prepared {
@@ -63,6 +63,7 @@ extension HTTPResponse {
             requestID.id.append(to: &output, prefix: requestID.prefix)
             output.append(contentsOf: "\r\n".utf8)
         }
+        trace?.appendFieldLines(to: &output)
         if let prepared {
             output.append(contentsOf: prepared.fieldLines)
         } else {

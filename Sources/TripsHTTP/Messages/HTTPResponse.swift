@@ -31,6 +31,9 @@ package struct HTTPResponse: Sendable, Hashable {
         return response
     }
 
+    /// Whether `prepared()` made it, and no change since undid that.
+    package var isPrepared: Bool { preparedHead != nil }
+
     /// Equal when status, fields and content are; whether the head is prepared does not matter.
     package static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         lhs.status == rhs.status && lhs.headerFields == rhs.headerFields && lhs.body == rhs.body

@@ -57,7 +57,11 @@ package struct AcceptField: Sendable, Hashable {
     /// `qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`, in thousandths.
     /// https://www.rfc-editor.org/rfc/rfc9110#name-quality-values
     package static func parseQuality(_ text: String) -> Int? {
-        let utf8 = Array(text.utf8)
+        Array(text.utf8).withUnsafeBytes(parseQuality)
+    }
+
+    /// `parseQuality` of bytes.
+    package static func parseQuality(_ utf8: UnsafeRawBufferPointer) -> Int? {
         guard let first = utf8.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
         var value = Int(first - UInt8(ascii: "0")) * 1000
         guard utf8.count > 1 else { return value }

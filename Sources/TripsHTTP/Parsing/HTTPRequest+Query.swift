@@ -11,8 +11,17 @@ extension HTTPRequest {
     ///     // GET /trips?q=new+york&tag=a%26b&flag
     ///     request.queryItems  // [q: "new york", tag: "a&b", flag: ""]
     package var queryItems: [HTTPQueryItem] {
-        guard let query, !query.isEmpty else { return [] }
-        return query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
+        guard let query else { return [] }
+        return Self.formItems(query[...])
+    }
+
+    /// `application/x-www-form-urlencoded` text parsed into its pairs, as `queryItems` reads a
+    /// query: a form a page posts is written the same way.
+    ///
+    ///     HTTPRequest.formItems("token=a%2Bb&next=%2Ftrips")  // [token: "a+b", next: "/trips"]
+    package static func formItems(_ encoded: Substring) -> [HTTPQueryItem] {
+        guard !encoded.isEmpty else { return [] }
+        return encoded.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
                 return HTTPQueryItem(
                     name: Self.formDecode(pair[..<equals]),

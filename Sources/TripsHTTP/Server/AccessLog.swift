@@ -1,59 +1,95 @@
-import Glibc
 import TripsPlatform
 
-/// One logfmt line per request, buffered per loop and written once per loop turn, as nginx
-/// buffers its access log: a line per `write` would cost more than the request.
+/// One line per request, buffered per loop and written once per loop turn, as nginx buffers
+/// its access log: a line per `write` would cost more than the request. In logfmt:
 ///
-///     time=2026-11-29T18:33:02.123Z id=3f9a1c2e-0-1f method=GET path=/trips/2 status=200 bytes=228 duration_ms=0.041
+///     time=2026-11-29T18:33:02.123Z id=3f9a1c2e-0-1f method=GET path=/trips/2 status=200 bytes=228 duration_ms=0.041 peer=127.0.0.1 trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=53995c3f42cd8ad8 parent_span_id=00f067aa0ba902b7
+///
+/// As JSON (`--log-format json`), with OpenTelemetry's names:
+///
+///     {"timestamp":"2026-11-29T18:33:02.123Z","level":"info","event":"http.server.request","request_id":"3f9a1c2e-0-1f",
+///      "http.request.method":"GET","url.path":"/trips","url.query":"sort=price","http.response.status_code":200,
+///      "http.request.body.size":0,"http.response.body.size":228,"http.server.request.duration":0.000041,
+///      "network.peer.address":"127.0.0.1","trace_id":"4bf92f3577b34da6a3ce929d0e0e4736","span_id":"53995c3f42cd8ad8","parent_span_id":"00f067aa0ba902b7"}
+///
+/// (on one line). `parent_span_id` is the client's span, when its `traceparent` was valid.
 ///
 /// Confined to its loop.
 package final class AccessLog {
     private let descriptor: Int32
+    private let format: LogFormat
     private var buffer: [UInt8] = []
-    /// `time=YYYY-MM-DDTHH:MM:SS` for the second last rendered.
-    private var secondPrefix: [UInt8] = []
-    private var renderedSecond = -1
+    private var timestamp = LogTimestamp()
+    /// Each connection's peer address, by descriptor, with the serial of the connection it
+    /// was read for: read once per connection (`getpeername`), not once per request.
+    private var peers: [(serial: UInt64, address: String?)?] = []
     /// Lines are written when the buffer passes this, or at the end of the loop turn.
     private static let flushThreshold = 32 * 1024
 
     /// Writes to `descriptor` (1 for standard output).
-    init(descriptor: Int32) {
+    init(descriptor: Int32, format: LogFormat = .logfmt) {
         self.descriptor = descriptor
+        self.format = format
         buffer.reserveCapacity(Self.flushThreshold * 2)
     }
 
-    /// Records one answered request. `method` and `target` are nil for bytes that never
-    /// became a request (a parse error).
+    /// Records one answered request. `request` is nil for bytes that never became one (a
+    /// parse error); `bytes` is the content sent; `connection` names the peer.
     func record(
-        id: RequestID, idPrefix: [UInt8], method: HTTPMethod?, target: String?, status: Int, bytes: Int,
-        duration: UInt64, user: String? = nil
+        id: RequestID, idPrefix: [UInt8], request: HTTPRequest?, trace: TraceContext?, status: Int, bytes: Int,
+        duration: UInt64, user: String? = nil, connection: ConnectionID? = nil
     ) {
-        var clock = timespec()
-        clock_gettime(CLOCK_REALTIME, &clock)
-        appendTime(clock)
-        buffer.append(contentsOf: " id=".utf8)
-        id.append(to: &buffer, prefix: idPrefix)
-        buffer.append(contentsOf: " method=".utf8)
-        appendValue(method?.rawValue ?? "-")
-        buffer.append(contentsOf: " path=".utf8)
-        appendValue(target ?? "-")
-        if let user {
-            buffer.append(contentsOf: " user=".utf8)
-            appendValue(user)
+        var line = LogLine(format: format, into: &buffer)
+        line.text("time", "timestamp", into: &buffer) { [now = LogTimestamp.now()] in timestamp.append(now, to: &$0) }
+        if format == .json {
+            line.string("level", "level", "info", into: &buffer)
+            line.string("event", "event", "http.server.request", into: &buffer)
         }
-        buffer.append(contentsOf: " status=".utf8)
-        HTTPResponse.appendDecimal(status, to: &buffer)
-        buffer.append(contentsOf: " bytes=".utf8)
-        HTTPResponse.appendDecimal(bytes, to: &buffer)
-        buffer.append(contentsOf: " duration_ms=".utf8)
-        HTTPResponse.appendDecimal(Int(duration / 1_000_000), to: &buffer)
-        buffer.append(UInt8(ascii: "."))
-        let micros = Int(duration / 1000 % 1000)
-        if micros < 100 { buffer.append(UInt8(ascii: "0")) }
-        if micros < 10 { buffer.append(UInt8(ascii: "0")) }
-        HTTPResponse.appendDecimal(micros, to: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
+        line.text("id", "request_id", into: &buffer) { id.append(to: &$0, prefix: idPrefix) }
+        appendTarget(request, to: &line)
+        if let user { line.string("user", "user.name", user, into: &buffer) }
+        line.integer("status", "http.response.status_code", status, into: &buffer)
+        if format == .json { line.integer("request_bytes", "http.request.body.size", request?.body.count ?? 0, into: &buffer) }
+        line.integer("bytes", "http.response.body.size", bytes, into: &buffer)
+        if format == .json {
+            line.fixedPoint("duration", "http.server.request.duration", duration / 1000, fractionDigits: 6, into: &buffer)
+        } else {
+            line.fixedPoint("duration_ms", "duration_ms", duration / 1000, fractionDigits: 3, into: &buffer)
+        }
+        if let peer = connection.flatMap(peerAddress) { line.string("peer", "network.peer.address", peer, into: &buffer) }
+        if let trace {
+            line.text("trace_id", "trace_id", into: &buffer) { trace.appendTraceID(to: &$0) }
+            line.text("span_id", "span_id", into: &buffer) { TraceContext.appendHex(trace.spanID, to: &$0) }
+            if let parent = trace.parentID {
+                line.text("parent_span_id", "parent_span_id", into: &buffer) { TraceContext.appendHex(parent, to: &$0) }
+            }
+        }
+        line.end(into: &buffer)
         if buffer.count >= Self.flushThreshold { flush() }
+    }
+
+    /// logfmt's `method=GET path=/a?b` (`-` for bytes that never became a request); JSON's
+    /// `http.request.method`, `url.path` and `url.query`, left out when there was no request.
+    private func appendTarget(_ request: HTTPRequest?, to line: inout LogLine) {
+        guard format == .json else {
+            line.string("method", "", request?.method.rawValue ?? "-", into: &buffer)
+            line.string("path", "", request?.target ?? "-", into: &buffer)
+            return
+        }
+        guard let request else { return }
+        line.string("", "http.request.method", request.method.rawValue, into: &buffer)
+        line.string("", "url.path", request.path, into: &buffer)
+        if let query = request.query { line.string("", "url.query", query, into: &buffer) }
+    }
+
+    private func peerAddress(of connection: ConnectionID) -> String? {
+        let index = Int(connection.descriptor)
+        guard index >= 0, index < 1 << 24 else { return nil }
+        if index >= peers.count { peers.append(contentsOf: repeatElement(nil, count: index + 1 - peers.count)) }
+        if let known = peers[index], known.serial == connection.serial { return known.address }
+        let address = Socket.peerAddress(connection.descriptor)
+        peers[index] = (connection.serial, address)
+        return address
     }
 
     /// Writes what is buffered; a full or closed log loses lines, never blocks the loop for long.
@@ -61,56 +97,6 @@ package final class AccessLog {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { bytes in _ = try? writeAll(descriptor, bytes) }  // a closed log loses lines
         buffer.removeAll(keepingCapacity: true)
-    }
-
-    private func appendTime(_ clock: timespec) {
-        if clock.tv_sec != renderedSecond {
-            renderedSecond = clock.tv_sec
-            var parts = tm()
-            var seconds = clock.tv_sec
-            gmtime_r(&seconds, &parts)
-            secondPrefix = Array("time=".utf8)
-            appendPadded(Int(parts.tm_year) + 1900, width: 4, to: &secondPrefix)
-            secondPrefix.append(UInt8(ascii: "-"))
-            appendPadded(Int(parts.tm_mon) + 1, width: 2, to: &secondPrefix)
-            secondPrefix.append(UInt8(ascii: "-"))
-            appendPadded(Int(parts.tm_mday), width: 2, to: &secondPrefix)
-            secondPrefix.append(UInt8(ascii: "T"))
-            appendPadded(Int(parts.tm_hour), width: 2, to: &secondPrefix)
-            secondPrefix.append(UInt8(ascii: ":"))
-            appendPadded(Int(parts.tm_min), width: 2, to: &secondPrefix)
-            secondPrefix.append(UInt8(ascii: ":"))
-            appendPadded(Int(parts.tm_sec), width: 2, to: &secondPrefix)
-        }
-        buffer.append(contentsOf: secondPrefix)
-        buffer.append(UInt8(ascii: "."))
-        appendPadded(clock.tv_nsec / 1_000_000, width: 3, to: &buffer)
-        buffer.append(UInt8(ascii: "Z"))
-    }
-
-    private func appendPadded(_ value: Int, width: Int, to output: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor > 1 && value < divisor {
-            output.append(UInt8(ascii: "0"))
-            divisor /= 10
-        }
-        HTTPResponse.appendDecimal(value, to: &output)
-    }
-
-    /// A logfmt value, quoted when it holds a space, a quote, `=` or a control byte.
-    private func appendValue(_ value: String) {
-        let needsQuotes = value.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") || $0 == 0x7F }
-        guard needsQuotes else {
-            buffer.append(contentsOf: value.utf8)
-            return
-        }
-        buffer.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { buffer.append(UInt8(ascii: "\\")) }
-            buffer.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte)
-        }
-        buffer.append(UInt8(ascii: "\""))
     }
 }
 

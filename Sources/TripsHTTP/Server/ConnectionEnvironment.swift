@@ -12,6 +12,8 @@ package final class ConnectionEnvironment {
     let clock: any ServerClock
     /// Issues `X-Request-ID`s; nil answers without them (connection tests compare exact bytes).
     let requestIDs: RequestIDGenerator?
+    /// Issues each request's trace context, sent back as `traceparent`; nil answers without.
+    let traces: TraceContextGenerator?
     /// Where each answered request is logged; nil logs nothing.
     let accessLog: AccessLog?
     /// Set when the server shuts down: every later response closes its connection.
@@ -22,7 +24,7 @@ package final class ConnectionEnvironment {
     init(
         handler: any HTTPHandler, configuration: HTTPServerConfiguration, sink: any HTTPResponseSink,
         dates: DateCache, clock: any ServerClock = SystemClock(), requestIDs: RequestIDGenerator? = nil,
-        accessLog: AccessLog? = nil
+        traces: TraceContextGenerator? = nil, accessLog: AccessLog? = nil
     ) {
         self.handler = handler
         self.configuration = configuration
@@ -30,6 +32,7 @@ package final class ConnectionEnvironment {
         self.dates = dates
         self.clock = clock
         self.requestIDs = requestIDs
+        self.traces = traces
         self.accessLog = accessLog
         counters = LoopCounters(routeCount: handler.routeLabels.count)
     }

@@ -62,12 +62,13 @@ package final class HTTPConnection {
         var reservation: HTTPStreamBacklog.Reservation?
     }
 
-    /// A request on its way to an answer: its id, what it asked for (nil for bytes that never
-    /// parsed into a request), and when it arrived.
+    /// A request on its way to an answer: its id and trace context (each nil when the
+    /// environment issues none), what it asked (nil for bytes that never parsed into a
+    /// request), and when it arrived.
     private struct InFlight {
-        var id: RequestID
-        var method: HTTPMethod? = nil
-        var target: String? = nil
+        var id: RequestID?
+        var trace: TraceContext?
+        var request: HTTPRequest? = nil
         var startedAt: MonotonicInstant
     }
     private var peerClosed = false
@@ -210,12 +211,10 @@ package final class HTTPConnection {
     private func begin(_ request: HTTPRequest) {
         requestStartedAt = nil
         contentStartedAt = nil
-        if let requestIDs = environment.requestIDs {
-            // The clock is read for the access log's duration only; without a log, `now` will do.
-            current = InFlight(
-                id: requestIDs.id(for: request), method: request.method, target: request.target,
-                startedAt: environment.clock.now())
-        }
+        guard environment.requestIDs != nil || environment.traces != nil else { return }
+        current = InFlight(
+            id: environment.requestIDs?.id(for: request), trace: environment.traces?.context(for: request), request: request,
+            startedAt: environment.clock.now())
     }
 
     private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
@@ -231,7 +230,7 @@ package final class HTTPConnection {
         case .later(let start):
             state = .awaitingResponse
             deferred = (omitContent, connection, context)
-            start(HTTPResponder(sink: environment.sink, connection: id))
+            start(HTTPResponder(sink: environment.sink, connection: id, trace: current?.trace))
         case .stream(let head, let start):
             startStream(head, start, context: context, request: request, connection: connection, now: now, output: &output)
         }
@@ -321,25 +320,33 @@ package final class HTTPConnection {
     ) {
         var connection = connection
         if connection != .close && response.asksToClose { connection = .close }
-        let answered =
-            current ?? environment.requestIDs.map { InFlight(id: $0.next(), startedAt: environment.clock.now()) }
+        let answered = current ?? unparsedInFlight()
         current = nil
         response.serialize(
             into: &output, omitContent: omitContent, connection: connection,
             dateFields: environment.dates.fieldLines,
-            requestID: answered.map { ($0.id, environment.requestIDs?.prefix ?? []) }, framing: framing)
+            requestID: answered?.id.map { ($0, environment.requestIDs?.prefix ?? []) }, trace: answered?.trace, framing: framing)
         if let answered {
             let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
             environment.counters.record(
-                route: context.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
-            environment.accessLog?.record(
-                id: answered.id, idPrefix: environment.requestIDs?.prefix ?? [], method: answered.method,
-                target: answered.target, status: response.status.code, bytes: omitContent ? 0 : response.body.count,
-                duration: duration, user: context.user)
+                route: context.routeLabel ?? .max, method: answered.request?.method, status: response.status.code, nanoseconds: duration)
+            if let accessLog = environment.accessLog, let id = answered.id {
+                accessLog.record(
+                    id: id, idPrefix: environment.requestIDs?.prefix ?? [], request: answered.request, trace: answered.trace,
+                    status: response.status.code, bytes: omitContent ? 0 : response.body.count, duration: duration, user: context.user,
+                    connection: self.id)
+            }
         }
         idleSince = now
         lastWriteAt = now
         if connection == .close { state = .closing }
+    }
+
+    /// An answer the connection makes itself (a parse error, a timeout) still has an id and a
+    /// trace of its own.
+    private func unparsedInFlight() -> InFlight? {
+        guard environment.requestIDs != nil || environment.traces != nil else { return nil }
+        return InFlight(id: environment.requestIDs?.next(), trace: environment.traces?.newTrace(), startedAt: environment.clock.now())
     }
 
     private func noteRequestProgress(_ now: MonotonicInstant) {

@@ -17,10 +17,14 @@ package final class HTTPResponder: Sendable {
     private let sink: any HTTPResponseSink
     private let connection: ConnectionID
     private let answered = Atomic<Bool>(false)
+    /// The request's trace context, for the work done to answer it (a store tags its
+    /// transaction with it); nil when the server issues none.
+    package let trace: TraceContext?
 
-    package init(sink: any HTTPResponseSink, connection: ConnectionID) {
+    package init(sink: any HTTPResponseSink, connection: ConnectionID, trace: TraceContext? = nil) {
         self.sink = sink
         self.connection = connection
+        self.trace = trace
     }
 
     /// Sends `response`; later calls are ignored.
@@ -33,7 +37,7 @@ package final class HTTPResponder: Sendable {
     /// to whatever its parts answer). This one is done then: it answers through the new one.
     package func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPResponder {
         answered.store(true, ordering: .releasing)
-        return HTTPResponder(sink: TransformingSink(base: sink, transform: transform), connection: connection)
+        return HTTPResponder(sink: TransformingSink(base: sink, transform: transform), connection: connection, trace: trace)
     }
 
     deinit {

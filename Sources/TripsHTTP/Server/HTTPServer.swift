@@ -102,8 +102,9 @@ package final class HTTPServer: Sendable {
             ConnectionEnvironment(
                 handler: handler, configuration: configuration, sink: mailbox,
                 dates: DateCache(epochSeconds: time(nil)), clock: clock,
-                requestIDs: RequestIDGenerator(loopIndex: loopIndex),
-                accessLog: configuration.logsRequests ? AccessLog(descriptor: STDOUT_FILENO) : nil)
+                requestIDs: RequestIDGenerator(loopIndex: loopIndex), traces: TraceContextGenerator(),
+                accessLog: configuration.logsRequests
+                    ? AccessLog(descriptor: configuration.accessLogDescriptor, format: configuration.logFormat) : nil)
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import TripsPlatform
 
 /// Everything the server can be tuned with, as a value.
 package struct HTTPServerConfiguration: Sendable, Hashable {
@@ -14,6 +15,10 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// Whether each answered request gets a logfmt line on standard output. Default: off
     /// (tests); `trips-server` turns it on unless `--log-level` is above `info`.
     package var logsRequests = false
+    /// How request lines are written: logfmt or JSON (`--log-format`). Default: logfmt.
+    package var logFormat: LogFormat = .logfmt
+    /// Where request lines go. Default: standard output.
+    package var accessLogDescriptor: Int32 = STDOUT_FILENO
     package var limits = Limits()
     package var timeouts = Timeouts()
 

@@ -1,5 +1,6 @@
 import Glibc
 import TripsHTTP
+import TripsPlatform
 
 /// Who may use the API: bearer tokens (RFC 6750), each with a name for the access log,
 /// read once from a file of `NAME TOKEN` lines (`#` starts a comment).
@@ -76,14 +77,8 @@ struct AccessTokens: Sendable {
     func name(for presented: some Collection<UInt8>) -> String? {
         let presented = Array(presented)
         var found: String?
-        for entry in entries {
-            var difference = UInt8(truncatingIfNeeded: entry.token.count ^ presented.count)
-            for index in 0..<max(entry.token.count, presented.count) {
-                let a = index < entry.token.count ? entry.token[index] : 0
-                let b = index < presented.count ? presented[index] : 0
-                difference |= a ^ b
-            }
-            if difference == 0 && entry.token.count == presented.count { found = entry.name }
+        for entry in entries where ConstantTime.isEqual(entry.token, presented) {
+            found = entry.name
         }
         return found
     }

@@ -20,6 +20,17 @@ extension CORSPolicy {
         if let site = request.headerFields[.secFetchSite], site == "cross-site" || site == "same-site" { throw .crossSiteWrite }
     }
 
+    /// Whether the browser says the request comes from this server's own page: its `Origin`
+    /// is the request's own and its `Sec-Fetch-Site`, if any, `same-origin`, or, without
+    /// `Origin`, `Sec-Fetch-Site: same-origin`. A request with neither says nothing, and is
+    /// not. What a change made with a session cookie must show (`AccessPolicy`).
+    static func isFromOwnPage(_ request: HTTPRequest) -> Bool {
+        let site = request.headerFields[.secFetchSite]
+        guard site == nil || site == "same-origin" else { return false }
+        guard let origin = request.headerFields[.origin] else { return site != nil }
+        return isOwnOrigin(origin, host: request.headerFields[.host])
+    }
+
     /// Whether `origin` is the request's own: `http://` or `https://` (behind a proxy that
     /// ends TLS) and then exactly its `Host`, which a browser's `Origin` spells the same way.
     private static func isOwnOrigin(_ origin: String, host: String?) -> Bool {

@@ -3,7 +3,8 @@ import TripsDomain
 import TripsHTTP
 
 /// Finished responses for the most-read resources, kept until what they show changes:
-/// a trip's representations per version, and the whole list's per revision. And the list
+/// a trip's representations per version, and the whole list's per revision, each in every
+/// content coding asked for (compressed once, not on every read). And the list
 /// page's rows per trip version: after a change the page renders the changed trip's row
 /// again and copies the others (a row costs microseconds to render, a copy nanoseconds).
 /// And photos, whose bytes never change under their digest: read from the store (a file,
@@ -25,45 +26,83 @@ final class RepresentationCache: Sendable {
                 slots[slot] = newValue
             }
         }
+
+        /// A response's slot and coding, as one index: each slot holds every coding.
+        subscript(slot: Int, coding: ContentCoding) -> Item? {
+            get { self[slot * ContentCoding.allCases.count + coding.rawValue] }
+            set { self[slot * ContentCoding.allCases.count + coding.rawValue] = newValue }
+        }
     }
 
+    /// How the responses kept are encoded for each coding.
+    let compression: ResponseCompression
     private let trips = Mutex<[Trip.ID: Entry<HTTPResponse>]>([:])
     private let list = Mutex<Entry<HTTPResponse>?>(nil)
     private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
     private let photos = Mutex<(responses: [String: HTTPResponse], bytes: Int)>(([:], 0))
+    private let assets = Mutex<[PageAsset: [HTTPResponse?]]>([:])
     /// The most photo bytes kept: 64 MiB, a few hundred phone photos.
     static let photoCapacity = 64 << 20
     /// Rows of at most this many trips are kept (about 1 KB each); beyond, rows are rendered
     /// each time.
     static let pageRowCapacity = 20_000
 
-    /// The cached response for this trip version and slot, if one is kept.
-    func trip(_ id: Trip.ID, version: UInt64, slot: Int) -> HTTPResponse? {
-        trips.withLock { entries in entries[id].flatMap { $0.version == version ? $0[slot] : nil } }
+    init(compression: ResponseCompression = ResponseCompression()) {
+        self.compression = compression
     }
 
-    /// Keeps `response`, this trip version's representation in `slot`, and returns it prepared.
-    func keep(_ response: HTTPResponse, trip id: Trip.ID, version: UInt64, slot: Int) -> HTTPResponse {
-        let response = response.prepared()
+    /// The cached response for this trip version, slot and coding, if one is kept.
+    func trip(_ id: Trip.ID, version: UInt64, slot: Int, coding: ContentCoding) -> HTTPResponse? {
+        trips.withLock { entries in entries[id].flatMap { $0.version == version ? $0[slot, coding] : nil } }
+    }
+
+    /// Keeps `response`, this trip version's representation in `slot` as it is before any
+    /// coding, encoded for identity and for `coding`, and returns it prepared in `coding`.
+    func keep(_ response: HTTPResponse, trip id: Trip.ID, version: UInt64, slot: Int, coding: ContentCoding) -> HTTPResponse {
+        let encoded = encodings(of: response, for: coding)
         trips.withLock { entries in
             var entry = entries[id].flatMap { $0.version == version ? $0 : nil } ?? Entry(version: version)
-            entry[slot] = response
+            for (coding, response) in encoded { entry[slot, coding] = response }
             entries[id] = entry
         }
-        return response
+        return encoded[encoded.count - 1].response
     }
 
-    /// The cached response for the whole list at this revision and slot, made by `build` on a miss.
-    func list(revision: UInt64, slot: Int, build: () -> HTTPResponse) -> HTTPResponse {
-        if let hit = list.withLock({ $0?.version == revision ? $0?[slot] : nil }) {
-            return hit
+    /// The cached response for the whole list at this revision, slot and coding; on a miss
+    /// encoded from the identity one when that is kept, else made by `build`.
+    func list(revision: UInt64, slot: Int, coding: ContentCoding, build: () -> HTTPResponse) -> HTTPResponse {
+        let (hit, identity) = list.withLock { entry in
+            entry?.version == revision ? (entry?[slot, coding], entry?[slot, .identity]) : (nil, nil)
         }
-        let response = build().prepared()
+        if let hit { return hit }
+        let encoded =
+            identity.map { [(ContentCoding.identity, $0), (coding, compression.encode($0, as: coding).prepared())] }
+            ?? encodings(of: build(), for: coding)
         list.withLock { entry in
             if entry?.version != revision { entry = Entry(version: revision) }
-            entry?[slot] = response
+            for (coding, response) in encoded { entry?[slot, coding] = response }
         }
-        return response
+        return encoded[encoded.count - 1].response
+    }
+
+    /// A page asset's 200 in `coding`, made by `build` on the first read: the assets are
+    /// compiled in, so one kept answer per asset and coding serves until the server stops.
+    func asset(_ asset: PageAsset, coding: ContentCoding, build: () -> HTTPResponse) -> HTTPResponse {
+        if let hit = assets.withLock({ $0[asset]?[coding.rawValue] }) { return hit }
+        let encoded = encodings(of: build(), for: coding)
+        assets.withLock { kept in
+            var slots = kept[asset] ?? Array(repeating: nil, count: ContentCoding.allCases.count)
+            for (coding, response) in encoded { slots[coding.rawValue] = response }
+            kept[asset] = slots
+        }
+        return encoded[encoded.count - 1].response
+    }
+
+    /// `response` encoded for identity and, unless that is it, for `coding` (last), prepared.
+    private func encodings(of response: HTTPResponse, for coding: ContentCoding) -> [(coding: ContentCoding, response: HTTPResponse)] {
+        let identity = compression.encode(response, as: .identity).prepared()
+        guard coding != .identity else { return [(.identity, identity)] }
+        return [(.identity, identity), (coding, compression.encode(identity, as: coding).prepared())]
     }
 
     /// The list page's row for this trip version in a language, made by `build` on a miss

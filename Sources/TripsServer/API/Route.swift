@@ -29,15 +29,18 @@ final class Route: Sendable {
     struct Traits: OptionSet, Sendable {
         let rawValue: UInt8
 
-        /// A probe that load balancers and orchestrators ask without a token, even when reads
-        /// need one (`--private`).
-        static let probe = Traits(rawValue: 1 << 0)
+        /// Answered without credentials, even where reads need them (`--private`), changes
+        /// included: the probes load balancers and orchestrators ask, the page's assets (the
+        /// sign-in page needs them before anyone signed in), and signing in and out.
+        static let needsNoCredentials = Traits(rawValue: 1 << 0)
         /// A read of the list or part of it, which waits for a `Trips-Revision` its client
         /// asks for (read your writes). The probes, metrics, the spec, the assets and the
         /// redirect answer at once; the change feed resumes by its own revision.
         static let showsTheList = Traits(rawValue: 1 << 1)
         /// Its content is a photo: up to `--max-photo-bytes`, not `--max-body`.
         static let takesAPhoto = Traits(rawValue: 1 << 2)
+        /// Its content is a small form (`SessionForm`): up to 8 KiB, not `--max-body`.
+        static let takesASessionForm = Traits(rawValue: 1 << 3)
     }
 
     convenience init(

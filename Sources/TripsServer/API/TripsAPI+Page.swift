@@ -41,14 +41,18 @@ extension TripsAPI {
         return try serveAsset(.words(language), request)
     }
 
-    /// `GET /assets/…`: the stylesheet or the script, 304 while the browser's copy is current.
+    /// `GET /assets/…`: the stylesheet or the script, 304 while the browser's copy is current;
+    /// each answer made once per coding.
     func serveAsset(_ asset: PageAsset, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         _ = try choosePosition(for: request) { [asset.mediaType] }
-        var fields: HTTPFields = [.etag: asset.etag.headerValue, .cacheControl: "no-cache"]
-        if let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)), condition.matchesWeakly(asset.etag) {
-            return HTTPResponse(status: .notModified, headerFields: fields)
+        let fields: HTTPFields = [.cacheControl: "no-cache"]
+        let compressible = ResponseCompression.isCompressible(asset.mediaType)
+        if let notModified = notModified(request, current: asset.etag, compressible: compressible, fields: fields) { return notModified }
+        return cache.asset(asset, coding: ResponseCompression.coding(for: request)) {
+            var fields = fields
+            fields[.etag] = asset.etag.headerValue
+            fields[.contentType] = asset.mediaType.contentTypeValue
+            return HTTPResponse(status: .ok, headerFields: fields, body: asset.bytes)
         }
-        fields[.contentType] = asset.mediaType.contentTypeValue
-        return HTTPResponse(status: .ok, headerFields: fields, body: asset.bytes)
     }
 }

@@ -16,7 +16,7 @@ extension TripsAPI {
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
         guard !query.isEverything || !page.isEverything else {
-            return cache.list(revision: list.revision, slot: form.cacheSlot) {
+            return cache.list(revision: list.revision, slot: form.cacheSlot, coding: ResponseCompression.coding(for: request)) {
                 representView(
                     Array(list.trips), query: query, totals: list.totals, nextAfter: nil, of: request, list: list, as: form, etag: etag)
             }
@@ -81,7 +81,8 @@ extension TripsAPI {
             let etag = EntityTag.trip(id, version: version, chosen.mediaType, chosen.language)
             if let notModified = notModified(request, current: etag, language: chosen.language) { return notModified }
         }
-        if let hit = cache.trip(id, version: version, slot: chosen.cacheSlot) { return hit }
+        let coding = ResponseCompression.coding(for: request)
+        if let hit = cache.trip(id, version: version, slot: chosen.cacheSlot, coding: coding) { return hit }
         // Read again with its version: a change in between is served as it now is, and cached
         // under its own version, never under the one read above.
         guard let (trip, current) = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0) } }) else {
@@ -91,7 +92,7 @@ extension TripsAPI {
         // changes from there misses nothing (and may see some it does not need).
         let etag = EntityTag.trip(id, version: current, chosen.mediaType, chosen.language)
         let response = represent(trip, as: chosen, etag: etag, revision: current)
-        return cache.keep(response, trip: id, version: current, slot: chosen.cacheSlot)
+        return cache.keep(response, trip: id, version: current, slot: chosen.cacheSlot, coding: coding)
     }
 
     /// The trip's page (`TripPage`): the trip, the one that starts next, and the versions and

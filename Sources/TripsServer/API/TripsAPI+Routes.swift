@@ -1,4 +1,5 @@
 import TripsDomain
+import TripsFormats
 import TripsHTTP
 
 extension TripsAPI {
@@ -68,13 +69,13 @@ extension TripsAPI {
             Route(.delete, "/favorites/{id}") { (api, id, request) throws(APIError) in
                 try api.setFavorite(id, false, request)
             },
-            Route(.get, "/health", .probe) { (api, request) throws(APIError) in
+            Route(.get, "/health", .needsNoCredentials) { (api, request) throws(APIError) in
                 .now(try api.health(request))
             },
-            Route(.get, "/livez", .probe) { (api, request) throws(APIError) in
+            Route(.get, "/livez", .needsNoCredentials) { (api, request) throws(APIError) in
                 .now(try api.livez(request))
             },
-            Route(.get, "/readyz", .probe) { (api, request) throws(APIError) in
+            Route(.get, "/readyz", .needsNoCredentials) { (api, request) throws(APIError) in
                 .now(try api.readyz(request))
             },
             Route(.get, "/metrics") { (api, request) throws(APIError) in
@@ -86,13 +87,26 @@ extension TripsAPI {
             Route(.get, "/") { (api, request) throws(APIError) in
                 .now(api.root(request))
             },
-            Route(.get, PageAsset.wordsPath) { (api, request) throws(APIError) in
+            Route(.get, PageAsset.wordsPath, .needsNoCredentials) { (api, request) throws(APIError) in
                 .now(try api.serveWords(request))
             },
         ]
             + PageAsset.files.map { asset in
-                Route(.get, asset.path) { (api, request) throws(APIError) in
+                Route(.get, asset.path, .needsNoCredentials) { (api, request) throws(APIError) in
                     .now(try api.serveAsset(asset, request))
                 }
-            })
+            }
+            + [
+                Route(.get, "/session", .needsNoCredentials) { (api, request) throws(APIError) in
+                    .now(try api.showSession(request))
+                },
+                Route(.post, "/session", accepts: [.formURLEncoded], [.needsNoCredentials, .takesASessionForm]) {
+                    (api, request) throws(APIError) in
+                    .now(try api.signIn(request))
+                },
+                Route(.post, "/session/end", accepts: [.formURLEncoded], [.needsNoCredentials, .takesASessionForm]) {
+                    (api, request) throws(APIError) in
+                    .now(try api.signOut(request))
+                },
+            ])
 }

@@ -66,15 +66,19 @@ struct TripsAPI: HTTPHandler {
                 reply = try answer(request, at: match)
             }
         } catch {
-            reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
+            reply = .now(errorResponse(error, to: request))
         }
+        encode(&reply, for: request)
         if let origin { CORSPolicy.decorate(&reply, origin: origin) }
         return reply
     }
 
-    /// A photo's route takes up to `maxPhotoBytes`; every other route `--max-body`.
+    /// A photo's route takes up to `maxPhotoBytes`, signing in and out `SessionForm.maxBytes`;
+    /// every other route `--max-body`.
     func contentLimit(for head: HTTPRequest) -> Int? {
-        Self.routes.match(head.method, head.path)?.route?.traits.contains(.takesAPhoto) == true ? maxPhotoBytes : nil
+        guard let traits = Self.routes.match(head.method, head.path)?.route?.traits else { return nil }
+        if traits.contains(.takesAPhoto) { return maxPhotoBytes }
+        return traits.contains(.takesASessionForm) ? SessionForm.maxBytes : nil
     }
 
     /// Refuses, before its content is sent, a request with `Expect: 100-continue` that `admit`
@@ -87,7 +91,7 @@ struct TripsAPI: HTTPHandler {
             return nil
         } catch {
             context.routeLabel = match?.resource.label
-            var response = error.response(accept: head.headerFields.values(for: .accept))
+            var response = cache.compression.encode(error.response(accept: head.headerFields.values(for: .accept)), for: head)
             if let origin { CORSPolicy.decorate(&response, origin: origin) }
             return response
         }
@@ -257,13 +261,10 @@ extension TripsAPI {
         language == nil ? "Accept" : "Accept, Accept-Language"
     }
 
-    /// 304 when `If-None-Match` names the current tag; nil to go on with the full answer.
+    /// 304 when `If-None-Match` names the current tag of a read; nil to go on with the full answer.
     func notModified(_ request: HTTPRequest, current: EntityTag, language: Language? = nil) -> HTTPResponse? {
-        guard let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
-            condition.matchesWeakly(current)
-        else { return nil }
         // Only `Vary` of the language's fields: a 304 repeats no other metadata (RFC 9110 §15.4.5).
-        return HTTPResponse(status: .notModified, headerFields: [.etag: current.headerValue, .vary: Self.vary(language)])
+        notModified(request, current: current, compressible: true, fields: [.vary: Self.vary(language)])
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.
@@ -291,7 +292,9 @@ extension TripsAPI {
             (try? answer(mutation)).map(StoredAnswer.init)
         }
         return .later { responder in
-            store.mutate(plan, returningList: returningList, idempotency: idempotency, photo: photo) { result in
+            store.mutate(
+                plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: responder.trace?.traceparent
+            ) { result in
                 do throws(APIError) {
                     switch result {
                     case .success(let mutation):

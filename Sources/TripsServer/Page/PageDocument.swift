@@ -10,8 +10,12 @@ enum PageDocument {
     ///
     /// The document is in the language of its sentences, and so are the page's own words
     /// (`PageWords`): `lang` on `<html>` is the only one the page needs.
+    ///
+    /// Every page but the one to sign in at (`offersSignIn: false`) begins with "Sign out",
+    /// hidden until the script learns the browser is signed in, and that page's form, hidden
+    /// until the server answers the script 401 (`SignInPage`): at the top, where both are seen.
     static func open(
-        title: String, language: Language, bodyClass: StaticString, into html: inout HTMLWriter,
+        title: String, language: Language, bodyClass: StaticString, into html: inout HTMLWriter, offersSignIn: Bool = true,
         head: (inout HTMLWriter) -> Void = { _ in }
     ) {
         html.markup("<!doctype html>\n<html")
@@ -32,6 +36,16 @@ enum PageDocument {
         html.markup("\" defer></script>\n</head>\n<body class=\"")
         html.markup(bodyClass)
         html.markup("\">\n")
+        if offersSignIn { html.markup(signInPanels[language.index]) }
+    }
+
+    /// Each language's hidden "Sign out" and sign-in panel, written once.
+    private static let signInPanels: [[UInt8]] = Language.allCases.map { language in
+        let words = PageWords.for(language)
+        var html = HTMLWriter(reservingCapacity: 1024)
+        SignInPage.signOut(isHidden: true, words: words, into: &html)
+        SignInPage.form(next: "/trips", failed: false, isPanel: true, words: words, into: &html)
+        return html.bytes
     }
 
     /// The progress of a large photo's upload and the status line the script announces into,

@@ -4,7 +4,7 @@ import TripsDomain
 /// The forms the script drives, written once into every list page after `#view` (so a
 /// refresh of the list never loses what someone is typing): add a trip with fields (and the
 /// photo dropped between two trips, shown before it is sent) or in one sentence, edit one,
-/// confirm a delete, and give a token when the server asks for one.
+/// confirm a delete. (Signing in is every page's: `PageDocument.open`.)
 /// Without the script they stay hidden (`html:not(.js) .needs-script`).
 enum TripForms {
     /// The forms in the page's language. They depend on nothing else, so each language's
@@ -61,18 +61,6 @@ enum TripForms {
         html.markup("</button> <button type=\"button\" data-action=\"cancel-delete\">")
         html.text(words["form.cancel"])
         html.markup("</button>\n</section>\n")
-        html.markup(
-            """
-            <section id="token" class="panel" lang="en" aria-labelledby="token-title" hidden>
-            <h2 id="token-title">This server needs a token to make changes</h2>
-            <form id="token-form">
-            <label>Bearer token <input name="token" type="password" autocomplete="off" required></label>
-            <button type="submit">Use token</button>
-            <p class="hint">It is kept for this tab only.</p>
-            </form>
-            </section>
-
-            """)
     }
 
     /// A draft's fields, as the add and the edit forms both ask for them (the limits are the

@@ -14,4 +14,8 @@ package struct ChangeRequest: Sendable {
     /// before the change (a `setPhoto` that names a photo without them is refused, so no trip
     /// ever refers to bytes the store lacks). Ignored when the change sets no photo.
     var photo: PhotoBytes?
+    /// The W3C `traceparent` of the request's span on this server (`00-<trace id>-<span id>-
+    /// <flags>`), which a store that writes to a database tags the transaction with, so a
+    /// slow statement can be matched to its request; nil: untagged.
+    var traceparent: String?
 }

@@ -13,8 +13,12 @@ extension PostgresTripTables {
     /// `state` keeps only the catching up, and the error is thrown: nothing of the requests is
     /// in the tables, unless the connection broke during `COMMIT`, when the next catching up
     /// finds out.
+    ///
+    /// The transaction's session is named after the first request's trace context
+    /// (`tagTransaction`).
     package func commit(_ requests: [ChangeRequest], to state: inout State) throws(PostgresStoreError) -> [PlannedChange] {
         let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
+            tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
             // The changes after ours are asked for with the lock: one round trip.
             let opening = try queries([Self.stateRow(locking: true), Self.changes(after: state)])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
@@ -55,6 +59,22 @@ extension PostgresTripTables {
         }
         state = working
         return results
+    }
+
+    /// Names the session after `traceparent` until the transaction ends (`application_name`,
+    /// set local: the connection's own name returns at `COMMIT` or `ROLLBACK`), so that
+    /// `pg_stat_activity`, and a statement log with `%a` in `log_line_prefix`, show which
+    /// request's transaction a slow or waiting statement is in, for each of its statements.
+    /// (A comment on the first statement would name that one only, and be SQL built from a
+    /// request's data; this is a bound parameter, sent in the same round trip as `BEGIN`.)
+    ///
+    /// A transaction that makes the changes of several requests at once carries the first
+    /// one's: the oldest waiting, whose request waited for the whole transaction, and each
+    /// later one's access log line names its own trace. 55 characters: within the 63 bytes a
+    /// name may have.
+    func tagTransaction(with traceparent: String?) {
+        guard let traceparent else { return }
+        execute("SELECT set_config('application_name', $1, true)", [traceparent])
     }
 
     /// The changes' records and events in `trip_changes` (what other instances replay, and

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TripsDomain
+
 @testable import TripsFormats
 @testable import TripsHTTP
 @testable import TripsServer
@@ -50,8 +51,8 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         let log = AccessLog(descriptor: pipe.writeEnd)
         let ids = RequestIDGenerator(loopIndex: 0)
         log.record(
-            id: ids.next(), idPrefix: ids.prefix, method: .put, target: "/favorites/3", status: 200, bytes: 9, duration: 0,
-            user: answer.context.user)
+            id: ids.next(), idPrefix: ids.prefix, request: try TestRequest(method: "PUT", target: "/favorites/3").parsed, trace: nil,
+            status: 200, bytes: 9, duration: 0, user: answer.context.user)
         log.flush()
         let text = pipe.drain()
         #expect(text.contains(" user=alice "))
@@ -145,7 +146,7 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         defer { api.stop() }
         let allowed = try await api.request("GET", "/trips/2", headers: ["Origin": "https://app.example"])
         #expect(allowed.field("Access-Control-Allow-Origin") == "https://app.example")
-        #expect(allowed.field("Vary") == "Accept, Origin")
+        #expect(allowed.field("Vary") == "Accept, Accept-Encoding, Origin")
         #expect(allowed.field("Access-Control-Expose-Headers")?.contains("Trips-Revision") == true)
         let change = try await api.request("PUT", "/favorites/2", headers: ["Origin": "https://app.example"])
         #expect(change.field("Access-Control-Allow-Origin") == "https://app.example")  // deferred answers too

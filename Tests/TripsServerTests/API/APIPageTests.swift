@@ -52,7 +52,7 @@ private let hostileTrip =
         let etag = try #require(page.field("ETag"))
         #expect(etag.hasSuffix(#"-html""#))
         #expect(etag == tag)
-        #expect(page.field("Vary") == "Accept")
+        #expect(page.field("Vary") == "Accept, Accept-Encoding")
         let policy = try #require(page.field("Content-Security-Policy"))
         #expect(policy.contains("default-src 'self'"))
         #expect(policy.contains("frame-ancestors 'none'"))

@@ -260,3 +260,12 @@ extension TestResponse {
         return members[name]
     }
 }
+
+extension AccessPolicy {
+    /// The policy with sessions of its own, on `clock`.
+    init(tokens: AccessTokens, isPrivate: Bool, clock: any ServerClock = SystemClock(), sessionCapacity: Int = 10_000) {
+        // The kernel's random source does not fail on a machine that runs the tests.
+        let sessions = try! BrowserSessions(capacity: sessionCapacity, clock: clock)
+        self.init(tokens: tokens, isPrivate: isPrivate, sessions: sessions)
+    }
+}

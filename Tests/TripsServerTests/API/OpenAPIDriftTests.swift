@@ -53,12 +53,18 @@ import TripsDomain
     /// `If-None-Match` with this value asks with the ETag a GET of the same target answers.
     private static let current = "(current)"
     private static let json = ["Content-Type": "application/json"]
+    private static let gzip = ["Accept-Encoding": "gzip"]
     private static let draft = #"{"city": "Lisbon", "country": "Portugal", "nights": 4, "price": 1, "start": "2027-05-01"}"#
     private static let stale = ["If-Match": #""stale""#]
     private static let png = ["Content-Type": "image/png"]
     /// A target that stands for the URL of trip 2's photo (a sample trip's), read from the trip.
     private static let photoOfTrip2 = "/photos/(trip-2)"
     private static let photo = try! PhotoFixture.bytes("plain.png")
+    /// What a browser's navigation accepts: it gets a page where there is one.
+    private static let page = ["Accept": "text/html,application/xhtml+xml,*/*;q=0.8"]
+    private static let form = ["Content-Type": "application/x-www-form-urlencoded"]
+    /// The token of the private server.
+    private static let token = "a-0123456789abcdef"
 
     static let exchanges: [Exchange] =
         [
@@ -197,7 +203,51 @@ import TripsDomain
                 method: "POST", target: "/trips", headers: ["Content-Type": "text/plain", "Origin": "https://attacker.example"],
                 body: "Oslo, Norway: 2 nights from June 1, 2027", status: 403),
             Exchange(method: "DELETE", target: "/favorites/2", headers: ["Sec-Fetch-Site": "cross-site"], status: 403),
-        ] + unauthorized + options
+            Exchange(method: "GET", target: "/trips", headers: page, status: 401, isPrivate: true),
+            Exchange(method: "GET", target: "/session", status: 200, isPrivate: true),
+            Exchange(method: "GET", target: "/session", headers: page, status: 200, isPrivate: true),
+            Exchange(method: "GET", target: "/session", headers: ["Accept": "image/png"], status: 406, isPrivate: true),
+            Exchange(method: "HEAD", target: "/session", status: 200, isPrivate: true),
+            Exchange(method: "HEAD", target: "/session", headers: ["Accept": "image/png"], status: 406, isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=\(token)", status: 204, isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=\(token)&next=/trips", status: 303, isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=x\(token)", status: 401, isPrivate: true),
+            Exchange(
+                method: "POST", target: "/session", headers: form.merging(page) { $1 }, body: "token=x\(token)&next=/trips", status: 401,
+                isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=\(token)", status: 404),
+            Exchange(method: "POST", target: "/session", headers: json, body: "{}", status: 415, isPrivate: true),
+            Exchange(method: "POST", target: "/session", headers: form, body: "token=\(token)&next=//x", status: 422, isPrivate: true),
+            Exchange(
+                method: "POST", target: "/session", headers: form, body: "token=" + String(repeating: "a", count: 9000), status: 413,
+                isPrivate: true),
+            Exchange(
+                method: "POST", target: "/session", headers: form.merging(["Origin": "https://attacker.example"]) { $1 },
+                body: "token=\(token)", status: 403, isPrivate: true),
+            Exchange(method: "POST", target: "/session/end", status: 204, isPrivate: true),
+            Exchange(method: "POST", target: "/session/end", headers: form, body: "next=/trips", status: 303, isPrivate: true),
+            Exchange(method: "POST", target: "/session/end", headers: json, body: "{}", status: 415, isPrivate: true),
+            Exchange(method: "POST", target: "/session/end", headers: form, body: "next=x", status: 422, isPrivate: true),
+            Exchange(
+                method: "POST", target: "/session/end", headers: ["Sec-Fetch-Site": "cross-site"], status: 403, isPrivate: true),
+        ] + unauthorized + options + compressed
+
+    /// Answers of 1 KiB or more to a client that takes gzip: `Content-Encoding` and `Vary`.
+    static let compressed: [Exchange] = [
+        Exchange(method: "GET", target: "/trips", headers: gzip, status: 200),
+        Exchange(method: "HEAD", target: "/trips", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/trips", headers: gzip.merging(["If-None-Match": current]) { $1 }, status: 304),
+        Exchange(method: "POST", target: "/trips/sort", headers: json.merging(gzip) { $1 }, body: #"{"by":"price"}"#, status: 200),
+        Exchange(method: "GET", target: "/trips/changes?since=0", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/metrics", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/openapi.yaml", headers: gzip, status: 200),
+        Exchange(method: "HEAD", target: "/openapi.yaml", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/assets/trips.js", headers: gzip, status: 200),
+        Exchange(method: "GET", target: "/assets/trips.css", headers: gzip.merging(["If-None-Match": current]) { $1 }, status: 304),
+        Exchange(method: "GET", target: "/assets/words.js?lang=de", headers: gzip, status: 200),
+        // A problem document over 1 KiB: its detail names the path.
+        Exchange(method: "GET", target: "/photos/\(String(repeating: "0", count: 1100)).jpg", headers: gzip, status: 404),
+    ]
 
     /// A name no stored photo has.
     private static let unknownPhoto = String(repeating: "0", count: 64) + ".jpg"
@@ -212,11 +262,13 @@ import TripsDomain
         Exchange(method: "OPTIONS", target: example(of: resource.template), status: 204, isPrivate: true)
     }
 
-    /// With tokens and private reads, every operation but the probes asks for one: 401.
+    /// With tokens and private reads, every operation asks for credentials (401) but those
+    /// that need none: the probes, the page's assets, signing in and out.
     static let unauthorized: [Exchange] = TripsAPI.routes.resources.flatMap { resource -> [Exchange] in
-        guard !["/health", "/livez", "/readyz"].contains(resource.template) else { return [] }
         let target = example(of: resource.template)
-        return resource.allowedMethods.filter { $0 != .options }.map {
+        return resource.allowedMethods.filter { method in
+            method != .options && TripsAPI.routes.match(method, target)?.route?.traits.contains(.needsNoCredentials) != true
+        }.map {
             Exchange(method: $0.rawValue, target: target, status: 401, isPrivate: true)
         }
     }

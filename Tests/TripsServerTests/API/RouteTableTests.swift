@@ -41,6 +41,8 @@ import TripsDomain
         ("/openapi.yaml", "GET, HEAD, OPTIONS", "", ""), ("/", "GET, HEAD, OPTIONS", "", ""),
         ("/assets/trips.css", "GET, HEAD, OPTIONS", "", ""), ("/assets/trips.js", "GET, HEAD, OPTIONS", "", ""),
         ("/assets/trips.svg", "GET, HEAD, OPTIONS", "", ""), ("/assets/words.js", "GET, HEAD, OPTIONS", "", ""),
+        ("/session", "GET, HEAD, POST, OPTIONS", "application/x-www-form-urlencoded", ""),
+        ("/session/end", "POST, OPTIONS", "application/x-www-form-urlencoded", ""),
     ])
     func everyPathAllowsAndAcceptsWhatItAlwaysHas(template: String, allow: String, acceptPost: String, acceptPatch: String) throws {
         let resource = try #require(TripsAPI.routes.resources.first { $0.template == template })
@@ -57,8 +59,7 @@ import TripsDomain
                 "/trips", "/trips/changes", "/trips/reorder", "/trips/sort", "/trips/{id}", "/trips/{id}/photo", "/photos/{photo}",
                 "/favorites", "/favorites/{id}", "/health",
                 "/livez", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/words.js", "/assets/trips.css", "/assets/trips.js",
-                "/assets/trips.svg",
-                "other",
+                "/assets/trips.svg", "/session", "/session/end", "other",
             ])
         for resource in TripsAPI.routes.resources {
             let path = resource.template.replacingOccurrences(of: "{id}", with: "2")
@@ -80,11 +81,16 @@ import TripsDomain
         #expect(try #require(TripsAPI.routes.match(unknown, "/trips")).route == nil)
     }
 
-    /// Only reads of the list wait for `Trips-Revision`, and only the probes need no token.
+    /// Only reads of the list wait for `Trips-Revision`, and only the probes, the assets and
+    /// signing in and out need no credentials.
     @Test func traitsSitOnTheRoutesTheyAlwaysApplied() {
         let routes = TripsAPI.routes.resources.flatMap { resource in resource.routes.map { ("\($0.method) \(resource.template)", $0) } }
         #expect(routes.filter { $0.1.traits.contains(.showsTheList) }.map(\.0) == ["GET /trips", "GET /trips/{id}", "GET /favorites"])
-        #expect(routes.filter { $0.1.traits.contains(.probe) }.map(\.0) == ["GET /health", "GET /livez", "GET /readyz"])
+        #expect(
+            routes.filter { $0.1.traits.contains(.needsNoCredentials) }.map(\.0) == [
+                "GET /health", "GET /livez", "GET /readyz", "GET /assets/words.js", "GET /assets/trips.css", "GET /assets/trips.js",
+                "GET /assets/trips.svg", "GET /session", "POST /session", "POST /session/end",
+            ])
     }
 }
 

@@ -1,4 +1,6 @@
 import Testing
+import TripsPlatform
+
 @testable import TripsHTTP
 @testable import TripsServer
 @testable import TripsStore
@@ -26,6 +28,7 @@ import Testing
         #expect(help("--idle-timeout").hasSuffix("(default \(defaults.http.timeouts.idle.components.seconds))"))
         #expect(help("--port").contains("(default \(defaults.http.port);"))
         #expect(help("--log-level").hasSuffix("(default \(defaults.logLevel.rawValue))"))
+        #expect(help("--log-format").hasSuffix("(default logfmt)"))
         #expect(defaults.storageConfiguration == StorageConfiguration())
     }
 
@@ -95,6 +98,12 @@ import Testing
         #expect(options.logLevel == .warning && options.logLevel > .info)
     }
 
+    @Test func theLogFormatIsLogfmtUnlessAFlagOrTheEnvironmentSaysJSON() throws {
+        #expect(try ServerOptions(arguments: [], environment: [:]).http.logFormat == .logfmt)
+        #expect(try ServerOptions(arguments: ["--log-format", "json"], environment: [:]).http.logFormat == .json)
+        #expect(try ServerOptions(arguments: [], environment: ["TRIPS_LOG_FORMAT": "json"]).http.logFormat == .json)
+    }
+
     @Test func theMostConnectionsComeFromAFlagOrTheEnvironment() throws {
         #expect(try ServerOptions(arguments: [], environment: [:]).http.limits.maxConnections == 10_000)
         #expect(try ServerOptions(arguments: ["--max-connections", "50"], environment: [:]).http.limits.maxConnections == 50)
@@ -108,6 +117,7 @@ import Testing
         (["--port", "99999"], #"--port must be a whole number from 0 to 65535, not "99999""#),
         (["--threads", "0"], #"--threads must be a whole number from 1 to 1024, not "0""#),
         (["--log-level", "loud"], #"log level must be debug, info, warning or error, not "loud""#),
+        (["--log-format", "xml"], #"log format must be logfmt or json, not "xml""#),
     ])
     func badArgumentsSayWhatIsWrong(arguments: [String], message: String) {
         let error = #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: arguments, environment: [:]) }

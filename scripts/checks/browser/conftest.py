@@ -82,15 +82,29 @@ def server():
     running.stop()
 
 
-@pytest.fixture
-def token_server():
-    """A server whose changes need a bearer token (reads stay open)."""
+TOKEN = "s3cret-token-for-the-tests"
+
+
+def serving_with_tokens(*flags):
+    """A server whose token file holds alice's TOKEN, with more flags; stopped after."""
     with tempfile.NamedTemporaryFile("w", suffix=".tokens", delete=False) as tokens:
-        tokens.write("alice s3cret-token-for-the-tests\n")
-    running = Server("--tokens", tokens.name)
+        tokens.write(f"alice {TOKEN}\n")
+    running = Server("--tokens", tokens.name, *flags)
     yield running
     running.stop()
     os.unlink(tokens.name)
+
+
+@pytest.fixture
+def token_server():
+    """A server whose changes need a bearer token or a signed-in browser (reads stay open)."""
+    yield from serving_with_tokens()
+
+
+@pytest.fixture
+def private_server():
+    """A server whose reads need a token too (--private): a browser signs in first."""
+    yield from serving_with_tokens("--private")
 
 
 @pytest.fixture(scope="session")

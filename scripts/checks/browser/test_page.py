@@ -264,21 +264,6 @@ def test_add_edit_favorite_and_delete(server, page):
     assert 7 not in server.ids()
 
 
-def test_the_page_asks_for_a_token_once_and_keeps_it_for_the_tab(token_server, page):
-    page.goto(token_server.url + "/trips")
-    choose(page, 2, "favorite")
-    expect(page.locator("#token")).to_be_visible()
-    page.locator("#token-form input").fill("s3cret-token-for-the-tests")
-    page.locator("#token-form button").click()
-    expect(page.locator("#status")).to_have_text("Vancouver is a favorite.")
-    choose(page, 3, "favorite")
-    expect(page.locator("#status")).to_have_text("Atacama is a favorite.")
-    expect(page.locator("#token")).to_be_hidden()
-    assert token_server.ids("/favorites") == [1, 2, 3, 5]
-    # The 401 the page answered by asking is the browser's to log, not a page error.
-    page.console.errors = [e for e in page.console.errors if "401" not in e]
-
-
 def test_a_city_full_of_markup_shows_as_text(server, page):
     hostile = "<img src=x onerror=alert(1)>"
     server.request("POST", "/trips", {"city": hostile, "country": "Nowhere", "nights": 1, "price": 1,

@@ -22,10 +22,9 @@ DROP_TEXT = """([id, text]) => {
     target.dispatchEvent(new DragEvent('drop', init));
 }"""
 
-# The elements other than <html> that name a language. The token panel is left
-# out while other work of #29 converts it (item 7): remove the exclusion then.
+# The elements other than <html> that name a language.
 OTHER_LANGS = """() => [...document.querySelectorAll('[lang]')]
-    .filter((e) => e !== document.documentElement && !e.closest('#token'))
+    .filter((e) => e !== document.documentElement)
     .map((e) => `${e.tagName.toLowerCase()} lang=${e.lang}`)"""
 
 

@@ -55,24 +55,25 @@ let celebratingUntil = 0;
 
 // MARK: - Talking to the API
 
-/** The token the server asked for, kept for this tab only. */
-let token = sessionStorage.getItem('trips-token');
-/** Resolves the pending request for a token when the token form is submitted. */
-let tokenGiven = null;
+/** While the sign-in form is open: what every request that met a 401 waits on, and what
+ *  lets them go again once the form has signed this browser in. */
+let signingIn = null;
+let resumeAfterSignIn = null;
 
 /**
  * Sends a request to the API and answers its response. `json` is sent as JSON (or `raw`
  * with `type`); `ifMatch` makes the change conditional; `minimal` asks for no resource in the
  * answer (`Prefer: return=minimal`); `key` is its Idempotency-Key; `onProgress` is told the
- * fraction of the body sent. A 401 asks for a token once and sends the request again with it.
- * Changes go through makeChange() (Offline), which gives each a key and keeps it when offline.
+ * fraction of the body sent. A 401 opens the sign-in form and sends the request again, with
+ * the same key and options, once it has signed in: the session cookie goes with every request
+ * of this page, as with a navigation. Changes go through makeChange() (Offline), which gives
+ * each a key and keeps it when offline.
  */
 async function send(method, url, { json, raw, type, ifMatch, minimal, key, accept = 'application/json', onProgress } = {}) {
   for (;;) {
     const headers = { Accept: accept };
     if (minimal) headers.Prefer = 'return=minimal';
     if (key) headers['Idempotency-Key'] = key;
-    if (token) headers.Authorization = `Bearer ${token}`;
     if (ifMatch) headers['If-Match'] = ifMatch;
     let body;
     if (json !== undefined) [body, headers['Content-Type']] = [JSON.stringify(json), 'application/json'];
@@ -80,9 +81,8 @@ async function send(method, url, { json, raw, type, ifMatch, minimal, key, accep
     const response = onProgress
       ? await sendWithProgress(method, url, headers, body, onProgress)
       : await fetch(url, { method, headers, body, cache: 'no-store' });
-    if (response.status !== 401) return response;
-    token = await askForToken();
-    sessionStorage.setItem('trips-token', token);
+    if (response.status !== 401 || !$('#sign-in')) return response;
+    await signIn();
   }
 }
 
@@ -106,14 +106,51 @@ function sendWithProgress(method, url, headers, body, onProgress) {
   });
 }
 
-function askForToken() {
-  const panel = $('#token');
-  if (!panel) return Promise.reject(new Error('no token form'));
-  panel.hidden = false;
-  $('input', panel).focus();
-  announce('This server needs a token to make changes.');
-  return new Promise((resolve) => { tokenGiven = resolve; });
+// MARK: - Signing in and out
+
+/** Opens the sign-in form (once, however many requests wait) and waits until it signs in. */
+function signIn() {
+  signingIn ??= new Promise((resolve) => {
+    resumeAfterSignIn = resolve;
+    const panel = $('#sign-in');
+    panel.hidden = false;
+    $('input[name="token"]', panel).focus();
+    announce(t('signin.needed'));
+  });
+  return signingIn;
 }
+
+/** Posts the form's token to /session, which sets the session cookie, and lets the waiting
+ *  requests go again; a wrong token keeps the form open. */
+async function submitSignIn(form) {
+  const response = await fetch('/session', {
+    method: 'POST', headers: { Accept: 'application/json' }, cache: 'no-store',
+    body: new URLSearchParams({ token: form.elements.token.value.trim() }),
+  });
+  if (response.status !== 204) {
+    announce(response.status === 401 ? t('signin.invalid') : await problemOf(response));
+    form.elements.token.select();
+    return;
+  }
+  form.reset();
+  $('#sign-in').hidden = true;
+  $('#sign-out').hidden = false;
+  announce(t('signin.done'));
+  const resume = resumeAfterSignIn;
+  [signingIn, resumeAfterSignIn] = [null, null];
+  resume();
+}
+
+/** Shows "Sign out" when this browser is signed in (the cookie is HttpOnly: only the server
+ *  can tell). */
+async function offerSignOut() {
+  const button = $('#sign-out');
+  if (!button?.hidden) return;
+  const response = await fetch('/session', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+  if (response.ok && (await response.json()).signedIn) button.hidden = false;
+}
+
+offerSignOut().catch(() => { /* the server cannot be reached: the next page asks again */ });
 
 /** Tells what went wrong: the problem document's detail, or the status. */
 async function complain(response) {
@@ -390,7 +427,7 @@ function detachPhoto() {
   figure.hidden = true;
 }
 
-// MARK: - Forms: add, edit, delete, token
+// MARK: - Forms: add, edit, delete
 
 /** JSON for a draft, with the price written exactly as typed (a decimal, not a float). */
 function draftBody(form) {
@@ -519,12 +556,13 @@ document.addEventListener('submit', async (event) => {
     const sentence = form.elements.sentence.value;
     form.reset();
     await createFromText(sentence);
-  } else if (form.id === 'token-form') {
+  } else if (form.id === 'sign-in-form' && signingIn) {
+    // Without a request waiting (the page to sign in at), the form posts itself and comes back.
     event.preventDefault();
-    $('#token').hidden = true;
-    tokenGiven?.(form.elements.token.value.trim());
-    tokenGiven = null;
-    form.reset();
+    await submitSignIn(form);
+  } else if (form.id === 'sign-out') {
+    // Signed out, the browser comes back to this page (or, with --private, to the form).
+    form.elements.next.value = location.pathname + location.search;
   }
 });
 
@@ -913,6 +951,8 @@ document.addEventListener('submit', async (event) => {
  * before the connection broke is not made twice, and the If-Match it was made with, so one made
  * on a list someone else changed since is refused (412) and reported, never applied blindly.
  * A change the server refuses is reported with its problem detail and dropped; the rest go on.
+ * One that meets a 401 is not refused: it waits until this browser signs in (send()), then goes
+ * with the same key.
  *
  * The page cannot show what a waiting change will do: the server renders every trip. So it
  * shows the list as the server last answered it, marks the trips a waiting change names
@@ -1064,6 +1104,9 @@ async function sendWaitingNow() {
       const ifMatch = await rolledForward(change, own);
       const response = await send(method, url, { json, raw, type, minimal, ifMatch, key });
       if (NOT_NOW.includes(response.status)) return retryLater();
+      // Not signed in, on the page to sign in at (elsewhere send() waited for the sign-in form):
+      // the changes wait for the page it goes back to, signed in.
+      if (response.status === 401) return;
       // Not forgotten (the storage refused): it goes again later, and its key keeps it from being made twice.
       if (!storeWaiting(waitingChanges().filter((waiting) => waiting.key !== key))) return retryLater();
       if (!response.ok) {

@@ -1,22 +1,22 @@
-import TripsPlatform
-
-/// HMAC-SHA-256 (RFC 2104), SCRAM's keyed hash and PBKDF2's pseudorandom function.
+/// HMAC-SHA-256 (RFC 2104): SCRAM's keyed hash, PBKDF2's pseudorandom function, and the
+/// signature on a browser session's cookie.
 ///
 ///     HMAC.authenticationCode(for: Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
 ///     // 5bdcc146 bf60754e 6a042426 089575c7 5a003f08 9d273983 9dec58b9 64ec3843 (RFC 4231, case 2)
 ///
-/// SHA-256 is the only hash PostgreSQL authentication needs, so it is the only one here.
+/// SHA-256 is the only hash PostgreSQL authentication and the sessions need, so it is the
+/// only one here.
 ///
 /// https://www.rfc-editor.org/rfc/rfc2104
 package struct HMAC: Sendable {
     /// A key made ready once: the hash states after the inner and the outer key block.
     /// PBKDF2 authenticates thousands of messages under one key, and starting each from
     /// these states saves two of its four compressions.
-    struct Key: Sendable {
+    package struct Key: Sendable {
         fileprivate let innerState: SHA256.State
         fileprivate let outerState: SHA256.State
 
-        init(_ key: some Sequence<UInt8>) {
+        package init(_ key: some Sequence<UInt8>) {
             var block = Array(key)
             // RFC 2104 §2: a key longer than a block is replaced by its hash; any key is then
             // padded with zeros to a block.
@@ -32,7 +32,7 @@ package struct HMAC: Sendable {
 
         /// The code of a 32-byte message given as hash words: a PBKDF2 round, which
         /// authenticates the previous round's code. Two compressions, no allocation.
-        func authenticationCode(ofDigest digest: SHA256.State) -> SHA256.State {
+        package func authenticationCode(ofDigest digest: SHA256.State) -> SHA256.State {
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
                 // Both hashes see a key block then 32 bytes, so both last blocks are the
                 // digest, 0x80, zeros, and the length 96 bytes in bits.
@@ -58,29 +58,29 @@ package struct HMAC: Sendable {
     private var inner: SHA256
     private let outerState: SHA256.State
 
-    init(key: Key) {
+    package init(key: Key) {
         self.inner = SHA256(resuming: key.innerState, afterCompressing: UInt64(HashBlockBuffer.blockByteCount))
         self.outerState = key.outerState
     }
 
-    init(key: some Sequence<UInt8>) {
+    package init(key: some Sequence<UInt8>) {
         self.init(key: Key(key))
     }
 
     /// Authenticates more of the message.
-    mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         inner.update(bytes)
     }
 
     /// The code (32 bytes) of everything given so far.
-    func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var outer = SHA256(resuming: outerState, afterCompressing: UInt64(HashBlockBuffer.blockByteCount))
         outer.update(inner.finalize())
         return outer.finalize()
     }
 
     /// The code (32 bytes) of `message` under `key`.
-    static func authenticationCode(for message: some Sequence<UInt8>, key: some Sequence<UInt8>) -> [UInt8] {
+    package static func authenticationCode(for message: some Sequence<UInt8>, key: some Sequence<UInt8>) -> [UInt8] {
         var hmac = HMAC(key: key)
         hmac.update(message)
         return hmac.finalize()

@@ -1,0 +1,38 @@
+import TripsHTTP
+
+/// Answers in the content coding the client prefers (`ResponseCompression`): every answer
+/// passes through `encode` once, at the end of `handle`; the representation cache keeps its
+/// answers encoded per coding, so a cached read is not compressed again.
+extension TripsAPI {
+    /// Encodes what a reply answers, now or later, for the request's `Accept-Encoding`. A
+    /// stream goes as it is: its head is the change feed's, never compressed.
+    func encode(_ reply: inout HTTPReply, for request: HTTPRequest) {
+        let compression = cache.compression
+        switch reply {
+        case .now(let response):
+            reply = .now(compression.encode(response, for: request))
+        case .later(let start):
+            reply = .later { responder in start(responder.mapping { compression.encode($0, for: request) }) }
+        case .stream:
+            break
+        }
+    }
+
+    /// 304 when `If-None-Match` names `current`, in either coding; nil to go on with the full
+    /// answer. `fields` are those the 304 repeats besides `ETag`.
+    ///
+    /// A 304 carries the ETag a 200 would (RFC 9110 §15.4.5), which it cannot know without
+    /// making the content (a small one is never compressed): it names the coding the client's
+    /// own tag named when the client still takes that coding, identity otherwise. An unchanged
+    /// representation compressed before compresses again, so that is the 200's tag.
+    func notModified(_ request: HTTPRequest, current: EntityTag, compressible: Bool, fields: HTTPFields) -> HTTPResponse? {
+        guard let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
+            let named = condition.weakMatch(current)
+        else { return nil }
+        var fields = fields
+        let coding = compressible && named.isCoded ? ResponseCompression.coding(for: request) : .identity
+        fields[.etag] = current.coded(coding).headerValue
+        if compressible { ResponseCompression.addVary(to: &fields) }
+        return HTTPResponse(status: .notModified, headerFields: fields)
+    }
+}
