@@ -7,23 +7,36 @@ import FoundationNetworking
 /// What sends a request and brings back its answer: `URLSession` by default, something
 /// else in a test or an app that routes requests its own way.
 public protocol HTTPTransport: Sendable {
-    /// The answer to `request`; throws `URLError` when no answer came (the connection failed).
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+    /// The answer to `request`, its body at most `maxBytes`: throws
+    /// `TripsClientError.answerTooLarge` as soon as the body passes it, and `URLError` when
+    /// no answer came (the connection failed). Cancelling the calling task cancels the request.
+    func send(_ request: URLRequest, maxBytes: Int) async throws -> (Data, HTTPURLResponse)
 }
 
-/// `URLSession`, without its cache or cookies: every answer comes from the server, and the
-/// client sends its validators itself.
+/// `URLSession`, without its cache or cookies (every answer comes from the server, and the
+/// client sends its validators itself), reading each answer as it arrives so that one
+/// larger than the limit is cancelled at once rather than buffered whole.
 public struct URLSessionTransport: HTTPTransport {
-    public let session: URLSession
+    private let streaming: StreamingSession
 
-    public init(session: URLSession = URLSession(configuration: URLSessionTransport.configuration())) {
-        self.session = session
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.configuration()) {
+        streaming = StreamingSession(configuration: configuration)
     }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        return (data, http)
+    public func send(_ request: URLRequest, maxBytes: Int) async throws -> (Data, HTTPURLResponse) {
+        let answer = streaming.start(request, maxBytes: maxBytes)
+        defer { answer.cancel() }
+        var head: HTTPURLResponse?
+        var body = Data()
+        for try await part in answer.parts {
+            switch part {
+            case .head(let response): head = response
+            case .bytes(let data): body.append(data)
+            }
+        }
+        try Task.checkCancellation()
+        guard let head else { throw URLError(.badServerResponse) }
+        return (body, head)
     }
 
     /// A session's settings that neither cache answers nor keep cookies.

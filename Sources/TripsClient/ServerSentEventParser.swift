@@ -9,10 +9,11 @@ struct ServerSentEventParser: Sendable {
         var data: [UInt8]
     }
 
-    /// The longest line kept; a longer one ends the stream as an error (a server's event is
-    /// one line of JSON, a `sorted` one holding every id of the list).
-    static let maxLineBytes = 64 << 20
-
+    /// The longest line, and the most data an event gathers; more ends the stream (a server's
+    /// event is one line of JSON, a `sorted` one holding every id of the list).
+    let maxEventBytes: Int
+    /// Whether a line or an event passed `maxEventBytes`: the parser then reads nothing more.
+    private(set) var isTooLarge = false
     private var line: [UInt8] = []
     private var sawCarriageReturn = false
     private var id: String?
@@ -20,12 +21,16 @@ struct ServerSentEventParser: Sendable {
     private var data: [UInt8] = []
     private var hasData = false
 
-    struct LineTooLong: Error {}
+    init(maxEventBytes: Int) {
+        self.maxEventBytes = maxEventBytes
+    }
 
-    /// The events `chunk` completes.
-    mutating func feed(_ chunk: some Sequence<UInt8>) throws(LineTooLong) -> [Event] {
+    /// The events `chunk` completes, up to where a line or an event passes the limit (then
+    /// `isTooLarge` is set).
+    mutating func feed(_ chunk: some Sequence<UInt8>) -> [Event] {
         var events: [Event] = []
         for byte in chunk {
+            guard !isTooLarge else { break }
             if sawCarriageReturn {
                 sawCarriageReturn = false
                 if byte == UInt8(ascii: "\n") { continue }  // the LF of CRLF
@@ -36,8 +41,9 @@ struct ServerSentEventParser: Sendable {
                 if let event = endLine() { events.append(event) }
             case UInt8(ascii: "\n"):
                 if let event = endLine() { events.append(event) }
+            case _ where line.count >= maxEventBytes:
+                isTooLarge = true
             default:
-                guard line.count < Self.maxLineBytes else { throw LineTooLong() }
                 line.append(byte)
             }
         }
@@ -56,6 +62,10 @@ struct ServerSentEventParser: Sendable {
         let value = line[valueStart...]
         switch field {
         case "data":
+            guard data.count + value.count < maxEventBytes else {
+                isTooLarge = true
+                return nil
+            }
             if hasData { data.append(UInt8(ascii: "\n")) }
             data += value
             hasData = true

@@ -19,16 +19,17 @@ extension TripsClient {
 }
 
 /// The change feed as an `AsyncSequence` (`TripsClient.changes(since:)`). It ends only when
-/// its task is cancelled; it throws when the server refuses to stream (401, 406).
+/// its task is cancelled; it throws when the server refuses to stream (401, 406), or sends an
+/// event larger than `ClientLimits.maxEventBytes` on every try in a row.
+///
+/// A connection is given up, and made again with `Last-Event-ID`, when it breaks, when it
+/// stays silent for `ClientLimits.feedSilence` (the server writes a keep-alive comment every
+/// 15 s), or when an event passes the limit; each time after `RetryPolicy`'s backoff.
 public struct TripChanges: AsyncSequence, Sendable {
     public typealias Element = TripChangeEvent
 
     let client: TripsClient
     let since: UInt64?
-
-    /// How long the stream may be silent before it counts as lost: four of the server's
-    /// default heartbeats.
-    static let idleTimeout: TimeInterval = 60
 
     public func makeAsyncIterator() -> Iterator {
         Iterator(client: client, lastEventID: since.map(String.init))
@@ -38,23 +39,31 @@ public struct TripChanges: AsyncSequence, Sendable {
         let client: TripsClient
         /// What the next connection sends as `Last-Event-ID`: the last event's id.
         private(set) var lastEventID: String?
-        private var parts: AsyncThrowingStream<StreamingTask.Part, any Error>.AsyncIterator?
-        private var parser = ServerSentEventParser()
+        private let streaming = StreamingSession()
+        private var connection: StreamingSession.Answer?
+        private var parts: AsyncThrowingStream<StreamingSession.Part, any Error>.AsyncIterator?
+        private var parser: ServerSentEventParser
         private var ready: [TripChangeEvent] = []
         /// The status of a connection that was not a stream, and its body so far.
         private var refusal: (status: Int, body: [UInt8])?
         /// Failed connections in a row, for the backoff.
         private var failures = 0
+        /// Connections in a row that ended on a too large event.
+        private var oversized = 0
 
         init(client: TripsClient, lastEventID: String?) {
             self.client = client
             self.lastEventID = lastEventID
+            parser = ServerSentEventParser(maxEventBytes: client.limits.maxEventBytes)
         }
 
         public mutating func next() async throws -> TripChangeEvent? {
             while true {
                 if !ready.isEmpty { return ready.removeFirst() }
-                if Task.isCancelled { return nil }
+                if Task.isCancelled {
+                    drop()
+                    return nil
+                }
                 if parts == nil { connect() }
                 do {
                     guard let part = try await parts?.next() else {
@@ -63,9 +72,20 @@ public struct TripChanges: AsyncSequence, Sendable {
                     }
                     try take(part)
                 } catch let error as TripsClientError {
+                    drop()
                     throw error
+                } catch is EventTooLarge {
+                    oversized += 1
+                    guard oversized < client.retry.maxAttempts else {
+                        drop()
+                        throw TripsClientError.eventTooLarge(limit: client.limits.maxEventBytes)
+                    }
+                    try await backOff()
                 } catch {
-                    if Task.isCancelled { return nil }
+                    if Task.isCancelled {
+                        drop()
+                        return nil
+                    }
                     try await backOff()
                 }
             }
@@ -73,17 +93,28 @@ public struct TripChanges: AsyncSequence, Sendable {
 
         /// Opens a stream that resumes after `lastEventID`.
         private mutating func connect() {
+            let limits = client.limits
             var request = URLRequest(url: ClientRequest(method: "GET", path: "/trips/changes").url(under: client.baseURL) ?? client.baseURL)
-            request.timeoutInterval = TripChanges.idleTimeout
+            // URLSession's own idle timeout, behind the feed's: never the one that ends a stream.
+            request.timeoutInterval = limits.feedSilence.seconds * 2
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
             if let token = client.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
             if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
-            parser = ServerSentEventParser()
+            parser = ServerSentEventParser(maxEventBytes: limits.maxEventBytes)
             refusal = nil
-            parts = StreamingTask.start(request).makeAsyncIterator()
+            let answer = streaming.start(request, silence: (limits.feedSilence, limits.sleep))
+            connection = answer
+            parts = answer.parts.makeAsyncIterator()
         }
 
-        private mutating func take(_ part: StreamingTask.Part) throws {
+        /// Ends the connection, if one is open.
+        private mutating func drop() {
+            connection?.cancel()
+            connection = nil
+            parts = nil
+        }
+
+        private mutating func take(_ part: StreamingSession.Part) throws {
             switch part {
             case .head(let response) where response.statusCode == 200:
                 break
@@ -92,30 +123,30 @@ public struct TripChanges: AsyncSequence, Sendable {
             case .bytes(let data) where refusal != nil:
                 if let body = refusal?.body, body.count < 64 << 10 { refusal?.body = body + data }
             case .bytes(let data):
-                let events: [ServerSentEventParser.Event]
-                do {
-                    events = try parser.feed(data)
-                } catch {
-                    throw TripsClientError.invalidAnswer("an event line longer than \(ServerSentEventParser.maxLineBytes) bytes")
-                }
-                for event in events {
+                for event in parser.feed(data) {
                     if let id = event.id { lastEventID = id }
                     if let change = try TripChangeEvent(name: event.name, data: event.data) { ready.append(change) }
                     failures = 0
+                    oversized = 0
                 }
+                if parser.isTooLarge { throw EventTooLarge() }
             }
         }
+
+        /// A line or an event of the stream passed `ClientLimits.maxEventBytes`.
+        private struct EventTooLarge: Error {}
 
         /// A stream that ended: a refusal throws (503 is tried again), anything else reconnects.
         private mutating func connectionEnded() async throws {
             if let refusal, refusal.status != 503 {
+                drop()
                 throw TripsClientError(refusal: Problem(status: refusal.status, body: refusal.body))
             }
             try await backOff()
         }
 
         private mutating func backOff() async throws {
-            parts = nil
+            drop()
             failures += 1
             try await client.retry.sleep(client.retry.delay(afterAttempt: failures))
         }

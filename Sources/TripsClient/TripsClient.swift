@@ -21,20 +21,20 @@ public final class TripsClient: Sendable {
     /// Sent as `Authorization: Bearer TOKEN` when set (`--tokens` on the server).
     public let token: String?
     public let retry: RetryPolicy
+    /// How large an answer and how long a request may be.
+    public let limits: ClientLimits
     let transport: any HTTPTransport
     /// Makes the idempotency key of each change.
     let makeKey: @Sendable () -> String
 
-    /// The largest answer read (a list of 100,000 trips is about 30 MB).
-    public static let maxAnswerBytes = 256 << 20
-
     public init(
-        baseURL: URL, token: String? = nil, retry: RetryPolicy = .default, transport: any HTTPTransport = URLSessionTransport(),
-        makeKey: @escaping @Sendable () -> String = { UUID().uuidString }
+        baseURL: URL, token: String? = nil, retry: RetryPolicy = .default, limits: ClientLimits = .default,
+        transport: any HTTPTransport = URLSessionTransport(), makeKey: @escaping @Sendable () -> String = { UUID().uuidString }
     ) {
         self.baseURL = baseURL
         self.token = token
         self.retry = retry
+        self.limits = limits
         self.transport = transport
         self.makeKey = makeKey
     }
@@ -59,10 +59,13 @@ public final class TripsClient: Sendable {
     }
 
     /// Sends `request`, trying again (with the same idempotency key) after a lost connection,
-    /// a 503 or a 409 while the policy allows; a 4xx or 5xx answer throws its problem.
+    /// no answer within `limits.requestTimeout`, a 503 or a 409 while the policy allows; a
+    /// 4xx or 5xx answer throws its problem, one larger than `limits.maxAnswerBytes` throws
+    /// `.answerTooLarge`.
     func send(_ request: ClientRequest) async throws(TripsClientError) -> Answer {
         guard let url = request.url(under: baseURL) else { throw .invalidAnswer("\(request.path) makes no URL under \(baseURL)") }
         var urlRequest = URLRequest(url: url)
+        urlRequest.timeoutInterval = limits.requestTimeout.seconds
         urlRequest.httpMethod = request.method
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         if let token { urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -77,10 +80,8 @@ public final class TripsClient: Sendable {
             let retryAfter: Duration?
             let failure: TripsClientError
             do {
-                let (data, response) = try await transport.send(urlRequest)
-                guard data.count <= Self.maxAnswerBytes else {
-                    throw TripsClientError.invalidAnswer("larger than \(Self.maxAnswerBytes) bytes")
-                }
+                let (transport, sent, maxBytes) = (transport, urlRequest, limits.maxAnswerBytes)
+                let (data, response) = try await limits.withinRequestTimeout { try await transport.send(sent, maxBytes: maxBytes) }
                 let answer = Answer(status: response.statusCode, body: [UInt8](data), response: response)
                 guard answer.status >= 400 else { return answer }
                 let problem = Problem(status: answer.status, body: request.method == "HEAD" ? [] : answer.body)
@@ -88,7 +89,9 @@ public final class TripsClient: Sendable {
                 failure = TripsClientError(refusal: problem)
                 retryAfter = response.retryAfter
             } catch let error as TripsClientError {
-                throw error
+                guard case .timedOut = error else { throw error }
+                failure = error
+                retryAfter = nil
             } catch let error as URLError where error.isConnectionFailure {
                 failure = .connectionFailed(error.localizedDescription)
                 retryAfter = nil

@@ -29,6 +29,13 @@ public enum TripsClientError: Error, Sendable, Hashable {
     case connectionFailed(String)
     /// The answer is not what the API promises (not JSON, a member missing).
     case invalidAnswer(String)
+    /// The answer's body passed `ClientLimits.maxAnswerBytes` (this many bytes): it was cancelled.
+    case answerTooLarge(limit: Int)
+    /// The change feed sent an event (or a line) longer than `ClientLimits.maxEventBytes`,
+    /// on every try in a row.
+    case eventTooLarge(limit: Int)
+    /// No answer within `ClientLimits.requestTimeout`, on every try.
+    case timedOut(after: Duration)
 
     /// The error for a refusal with `status`, and its problem.
     public init(refusal problem: Problem) {
@@ -49,7 +56,7 @@ public enum TripsClientError: Error, Sendable, Hashable {
         case .badRequest(let problem), .unauthorized(let problem), .notFound(let problem), .preconditionFailed(let problem),
             .unprocessable(let problem), .unavailable(let problem), .refused(let problem):
             problem
-        case .connectionFailed, .invalidAnswer: nil
+        case .connectionFailed, .invalidAnswer, .answerTooLarge, .eventTooLarge, .timedOut: nil
         }
     }
 }
@@ -61,6 +68,9 @@ extension TripsClientError: CustomStringConvertible {
         switch self {
         case .connectionFailed(let reason): return "The server could not be reached: \(reason)."
         case .invalidAnswer(let reason): return "The server's answer could not be read: \(reason)."
+        case .answerTooLarge(let limit): return "The server's answer was larger than \(limit) bytes; it was not read."
+        case .eventTooLarge(let limit): return "The change feed sent an event larger than \(limit) bytes."
+        case .timedOut(let after): return "The server did not answer within \(after.seconds) seconds."
         default: return "The server refused the request."
         }
     }

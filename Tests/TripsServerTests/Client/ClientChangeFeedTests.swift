@@ -16,13 +16,16 @@ import TripsDomain
                 for try await event in client.changes(since: start) { continuation.yield(event) }
             }
             defer { following.cancel() }
-            var feed = events.makeAsyncIterator()
+            /// The feed's next event, or a failure after 10 s: no wait without a bound.
+            @Sendable func next() async throws -> TripChangeEvent? {
+                try await within(seconds: 10) { await events.first { _ in true } }
+            }
             try await client.move([3], before: nil)
-            #expect(await feed.next() == .reordered(revision: start + 1, difference: ReorderDifference(sources: [3], destination: .end)))
+            #expect(try await next() == .reordered(revision: start + 1, difference: ReorderDifference(sources: [3], destination: .end)))
             try await server.restart()
             _ = try await client.makeFavorites([2])
             _ = try await client.create(sentence: "Lisbon, Portugal: 4 nights from May 1, 2027")
-            let after = [await feed.next(), await feed.next()]
+            let after = [try await next(), try await next()]
             #expect(after.map { $0?.revision } == [start + 2, start + 3])
             guard case .favorites(_, let added, _)? = after[0], case .created(_, let trips, nil)? = after[1] else {
                 throw TestFailure("unexpected events \(after)")
@@ -46,12 +49,12 @@ import TripsDomain
         let stream = Array(
             "retry: 1000\n\n: keep-alive\n\nid: 7\nevent: deleted\ndata: {\"revision\":7,\"ids\":[1]}\n\r\nid: 8\r\nevent: reordered\r\ndata: {\"revision\":8,\"sources\":[2],\"destination\":\"end\"}\r\n\r\n"
                 .utf8)
-        var whole = ServerSentEventParser()
-        let expected = try whole.feed(stream)
+        var whole = ServerSentEventParser(maxEventBytes: 1 << 20)
+        let expected = whole.feed(stream)
         #expect(expected.map(\.id) == ["7", "8"] && expected.map(\.name) == ["deleted", "reordered"])
         for split in 0...stream.count {
-            var parser = ServerSentEventParser()
-            let events = try parser.feed(stream[..<split]) + parser.feed(stream[split...])
+            var parser = ServerSentEventParser(maxEventBytes: 1 << 20)
+            let events = parser.feed(stream[..<split]) + parser.feed(stream[split...])
             #expect(events == expected, "split at \(split)")
         }
         let changes = try expected.compactMap { try TripChangeEvent(name: $0.name, data: $0.data) }

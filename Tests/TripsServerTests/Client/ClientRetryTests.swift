@@ -44,7 +44,7 @@ import FoundationNetworking
             self.script = Mutex(script)
         }
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: URLRequest, maxBytes: Int) async throws -> (Data, HTTPURLResponse) {
             keys.withLock { $0.append(request.value(forHTTPHeaderField: "Idempotency-Key")) }
             guard let (status, fields) = script.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
                 throw URLError(.networkConnectionLost)
