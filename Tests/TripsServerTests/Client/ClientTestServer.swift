@@ -13,22 +13,25 @@ final class ClientTestServer: @unchecked Sendable {
     private var store: any TripStoring
     private var api: APIServer
     private let open: () throws -> any TripStoring
+    private let access: AccessPolicy?
     let port: Int
 
-    private init(open: @escaping () throws -> any TripStoring) async throws {
+    private init(open: @escaping () throws -> any TripStoring, access: AccessPolicy?) async throws {
         self.open = open
+        self.access = access
         store = try open()
-        api = try await APIServer(store: store, mode: .live)
+        api = try await APIServer(store: store, mode: .live, access: access)
         port = api.port
     }
 
-    /// Runs `body` with a server on a store of `kind` (`.memory`: the journal), stopped after.
+    /// Runs `body` with a server on a store of `kind` (`.memory`: the journal), stopped after;
+    /// `access` as `--tokens` and `--private` set it.
     static func with<T: Sendable>(
-        _ kind: TestStore, samples: Bool = true, _ body: @Sendable (ClientTestServer) async throws -> T
+        _ kind: TestStore, samples: Bool = true, access: AccessPolicy? = nil, _ body: @Sendable (ClientTestServer) async throws -> T
     ) async throws -> T {
         try await kind.withReopenableStore(samples: samples) { open in
             try await withoutActuallyEscaping(open) { open in
-                let server = try await ClientTestServer(open: open)
+                let server = try await ClientTestServer(open: open, access: access)
                 do {
                     let result = try await body(server)
                     await server.stop()
@@ -53,7 +56,7 @@ final class ClientTestServer: @unchecked Sendable {
         store.close()
         store = try open()
         let port = port
-        api = try await APIServer(store: store, mode: .live) { $0.port = port }
+        api = try await APIServer(store: store, mode: .live, access: access) { $0.port = port }
     }
 
     private func stop() async {
