@@ -3,13 +3,13 @@ import TripsDomain
 /// The lesson's API: each change is shown at once and sent in order.
 extension TripStore {
     /// Adds the trip a draft describes, at the end or in front of `before`. It shows at once
-    /// (under a temporary negative id) and takes the server's id when answered.
+    /// under a temporary negative id (see `TripStore`) and takes the server's id when answered.
     public func add(_ draft: TripDraft, before: Trip.ID? = nil) {
-        let temporary = Trip(id: -(lastSerial + 1), draft: draft)
+        let temporary = Trip(id: -(books.lastSerial + 1), draft: draft)
         enqueue({ $0.inserting([temporary], before: before) }) { store, serial async throws(TripsClientError) in
             let created = try await store.client.create(draft, before: before, ifMatch: try await store.listTag())
             store.replaceApply(of: serial, with: { $0.inserting([created.value], before: before) })
-            return created.revision
+            return Answered(revision: created.revision)
         }
     }
 
@@ -18,8 +18,8 @@ extension TripStore {
         let ids = doomed.map(\.id)
         guard !ids.isEmpty else { return }
         enqueue({ trips in trips.filter { !ids.contains($0.id) } }) { store, _ async throws(TripsClientError) in
-            if ids.count == 1 { return try await store.client.delete(ids[0], ifMatch: try await store.tripTag(ids[0])) }
-            return try await store.client.delete(ids, ifMatch: try await store.listTag())
+            if ids.count == 1 { return Answered(revision: try await store.client.delete(ids[0], ifMatch: try await store.tripTag(ids[0]))) }
+            return Answered(revision: try await store.client.delete(ids, ifMatch: try await store.listTag()))
         }
     }
 
@@ -27,14 +27,14 @@ extension TripStore {
     public func toggleFavorite(_ trip: Trip) {
         let isFavorite = !(trips.first { $0.id == trip.id }?.isFavorite ?? trip.isFavorite)
         enqueue({ $0.settingFavorite([trip.id], isFavorite) }) { store, _ async throws(TripsClientError) in
-            try await store.client.setFavorite(trip.id, isFavorite, ifMatch: try await store.tripTag(trip.id)).revision
+            Answered(revision: try await store.client.setFavorite(trip.id, isFavorite, ifMatch: try await store.tripTag(trip.id)).revision)
         }
     }
 
     /// Replaces the trip with the same id.
     public func update(_ trip: Trip) {
         enqueue({ trips in trips.map { $0.id == trip.id ? trip : $0 } }) { store, _ async throws(TripsClientError) in
-            try await store.client.replace(trip, ifMatch: try await store.tripTag(trip.id)).revision
+            Answered(revision: try await store.client.replace(trip, ifMatch: try await store.tripTag(trip.id)).revision)
         }
     }
 
@@ -43,7 +43,7 @@ extension TripStore {
         guard !ids.isEmpty else { return }
         let destination: ReorderDifference.Destination = target.map { .before($0) } ?? .end
         enqueue({ $0.moving(ids, to: destination) }) { store, _ async throws(TripsClientError) in
-            try await store.client.move(ids, before: target, ifMatch: try await store.listTag()).revision
+            Answered(list: try await store.client.move(ids, before: target, ifMatch: try await store.listTag()))
         }
     }
 
@@ -55,7 +55,7 @@ extension TripStore {
         let added = trips.filter { ids.contains($0.id) && !$0.isFavorite }.map(\.id)
         guard !added.isEmpty else { return [] }
         enqueue({ $0.settingFavorite(ids, true) }) { store, _ async throws(TripsClientError) in
-            try await store.client.makeFavorites(ids, ifMatch: try await store.listTag()).revision
+            Answered(list: try await store.client.makeFavorites(ids, ifMatch: try await store.listTag()))
         }
         return added
     }
@@ -64,24 +64,40 @@ extension TripStore {
     public func sort(by key: TripSortKey) {
         enqueue({ trips in trips.sorted { key == .start ? $0.start < $1.start : $0.price < $1.price } }) {
             store, _ async throws(TripsClientError) in
-            try await store.client.sort(by: key, ifMatch: try await store.listTag()).revision
+            Answered(list: try await store.client.sort(by: key, ifMatch: try await store.listTag()))
         }
     }
 }
 
 extension TripStore {
+    /// What the server answered a change with: the revision it made it at, and the list's
+    /// tag at that revision when the answer carried it (a change to the list as a whole).
+    struct Answered {
+        var revision: UInt64?
+        var listTag: String?
+
+        init(revision: UInt64?) {
+            self.revision = revision
+        }
+
+        init<Value>(list answer: Versioned<Value>) {
+            revision = answer.revision
+            listTag = answer.etag
+        }
+    }
+
     /// Shows a change now and sends it after the changes before it; `send` answers the
     /// revision the server made it at.
     func enqueue(
         _ apply: @escaping ([Trip]) -> [Trip],
-        send: @escaping @MainActor (TripStore, _ serial: Int) async throws(TripsClientError) -> UInt64?
+        send: @escaping @MainActor (TripStore, _ serial: Int) async throws(TripsClientError) -> Answered
     ) {
-        lastSerial += 1
-        let serial = lastSerial
-        pending.append(PendingChange(serial: serial, apply: apply))
+        books.lastSerial += 1
+        let serial = books.lastSerial
+        books.pending.append(PendingChange(serial: serial, apply: apply))
         settle()
-        let previous = sending
-        sending = Task { [weak self] in
+        let previous = books.sending
+        books.sending = Task { [weak self] in
             await previous?.value
             await self?.deliver(serial, send)
         }
@@ -89,39 +105,44 @@ extension TripStore {
 
     /// Changes what a change shows (an added trip, once the server named it).
     func replaceApply(of serial: Int, with apply: @escaping ([Trip]) -> [Trip]) {
-        guard let index = pending.firstIndex(where: { $0.serial == serial }) else { return }
-        pending[index].apply = apply
+        guard let index = books.pending.firstIndex(where: { $0.serial == serial }) else { return }
+        books.pending[index].apply = apply
     }
 
     /// Sends one change, once the feed has shown this store's earlier ones (so the version
     /// it names in `If-Match` is the one it shows).
-    private func deliver(_ serial: Int, _ send: @MainActor (TripStore, Int) async throws(TripsClientError) -> UInt64?) async {
-        let earlier = pending.filter { $0.serial < serial }.compactMap(\.answeredRevision).max()
-        if let earlier, following != nil { await waitUntil(revision: earlier) }
+    private func deliver(_ serial: Int, _ send: @MainActor (TripStore, Int) async throws(TripsClientError) -> Answered) async {
+        let earlier = books.pending.filter { $0.serial < serial }.compactMap(\.answeredRevision).max()
+        if let earlier, books.following != nil { await waitUntil(revision: earlier) }
         do {
             let answered = try await send(self, serial)
-            if let index = pending.firstIndex(where: { $0.serial == serial }) {
-                pending[index].answeredRevision = answered ?? revision
-                if following == nil { try await reload() }
+            books.remember(listTag: answered.listTag, at: answered.revision)
+            if let index = books.pending.firstIndex(where: { $0.serial == serial }) {
+                books.pending[index].answeredRevision = answered.revision ?? revision
+                if books.following == nil { try await reload() }
             }
             settle()
         } catch .preconditionFailed(let problem) {
-            pending.removeAll { $0.serial == serial }
+            books.pending.removeAll { $0.serial == serial }
             try? await reload()
             settle()
             tell(.reloaded(detail: problem.detail))
         } catch {
-            pending.removeAll { $0.serial == serial }
+            books.pending.removeAll { $0.serial == serial }
             settle()
             tell(.refused(error))
         }
     }
 
-    /// The list's tag, when the server's list is the one this store shows; otherwise the
-    /// list changed elsewhere and the feed has not told yet: 412 without asking the server.
+    /// The list's tag at the store's revision: the one the last answer at that revision
+    /// carried (a read of the list, a change to it), or else the server's current one when
+    /// it is still at that revision (`HEAD /trips`); otherwise the list changed elsewhere and
+    /// the feed has not told yet: 412 without sending the change.
     func listTag() async throws(TripsClientError) -> String? {
+        if let known = books.listTag, known.revision == revision { return known.etag }
         let version = try await client.listVersion()
         guard version.revision == revision else { throw Self.changedElsewhere }
+        books.remember(listTag: version.etag, at: version.revision)
         return version.etag
     }
 

@@ -5,9 +5,9 @@ extension TripStore {
     /// Follows the changes from `revision` on, until `stop()`; a feed the server refuses is
     /// told in `notice`.
     func follow() {
-        following?.cancel()
+        books.following?.cancel()
         let changes = client.changes(since: revision)
-        following = Task { [weak self] in
+        books.following = Task { [weak self] in
             do {
                 for try await event in changes {
                     guard let self else { return }
@@ -26,8 +26,8 @@ extension TripStore {
             try? await reload()
             return
         }
-        confirmed.apply(event)
-        revision = event.revision
+        books.confirmed.apply(event)
+        set(revision: event.revision)
         settle()
     }
 }

@@ -16,7 +16,14 @@ import Observation
 ///     store.move([3], before: 1)         // shown now, sent in order
 ///
 /// `@Observable` where Observation exists; `onChange` is called after every change either way.
-/// (Its internal state is observable too: `@ObservationIgnored` cannot sit inside `#if`.)
+/// Only `trips`, `revision` and `notice` are observed, and a view is told only when one of them
+/// really changes: the store's bookkeeping is in `books`, a constant the macro leaves alone.
+///
+/// A trip `add` shows has a temporary id until the server answers: a negative one (-1, -2…),
+/// so it never names a trip of the list. In the lesson's app the store makes its ids itself
+/// and a new trip has its id at once; here the server assigns ids (they are the list's, shared
+/// by every client), so the store cannot know it before the answer. A negative id means "not
+/// saved yet": an app may show the trip as pending, and a change to it waits for its answer.
 @MainActor
 #if canImport(Observation)
 @Observable
@@ -40,17 +47,37 @@ public final class TripStore {
     }
 
     /// Called after every change to `trips`, `revision` or `notice`.
-    public var onChange: (@MainActor () -> Void)?
+    public var onChange: (@MainActor () -> Void)? {
+        get { books.onChange }
+        set { books.onChange = newValue }
+    }
 
     let client: TripsClient
-    /// The server's list at `revision`.
-    var confirmed: [Trip] = []
-    /// This store's changes, oldest first, until the feed shows them.
-    var pending: [PendingChange] = []
-    var sending: Task<Void, Never>?
-    var following: Task<Void, Never>?
-    var revisionWaiters: [(revision: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
-    var lastSerial = 0
+    /// What the store keeps to do its work, which no view shows.
+    let books = Bookkeeping()
+
+    /// The store's working state: a class held in a constant, so that its changes are not
+    /// observed (`@ObservationIgnored` cannot be written inside `#if canImport(Observation)`).
+    @MainActor final class Bookkeeping {
+        /// The server's list at the store's revision.
+        var confirmed: [Trip] = []
+        /// The store's changes, oldest first, until the feed shows them.
+        var pending: [PendingChange] = []
+        var sending: Task<Void, Never>?
+        var following: Task<Void, Never>?
+        var revisionWaiters: [(revision: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var lastSerial = 0
+        /// The list's `ETag` at a revision, from the last answer that carried it: the
+        /// `If-Match` of a change to the list while the store is at that revision.
+        var listTag: (revision: UInt64, etag: String)?
+        var onChange: (@MainActor () -> Void)?
+
+        /// Keeps the list's tag, when an answer carried one with its revision.
+        func remember(listTag etag: String?, at revision: UInt64?) {
+            guard let etag, let revision else { return }
+            listTag = (revision, etag)
+        }
+    }
 
     /// A change shown before the server confirmed it.
     struct PendingChange {
@@ -74,50 +101,63 @@ public final class TripStore {
 
     /// Stops following the changes.
     public func stop() {
-        following?.cancel()
-        following = nil
+        books.following?.cancel()
+        books.following = nil
     }
 
     /// Returns once every change made so far has been answered (or refused).
     public func sent() async {
-        while let current = sending {
+        while let current = books.sending {
             await current.value
-            if sending == current { break }
+            if books.sending == current { break }
         }
     }
 
     /// Returns once the store has caught up with `revision` of the server's list.
     public func waitUntil(revision wanted: UInt64) async {
         guard revision < wanted else { return }
-        await withCheckedContinuation { revisionWaiters.append((wanted, $0)) }
+        await withCheckedContinuation { books.revisionWaiters.append((wanted, $0)) }
     }
 
-    /// Reads the whole list again; the store's unanswered changes stay on top of it.
+    /// Reads the whole list again (unless the feed brought a newer one meanwhile); the
+    /// store's unanswered changes stay on top of it.
     public func reload() async throws(TripsClientError) {
         let list = try await client.list()
-        confirmed = list.value
-        revision = max(revision, list.revision ?? 0)
+        // The feed may have moved past the list while it was read: its state is then the newer.
+        if let read = list.revision, read >= revision {
+            books.confirmed = list.value
+            books.remember(listTag: list.etag, at: read)
+            set(revision: read)
+        }
         settle()
     }
 
     /// Recomputes what is shown: drops the changes the list now holds, then applies the rest.
+    /// `trips` is set (and observers told) only when it differs.
     func settle() {
-        pending.removeAll { change in change.answeredRevision.map { $0 <= revision } ?? false }
-        trips = pending.reduce(confirmed) { shown, change in change.apply(shown) }
-        let ready = revisionWaiters.filter { $0.revision <= revision }
-        revisionWaiters.removeAll { $0.revision <= revision }
+        books.pending.removeAll { change in change.answeredRevision.map { $0 <= revision } ?? false }
+        let shown = books.pending.reduce(books.confirmed) { shown, change in change.apply(shown) }
+        if shown != trips { trips = shown }
+        let ready = books.revisionWaiters.filter { $0.revision <= revision }
+        books.revisionWaiters.removeAll { $0.revision <= revision }
         for waiter in ready { waiter.continuation.resume() }
-        onChange?()
+        books.onChange?()
+    }
+
+    /// Moves to `revision`; observers are told only when it differs.
+    func set(revision new: UInt64) {
+        if new != revision { revision = new }
     }
 
     /// Tells the person something; `nil` clears it.
     public func clearNotice() {
+        guard notice != nil else { return }
         notice = nil
-        onChange?()
+        books.onChange?()
     }
 
     func tell(_ notice: Notice) {
         self.notice = notice
-        onChange?()
+        books.onChange?()
     }
 }

@@ -1,12 +1,36 @@
 import Foundation
+import Synchronization
 import Testing
 import TripsClient
 import TripsDomain
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+#if canImport(Observation)
+import Observation
+#endif
+
 /// The lesson's `TripStore` over a live server: optimistic, conditional, kept in sync.
 @Suite struct ClientTripStoreTests {
-    @MainActor private func store(_ server: ClientTestServer) async throws -> TripStore {
-        let store = TripStore(client: TripsClient(baseURL: server.url, retry: RetryPolicy { _ in await Task.yield() }))
+    /// Sends over `URLSession`, recording each request's method and path.
+    final class RecordingTransport: HTTPTransport {
+        private let transport = URLSessionTransport()
+        private let sent = Mutex<[String]>([])
+        var requests: [String] { sent.withLock { $0 } }
+
+        func send(_ request: URLRequest, maxBytes: Int) async throws -> (Data, HTTPURLResponse) {
+            sent.withLock { $0.append("\(request.httpMethod ?? "GET") \(request.url?.path ?? "")") }
+            return try await transport.send(request, maxBytes: maxBytes)
+        }
+    }
+
+    @MainActor private func store(_ server: ClientTestServer, transport: any HTTPTransport = URLSessionTransport()) async throws
+        -> TripStore
+    {
+        let store = TripStore(
+            client: TripsClient(baseURL: server.url, retry: RetryPolicy { _ in await Task.yield() }, transport: transport))
         try await store.start()
         return store
     }
@@ -89,4 +113,62 @@ import TripsDomain
             #expect(server.order == [2, 3, 4, 5, 6, 1])
         }
     }
+
+    @Test(arguments: TestStore.all) @MainActor func aChangeToTheListUsesTheTagItsLastAnswerCarried(kind: TestStore) async throws {
+        try await ClientTestServer.with(kind) { @MainActor server in
+            let transport = RecordingTransport()
+            let store = try await store(server, transport: transport)
+            defer { store.stop() }
+            store.move([6], before: 1)
+            _ = store.makeFavorites(store.trips.filter { $0.id == 3 })
+            store.move([2], before: nil)
+            try await caughtUp(store, with: server)
+            #expect(store.notice == nil && store.trips.map(\.id) == server.order && server.order == [6, 1, 3, 4, 5, 2])
+            #expect(!transport.requests.contains { $0.hasPrefix("HEAD") })
+            // Another client's change: the store's revision moved past the last tag it saw.
+            try await TripsClient(baseURL: server.url).move([1], before: nil)
+            try await caughtUp(store, with: server)
+            store.move([4], before: 6)
+            try await caughtUp(store, with: server)
+            #expect(transport.requests.filter { $0.hasPrefix("HEAD") } == ["HEAD /trips"])
+            #expect(store.notice == nil && store.trips.map(\.id) == server.order && server.order == [4, 6, 3, 5, 2, 1])
+        }
+    }
+
+    #if canImport(Observation)
+    /// Records whether an observation fired.
+    final class Fired: Sendable {
+        private let fired = Mutex(false)
+        var value: Bool { fired.withLock { $0 } }
+        func set() { fired.withLock { $0 = true } }
+    }
+
+    @Test @MainActor func viewsAreToldOnlyWhenWhatTheyShowChanges() async throws {
+        try await ClientTestServer.with(.memory) { @MainActor server in
+            let store = try await store(server)
+            defer { store.stop() }
+            store.move([4], before: 1)
+            let fired = Fired()
+            withObservationTracking {
+                _ = store.trips
+                _ = store.notice
+            } onChange: {
+                fired.set()
+            }
+            // The answer comes and the feed confirms the move: the store's work, not the view's.
+            try await caughtUp(store, with: server)
+            #expect(!fired.value)
+            #expect(store.trips.map(\.id) == [4, 1, 2, 3, 5, 6])
+            let revision = Fired()
+            withObservationTracking {
+                _ = store.revision
+            } onChange: {
+                revision.set()
+            }
+            store.move([1], before: nil)
+            try await caughtUp(store, with: server)
+            #expect(revision.value)
+        }
+    }
+    #endif
 }
