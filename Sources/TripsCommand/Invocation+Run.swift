@@ -14,7 +14,7 @@ extension Invocation {
             FileHandle.standardError.write(Data("trips: \(error)\n".utf8))
             return 1
         } catch let error as UsageError {
-            FileHandle.standardError.write(Data("trips: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data(Usage.error(error).utf8))
             return 2
         } catch {
             FileHandle.standardError.write(Data("trips: \(error)\n".utf8))
@@ -42,8 +42,7 @@ extension Invocation {
             let list = try await client.move(ids, before: before)
             printer.trips(list.value)
         case .favorite(let names):
-            let ids = names.compactMap { Int($0) }
-            guard ids.isEmpty || ids.count == names.count else { throw UsageError(message: "favorite takes ids or cities, not both") }
+            let ids = names.compactMap { Int($0) }  // all or none (`Invocation`)
             let answer = try await ids.isEmpty ? client.makeFavorites(named: names) : client.makeFavorites(ids)
             printer.favorites(answer.value)
         case .delete(let ids):
@@ -55,8 +54,12 @@ extension Invocation {
             for try await change in client.changes(since: since) { printer.change(change) }
         case .photo(let id, let file):
             guard let file else { return printer.trip(try await client.clearPhoto(id).value) }
-            guard let type = Self.imageType(of: file) else { throw UsageError(message: "\(file) is not a .jpg, .jpeg, .png or .webp file") }
-            guard let data = FileManager.default.contents(atPath: file) else { throw UsageError(message: "\(file) cannot be read") }
+            guard let type = Self.imageType(of: file) else {
+                throw UsageError(message: "\(file) is not a .jpg, .jpeg, .png or .webp file", verb: "photo")
+            }
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw UsageError(message: "\(file) cannot be read", verb: "photo")
+            }
             printer.trip(try await client.setPhoto(id, [UInt8](data), type: type).value)
         }
     }

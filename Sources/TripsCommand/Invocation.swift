@@ -28,9 +28,11 @@ struct Invocation {
     static let defaultServer = "http://127.0.0.1:8080"
 }
 
-/// A command line `trips` cannot run: the message, then the usage, and exit 2.
+/// A command line `trips` cannot run: the message, then the usage of its command (`verb`,
+/// nil when none is known yet), and exit 2 (`Usage.error`).
 struct UsageError: Error {
     var message: String
+    var verb: String?
 }
 
 extension Invocation {
@@ -89,7 +91,15 @@ extension Invocation {
 
     private static func command(_ words: [String], _ options: [String: [String]]) throws(UsageError) -> Command {
         guard let verb = words.first else { return .help }
-        let operands = Array(words.dropFirst())
+        do {
+            return try command(verb, Array(words.dropFirst()), options)
+        } catch {
+            let isKnown = Usage.commands.contains { $0.verb == verb }
+            throw UsageError(message: error.message, verb: isKnown ? verb : nil)
+        }
+    }
+
+    private static func command(_ verb: String, _ operands: [String], _ options: [String: [String]]) throws(UsageError) -> Command {
         var allowed: Set<String> = []
         /// The option's one value, or nil; given twice is a usage error.
         func option(_ name: String) throws(UsageError) -> String? {
@@ -133,6 +143,10 @@ extension Invocation {
             command = .move(try operands.map(id), before: try before.map(id))
         case "favorite":
             guard !operands.isEmpty else { throw UsageError(message: "favorite needs ids or cities") }
+            let ids = operands.filter { Int($0) != nil }
+            guard ids.isEmpty || ids.count == operands.count else {
+                throw UsageError(message: "favorite takes trip ids or cities, not both: run it once for each")
+            }
             command = .favorite(operands)
         case "delete":
             guard !operands.isEmpty else { throw UsageError(message: "delete needs the ids of the trips to delete") }

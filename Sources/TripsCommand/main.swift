@@ -7,7 +7,7 @@ let invocation: Invocation
 do {
     invocation = try Invocation(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
-    FileHandle.standardError.write(Data("trips: \(error.message)\n\n\(Usage.text)\n".utf8))
+    FileHandle.standardError.write(Data(Usage.error(error).utf8))
     exit(2)
 }
 exit(await invocation.run())

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TripsTestSupport
 
+@testable import TripsServer
+
 /// The `trips` command, run as a child process against a live server.
 @Suite(.tags(.live)) struct TripsCommandTests {
     /// Runs `trips` with `arguments` and `environment` to its end: status and both outputs.
@@ -54,12 +56,46 @@ import TripsTestSupport
             let refused = try await trips(["delete", "42", "--server", url])
             #expect(refused.status == 1 && refused.errors == "trips: no trip has the id 42\n" && refused.output.isEmpty)
             let usage = try await trips(["move", "2", "--server", url])
-            #expect(usage.status == 2 && usage.errors.contains("move needs --before ID or --end") && usage.errors.contains("Usage: trips"))
-            #expect(try await trips(["frobnicate"]).status == 2)
+            #expect(usage.status == 2 && usage.output.isEmpty)
+            #expect(
+                usage.errors
+                    == "trips: move needs --before ID or --end, not both\nusage: trips move ID... --before ID | --end\nsee trips --help\n")
+            let unknown = try await trips(["frobnicate"])
+            #expect(unknown.status == 2)
+            #expect(
+                unknown.errors
+                    == "trips: unknown command frobnicate\nusage: trips [--server URL] [--token TOKEN] [--json] COMMAND\nsee trips --help\n"
+            )
+            let add = try await trips(["add", "--city", "Oslo"])
+            #expect(
+                add.status == 2 && add.errors.contains("\nusage: trips add \"Lisbon") && add.errors.contains("\n       trips add --city"))
+            let mixed = try await trips(["favorite", "2", "Zurich", "--server", url])
+            #expect(mixed.status == 2 && mixed.errors.hasPrefix("trips: favorite takes trip ids or cities, not both"))
+            #expect(server.order == [1, 2, 3, 4, 5, 6])
             let help = try await trips(["--help"])
             #expect(help.status == 0 && help.output.contains("Exit status: 0 done; 1"))
             let unreachable = try await trips(["list", "--server", "http://127.0.0.1:1"])
             #expect(unreachable.status == 1 && unreachable.errors.hasPrefix("trips: The server could not be reached"))
+        }
+    }
+
+    @Test func aPrivateServerTakesTheTokenFromTheOptionOrTheEnvironment() async throws {
+        let token = "alice-0123456789abcdef"
+        let access = AccessPolicy(tokens: AccessTokens([(name: "alice", token: token)]), isPrivate: true)
+        try await ClientTestServer.with(.memory, access: access) { server in
+            let url = server.url.absoluteString
+            let option = try await trips(["list", "--server", url, "--token", token])
+            #expect(option.status == 0 && option.output.split(separator: "\n").count == 6)
+            let environment = try await trips(["move", "1", "--end"], environment: ["TRIPS_URL": url, "TRIPS_TOKEN": token])
+            #expect(environment.status == 0 && server.order == [2, 3, 4, 5, 6, 1])
+            let overridden = try await trips(["show", "2", "--token=\(token)"], environment: ["TRIPS_URL": url, "TRIPS_TOKEN": "wrong"])
+            #expect(overridden.status == 0)
+            for refused in [
+                try await trips(["list", "--server", url]),
+                try await trips(["list", "--server", url, "--token", "mallory-0123456789abcdef"]),
+            ] {
+                #expect(refused.status == 1 && refused.output.isEmpty && refused.errors.hasPrefix("trips: ") && refused.errors.count > 8)
+            }
         }
     }
 }
