@@ -19,11 +19,12 @@ import Observation
 /// Only `trips`, `revision` and `notice` are observed, and a view is told only when one of them
 /// really changes: the store's bookkeeping is in `books`, a constant the macro leaves alone.
 ///
-/// A trip `add` shows has a temporary id until the server answers: a negative one (-1, -2…),
-/// so it never names a trip of the list. In the lesson's app the store makes its ids itself
-/// and a new trip has its id at once; here the server assigns ids (they are the list's, shared
-/// by every client), so the store cannot know it before the answer. A negative id means "not
-/// saved yet": an app may show the trip as pending, and a change to it waits for its answer.
+/// A trip `add` shows has a temporary id until the server answers: a negative one, so it
+/// never names a trip of the list. In the lesson's app the store makes its ids itself and a
+/// new trip has its id at once; here the server assigns ids (they are the list's, shared by
+/// every client), so the store cannot know it before the answer. A negative id means "not
+/// saved yet": an app shows the trip as pending and changes it only once it has its real id
+/// (after `sent()`); a change sent with the temporary id names no trip and is refused.
 @MainActor
 #if canImport(Observation)
 @Observable
