@@ -25,6 +25,9 @@ public struct TripList: Sendable {
     /// How many trips, nights and favorites the whole list holds, also kept with `entries`
     /// (`setEntry`): the summary of the All view costs no pass over the list.
     public private(set) var totals: TripTotals
+    /// How many trips name each country, also kept with `entries` (`setEntry`): the page's
+    /// chips stop looking once they have found every country (`firstCountries(limit:)`).
+    public private(set) var countries: CountryCounts
 
     package struct Entry: Sendable, Hashable {
         package var trip: Trip {
@@ -60,7 +63,7 @@ public struct TripList: Sendable {
 
     private init(
         revision: UInt64, lastIssuedID: Int, entries: TripIDTable<Entry>, order: ListOrder, favoriteIDs: Set<Trip.ID>,
-        photos: TripPhotoIndex, totals: TripTotals
+        photos: TripPhotoIndex, totals: TripTotals, countries: CountryCounts
     ) {
         self.revision = revision
         self.lastIssuedID = lastIssuedID
@@ -69,6 +72,7 @@ public struct TripList: Sendable {
         self.favoriteIDs = favoriteIDs
         self.photos = photos
         self.totals = totals
+        self.countries = countries
     }
 
     /// A list being restored trip by trip, in stored order: start-up hands it each part of a
@@ -79,6 +83,7 @@ public struct TripList: Sendable {
         private var favoriteIDs = Set<Trip.ID>()
         private var photos = TripPhotoIndex()
         private var totals = TripTotals()
+        private var countries = CountryCounts()
         private let revision: UInt64
         private var lastIssuedID: Int
 
@@ -97,6 +102,7 @@ public struct TripList: Sendable {
             if trip.isFavorite { favoriteIDs.insert(trip.id) }
             photos.add(trip.photo)
             totals.add(trip)
+            countries.add(trip.country)
             lastIssuedID = max(lastIssuedID, trip.id)
             return true
         }
@@ -105,7 +111,7 @@ public struct TripList: Sendable {
         public consuming func finish() -> TripList {
             TripList(
                 revision: revision, lastIssuedID: lastIssuedID, entries: entries, order: ListOrder(ids), favoriteIDs: favoriteIDs,
-                photos: photos, totals: totals)
+                photos: photos, totals: totals, countries: countries)
         }
     }
 
@@ -335,12 +341,16 @@ public struct TripList: Sendable {
     }
 
     /// Puts `entry` (nil: none) under `id`. Every change to `entries` goes through here, which
-    /// keeps `favoriteIDs`, `photos` and `totals` in step.
+    /// keeps `favoriteIDs`, `photos`, `totals` and `countries` in step.
     private mutating func setEntry(_ entry: Entry?, for id: Trip.ID) {
         let replaced = entries[id]?.trip
         entries[id] = entry
         if let replaced { totals.remove(replaced) }
         if let trip = entry?.trip { totals.add(trip) }
+        if entry?.trip.country != replaced?.country {
+            if let replaced { countries.remove(replaced.country) }
+            if let trip = entry?.trip { countries.add(trip.country) }
+        }
         if entry?.trip.photo != replaced?.photo {
             photos.remove(replaced?.photo)
             photos.add(entry?.trip.photo)

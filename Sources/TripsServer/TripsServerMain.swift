@@ -79,6 +79,7 @@ package enum TripsServerMain {
             hosts: HostAllowList(listeningOn: configuration.host, allowedHosts: options.allowedHosts),
             maxSubscribers: options.maxSubscribers, maxPhotoBytes: options.maxPhotoBytes)
         let server = HTTPServer(configuration: configuration, handler: api, streams: api.feed.hub, metrics: api.serverMetrics)
+        TripsListPage.prepare()
         do {
             try server.start(on: listener)
         } catch {

@@ -79,3 +79,17 @@ package final class RequestIDGenerator {
 
 @available(*, unavailable)
 extension RequestIDGenerator: Sendable {}
+
+/// A request's id with the prefix of the loop that issued it: what its answer's
+/// `X-Request-ID` says, kept unformatted until a problem document needs it as its `instance`.
+package struct IssuedRequestID: Sendable, Hashable {
+    let id: RequestID
+    let prefix: [UInt8]
+
+    /// The id as `X-Request-ID` writes it.
+    package var text: String {
+        var bytes: [UInt8] = []
+        id.append(to: &bytes, prefix: prefix)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

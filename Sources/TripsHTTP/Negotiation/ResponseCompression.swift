@@ -45,12 +45,24 @@ package struct ResponseCompression: Sendable, Hashable {
         }
     }
 
-    /// Whether a `Content-Type` value names a type `isCompressible` takes.
+    /// Whether a `Content-Type` value names a type `isCompressible` takes, read in place
+    /// ignoring case (`equalsCaseInsensitive`): every answer not prepared passes here, so no
+    /// lowercased copy is made.
     private static func isCompressible(contentType: String) -> Bool {
-        let essence = contentType.prefix { $0 != ";" }.lowercased()
-        guard let slash = essence.firstIndex(of: "/") else { return false }
-        return isCompressible(
-            type: essence[..<slash].trimmingPrefix(" "), subtype: essence[essence.index(after: slash)...].prefix { $0 != " " })
+        var value = contentType
+        return value.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            let end = raw.firstIndex(of: UInt8(ascii: ";")) ?? raw.count
+            guard let slash = raw[..<end].firstIndex(of: UInt8(ascii: "/")) else { return false }
+            let typeStart = raw[..<slash].firstIndex { $0 != UInt8(ascii: " ") } ?? slash
+            let subtypeEnd = raw[(slash + 1)..<end].firstIndex(of: UInt8(ascii: " ")) ?? end
+            let type = UnsafeRawBufferPointer(rebasing: raw[typeStart..<slash])
+            let subtype = UnsafeRawBufferPointer(rebasing: raw[(slash + 1)..<subtypeEnd])
+            if equalsCaseInsensitive(type, "text") { return !equalsCaseInsensitive(subtype, "event-stream") }
+            guard equalsCaseInsensitive(type, "application") else { return false }
+            return equalsCaseInsensitive(subtype, "json") || equalsCaseInsensitive(subtype, "yaml")
+                || (subtype.count >= 5 && equalsCaseInsensitive(UnsafeRawBufferPointer(rebasing: subtype.suffix(5)), "+json"))
+        }
     }
 
     /// `response` for `request`'s client, as `encode(_:as:)` makes it. A `prepared()`

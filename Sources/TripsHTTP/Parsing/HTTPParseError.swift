@@ -72,6 +72,15 @@ package enum HTTPParseError: Error, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The kind of problem the client is told of.
+    var type: ProblemType {
+        switch self {
+        case .methodNotImplemented, .unsupportedTransferCoding, .versionNotSupported, .unsupportedExpectation: .notImplemented
+        case .requestLineTooLong, .headerSectionTooLarge, .tooManyHeaderFields, .contentTooLarge: .tooLarge
+        default: .malformedRequest
+        }
+    }
+
     /// The problem detail sentence the client gets.
     var detail: String {
         switch self {
@@ -106,7 +115,7 @@ package enum HTTPParseError: Error, Hashable, Sendable, CaseIterable {
     }
 
     /// The problem response for this error, in the form `accept` prefers.
-    func response(accept: [String] = []) -> HTTPResponse {
-        ProblemDetails(status, detail).response(accept: accept)
+    func response(accept: [String] = [], instance: String? = nil) -> HTTPResponse {
+        ProblemDetails(status, detail, type: type).response(accept: accept, instance: instance)
     }
 }

@@ -177,9 +177,10 @@ package final class HTTPConnection {
                 return offset
             case .sendContinue:
                 let head = parser.headOfCurrentRequest
+                begin(head)
                 var context = RequestContext()
+                context.requestID = currentRequestID
                 if let refusal = environment.handler.refusal(beforeContent: head, context: &context) {
-                    begin(head)
                     write(refusal, context: context, omitContent: head.method == .head, connection: .close, now: now, output: &output)
                     return offset
                 }
@@ -187,9 +188,10 @@ package final class HTTPConnection {
             case .request(let request):
                 dispatch(request, now: now, output: &output)
             case .failure(let error):
+                if current == nil { current = unparsedInFlight() }
                 write(
-                    error.response(accept: parser.acceptOfCurrentRequest), omitContent: false, connection: .close, now: now,
-                    output: &output)
+                    error.response(accept: parser.acceptOfCurrentRequest, instance: currentRequestID?.text), omitContent: false,
+                    connection: .close, now: now, output: &output)
                 return offset
             }
         }
@@ -208,10 +210,15 @@ package final class HTTPConnection {
     var canResume: Bool { isHoldingRequests && state == .open && !isBackedUp([]) }
 
     /// Starts answering `request`: its timers stop, and it becomes the one the next answer logs.
+    /// A request whose head was already begun (for `100 Continue`) keeps its id and trace.
     private func begin(_ request: HTTPRequest) {
         requestStartedAt = nil
         contentStartedAt = nil
         guard environment.requestIDs != nil || environment.traces != nil else { return }
+        if current != nil {
+            current?.request = request
+            return
+        }
         current = InFlight(
             id: environment.requestIDs?.id(for: request), trace: environment.traces?.context(for: request), request: request,
             startedAt: environment.clock.now())
@@ -224,13 +231,14 @@ package final class HTTPConnection {
             !request.keepAlive || environment.isShuttingDown
             ? .close : (request.version == .http1_0 ? .keepAlive : .none)
         var context = RequestContext()
+        context.requestID = currentRequestID
         switch environment.handler.handle(request, context: &context) {
         case .now(let response):
             write(response, context: context, omitContent: omitContent, connection: connection, now: now, output: &output)
         case .later(let start):
             state = .awaitingResponse
             deferred = (omitContent, connection, context)
-            start(HTTPResponder(sink: environment.sink, connection: id, trace: current?.trace))
+            start(HTTPResponder(sink: environment.sink, connection: id, trace: current?.trace, requestID: context.requestID))
         case .stream(let head, let start):
             startStream(head, start, context: context, request: request, connection: connection, now: now, output: &output)
         }
@@ -342,6 +350,12 @@ package final class HTTPConnection {
         if connection == .close { state = .closing }
     }
 
+    /// The id of the request being answered, as its `X-Request-ID` says it.
+    private var currentRequestID: IssuedRequestID? {
+        guard let id = current?.id, let prefix = environment.requestIDs?.prefix else { return nil }
+        return IssuedRequestID(id: id, prefix: prefix)
+    }
+
     /// An answer the connection makes itself (a parse error, a timeout) still has an id and a
     /// trace of its own.
     private func unparsedInFlight() -> InFlight? {
@@ -434,7 +448,9 @@ package final class HTTPConnection {
                 : lastReadAt + environment.configuration.timeouts.bodyStall <= now
                     ? "The request content stalled."
                     : "The request content arrived too slowly: under \(environment.configuration.timeouts.minimumBodyRate) bytes a second on average."
-            let response = ProblemDetails(.requestTimeout, detail).response(accept: parser.acceptOfCurrentRequest)
+            if current == nil { current = unparsedInFlight() }
+            let response = ProblemDetails(.requestTimeout, detail, type: .requestTimeout)
+                .response(accept: parser.acceptOfCurrentRequest, instance: currentRequestID?.text)
             write(response, omitContent: false, connection: .close, now: now, output: &output)
             leftover = []
         } else {

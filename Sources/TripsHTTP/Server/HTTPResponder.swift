@@ -20,11 +20,15 @@ package final class HTTPResponder: Sendable {
     /// The request's trace context, for the work done to answer it (a store tags its
     /// transaction with it); nil when the server issues none.
     package let trace: TraceContext?
+    /// The request's `X-Request-ID`, for a problem document's `instance`; nil when the server
+    /// issues no ids.
+    package let requestID: IssuedRequestID?
 
-    package init(sink: any HTTPResponseSink, connection: ConnectionID, trace: TraceContext? = nil) {
+    package init(sink: any HTTPResponseSink, connection: ConnectionID, trace: TraceContext? = nil, requestID: IssuedRequestID? = nil) {
         self.sink = sink
         self.connection = connection
         self.trace = trace
+        self.requestID = requestID
     }
 
     /// Sends `response`; later calls are ignored.
@@ -37,13 +41,15 @@ package final class HTTPResponder: Sendable {
     /// to whatever its parts answer). This one is done then: it answers through the new one.
     package func mapping(_ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> HTTPResponder {
         answered.store(true, ordering: .releasing)
-        return HTTPResponder(sink: TransformingSink(base: sink, transform: transform), connection: connection, trace: trace)
+        return HTTPResponder(
+            sink: TransformingSink(base: sink, transform: transform), connection: connection, trace: trace, requestID: requestID)
     }
 
     deinit {
         if !answered.load(ordering: .acquiring) {
             sink.deliver(
-                ProblemDetails(.internalServerError, "The request was dropped without a response.").response(),
+                ProblemDetails(.internalServerError, "The request was dropped without a response.", type: .internalError)
+                    .response(instance: requestID?.text),
                 to: connection)
         }
     }

@@ -2,12 +2,14 @@ import TripsDomain
 import TripsFormats
 import TripsHTTP
 
-/// An error the API answers with: a status, a sentence that says what was wrong, and
-/// members that help a client act on it (the unknown ids, the member at fault). It is
+/// An error the API answers with: a status, its kind (`type`), a sentence that says what
+/// was wrong, and members that help a client act on it (the unknown ids, the member at fault). It is
 /// written as a response by `ProblemDetails`, like every other error.
 struct APIError: Error, Sendable {
     var status: HTTPStatus
     var detail: String
+    /// The kind of refusal: the status's usual one unless the thrower names another.
+    var type: ProblemType
     /// Fields the response must carry, such as `Allow` with a 405.
     var headerFields: HTTPFields = [:]
     /// The body member at fault (`nights`, `sources`).
@@ -23,9 +25,10 @@ struct APIError: Error, Sendable {
     /// The list's current revision, where the client must catch up from it (410).
     var revision: UInt64?
 
-    init(_ status: HTTPStatus, _ detail: String) {
+    init(_ status: HTTPStatus, _ detail: String, type: ProblemType? = nil) {
         self.status = status
         self.detail = detail
+        self.type = type ?? .usual(for: status)
     }
 
     /// Where in a body one broken rule sits, and what it is: an entry of a problem
@@ -46,11 +49,16 @@ struct APIError: Error, Sendable {
         let first = faults[0]
         switch first.innermost {
         case .malformedJSON, .malformedText:
-            self.init(.badRequest, error.description)
+            self.init(.badRequest, error.description, type: .malformedContent)
         case .unknownTrips(let ids) where pathID != nil && ids == [pathID] && faults.count == 1:
             self.init(.notFound, error.description)
         default:
-            self.init(.unprocessableContent, error.description)
+            let namesUnknownTrips =
+                switch first.innermost {
+                case .unknownTrips, .unknownDestination: true
+                default: false
+                }
+            self.init(.unprocessableContent, error.description, type: namesUnknownTrips ? .unknownIDs : .invalidDraft)
             ids = first.innermost.namedIDs
             errors = faults.map(\.fault)
             member = errors?.first?.member
@@ -76,9 +84,10 @@ struct APIError: Error, Sendable {
 
     static let preconditionFailed = APIError(.preconditionFailed, "If-Match names no current representation: the resource has changed.")
 
-    /// The error as a response, in the form the client prefers.
-    func response(accept: [String]) -> HTTPResponse {
-        var problem = ProblemDetails(status, detail)
+    /// The error as a response, in the form the client prefers; `requestID` becomes the
+    /// problem's `instance`.
+    func response(accept: [String], requestID: IssuedRequestID?) -> HTTPResponse {
+        var problem = ProblemDetails(status, detail, type: type)
         problem.headerFields = headerFields
         if let member { problem.extensions.append(("member", .string(member))) }
         if let line { problem.extensions.append(("line", .number(String(line)))) }
@@ -91,7 +100,7 @@ struct APIError: Error, Sendable {
             problem.extensions.append(("revision", .number(String(revision))))
             problem.headerFields[.tripsRevision] = String(revision)
         }
-        return problem.response(accept: accept)
+        return problem.response(accept: accept, instance: requestID?.text)
     }
 }
 

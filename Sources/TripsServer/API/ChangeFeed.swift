@@ -63,7 +63,8 @@ final class ChangeFeed: Sendable {
         guard !event.isReset else {
             // What they missed is not told one by one: as a poll from a revision no longer kept.
             for waiter in waiting {
-                waiter.responder.respond(Self.gone(since: waiter.since, revision: event.revision, accept: waiter.accept))
+                waiter.responder.respond(
+                    Self.gone(since: waiter.since, revision: event.revision, accept: waiter.accept, requestID: waiter.responder.requestID))
             }
             return
         }
@@ -142,7 +143,7 @@ final class ChangeFeed: Sendable {
             let answer = store.withHistory { history -> HTTPResponse? in
                 let since = since ?? history.revision
                 guard let missed = history.events(after: since) else {
-                    return Self.gone(since: since, revision: history.revision, accept: accept)
+                    return Self.gone(since: since, revision: history.revision, accept: accept, requestID: responder.requestID)
                 }
                 if !missed.isEmpty || wait == 0 { return Self.pollAnswer(revision: history.revision, missed) }
                 waiters.withLock { $0[id] = (responder, since, accept) }
@@ -157,13 +158,13 @@ final class ChangeFeed: Sendable {
     }
 
     /// 410: the changes after `since` are no longer kept.
-    private static func gone(since: UInt64, revision: UInt64, accept: [String]) -> HTTPResponse {
+    private static func gone(since: UInt64, revision: UInt64, accept: [String], requestID: IssuedRequestID?) -> HTTPResponse {
         var error = APIError(
             .gone,
             "Changes after revision \(since) are no longer kept, or it is ahead of the list: read /trips again, then follow the changes from its Trips-Revision."
         )
         error.revision = revision
-        return error.response(accept: accept)
+        return error.response(accept: accept, requestID: requestID)
     }
 
     /// Calls `resume(true)` once this server's list has reached `revision` (at once when it

@@ -6,6 +6,10 @@ import TripsHTTP
 /// `limit` of them, and a `Link: <…>; rel="next"` the client follows as it is while more follow.
 struct Pagination: Sendable, Equatable {
     static let limits = 1...1_000
+    /// The rows the browser page shows at a time when the request names no `limit`: a long
+    /// view arrives in pages its script appends as the reader reaches the end (JSON and text
+    /// keep their rule: no `limit`, the whole view).
+    static let pageRows = 200
 
     /// At most this many trips; nil: the whole view, as without paging.
     var limit: Int?
@@ -34,7 +38,15 @@ struct Pagination: Sendable, Equatable {
         items.removeAll { $0.name == "limit" || $0.name == "after" }
     }
 
+    /// At most `limit` trips after `after`.
+    init(limit: Int? = nil, after: Trip.ID? = nil) {
+        (self.limit, self.after) = (limit, after)
+    }
+
     var isEverything: Bool { limit == nil && after == nil }
+
+    /// The same page with `pageRows` as its limit when it names none: what the browser page shows.
+    var forPage: Pagination { Pagination(limit: limit ?? Self.pageRows, after: after) }
 
     /// The page of `view`, and the id the next page starts after (nil on the last page);
     /// 422 when `after` names no trip of the view.
@@ -50,9 +62,14 @@ struct Pagination: Sendable, Equatable {
     /// The page of the whole list in stored order: finding `after` costs O(√n) (`ListOrder`),
     /// not a pass over the list.
     func slice(_ list: borrowing TripList) throws(APIError) -> (trips: [Trip], nextAfter: Trip.ID?) {
-        guard let after else { return cut(list.trips, count: list.count) }
+        guard let after else { return firstPage(of: list) }
         guard let rest = list.trips(after: after) else { throw notInView(after) }
         return cut(rest, count: rest.count)
+    }
+
+    /// The first page of the whole list in stored order (`after` is not read).
+    func firstPage(of list: borrowing TripList) -> (trips: [Trip], nextAfter: Trip.ID?) {
+        cut(list.trips, count: list.count)
     }
 
     /// The first `limit` trips of `rest`, which holds `count`.
@@ -64,7 +81,8 @@ struct Pagination: Sendable, Equatable {
 
     private func notInView(_ after: Trip.ID) -> APIError {
         var error = APIError(
-            .unprocessableContent, "after: trip \(after) is not in this view (it was deleted, or the view no longer shows it)")
+            .unprocessableContent, "after: trip \(after) is not in this view (it was deleted, or the view no longer shows it)",
+            type: .unknownIDs)
         error.member = "after"
         error.ids = [after]
         return error

@@ -7,6 +7,7 @@ import TripsHTTP
 /// content coding asked for (compressed once, not on every read). And the list
 /// page's rows per trip version: after a change the page renders the changed trip's row
 /// again and copies the others (a row costs microseconds to render, a copy nanoseconds).
+/// And the list's countries for the page's chips, per revision.
 /// And photos, whose bytes never change under their digest: read from the store (a file,
 /// a database row) once, then served from memory up to `photoCapacity` bytes.
 ///
@@ -39,6 +40,7 @@ final class RepresentationCache: Sendable {
     private let trips = Mutex<[Trip.ID: Entry<HTTPResponse>]>([:])
     private let list = Mutex<Entry<HTTPResponse>?>(nil)
     private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
+    private let countries = Mutex<(revision: UInt64, names: [String])?>(nil)
     private let photos = Mutex<(responses: [String: HTTPResponse], bytes: Int)>(([:], 0))
     private let assets = Mutex<[PageAsset: [HTTPResponse?]]>([:])
     /// The most photo bytes kept: 64 MiB, a few hundred phone photos.
@@ -120,6 +122,18 @@ final class RepresentationCache: Sendable {
             rows[id] = entry
         }
         return row
+    }
+
+    /// The list's countries as the page's chips name them at this revision, made by `build` on a
+    /// miss: finding them may take a pass over the list (`TripList.firstCountries(limit:)`),
+    /// which a page of 100,000 trips would otherwise pay on every read.
+    func countries(revision: UInt64, build: () -> [String]) -> [String] {
+        if let hit = countries.withLock({ $0?.revision == revision ? $0?.names : nil }) { return hit }
+        let names = build()
+        countries.withLock { kept in
+            if kept.map({ $0.revision < revision }) ?? true { kept = (revision, names) }
+        }
+        return names
     }
 
     /// The whole photo with this digest as a prepared 200, made by `build` on a miss (nil: no

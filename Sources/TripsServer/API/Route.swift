@@ -23,6 +23,7 @@ final class Route: Sendable {
         case request(@Sendable (TripsAPI, HTTPRequest) throws(APIError) -> HTTPReply)
         case trip(@Sendable (TripsAPI, Trip.ID, HTTPRequest) throws(APIError) -> HTTPReply)
         case photo(@Sendable (TripsAPI, PhotoName, HTTPRequest) throws(APIError) -> HTTPReply)
+        case problemType(@Sendable (TripsAPI, ProblemType, HTTPRequest) throws(APIError) -> HTTPReply)
     }
 
     /// What a route is besides its answer.
@@ -31,7 +32,8 @@ final class Route: Sendable {
 
         /// Answered without credentials, even where reads need them (`--private`), changes
         /// included: the probes load balancers and orchestrators ask, the page's assets (the
-        /// sign-in page needs them before anyone signed in), and signing in and out.
+        /// sign-in page needs them before anyone signed in), signing in and out, and what a
+        /// kind of problem means (a refused client follows its `type` without a token).
         static let needsNoCredentials = Traits(rawValue: 1 << 0)
         /// A read of the list or part of it, which waits for a `Trips-Revision` its client
         /// asks for (read your writes). The probes, metrics, the spec, the assets and the
@@ -64,6 +66,13 @@ final class Route: Sendable {
         self.init(method, template, [], traits, .photo(answerForPhoto))
     }
 
+    convenience init(
+        _ method: HTTPMethod, _ template: String, _ traits: Traits = [],
+        answerForProblemType: @escaping @Sendable (TripsAPI, ProblemType, HTTPRequest) throws(APIError) -> HTTPReply
+    ) {
+        self.init(method, template, [], traits, .problemType(answerForProblemType))
+    }
+
     private init(_ method: HTTPMethod, _ template: String, _ bodyTypes: [MediaType], _ traits: Traits, _ handler: Handler) {
         self.method = method
         self.template = template
@@ -78,6 +87,7 @@ final class Route: Sendable {
         case .request: nil
         case .trip: .tripID
         case .photo: .photoName
+        case .problemType: .problemType
         }
     }
 
@@ -92,6 +102,8 @@ final class Route: Sendable {
             return try answer(api, id, request)
         case (.photo(let answer), .photoName(let name)?):
             return try answer(api, name, request)
+        case (.problemType(let answer), .problemType(let type)?):
+            return try answer(api, type, request)
         default:
             throw APIError(.internalServerError, "\(method) \(template) was matched without its parameter")
         }

@@ -6,7 +6,7 @@ import TripsHTTP
 /// The routes grouped by path template, and the one a request's method and path reach.
 ///
 /// Built once from a list of routes; it refuses (traps on) a list that routes a method and
-/// path twice, a handler whose parameter is not its template's (`{id}`, `{photo}` or none),
+/// path twice, a handler whose parameter is not its template's (`{id}`, `{photo}`, `{kind}` or none),
 /// or a literal segment that is also an id, so the table is checked as the process starts.
 /// Paths are matched segment by segment in a trie: a path reaches at most one template, and
 /// matching a path without a photo name allocates nothing (it runs on every request).
@@ -68,18 +68,20 @@ struct RouteTable: Sendable {
     enum Parameter: String, Sendable, CaseIterable {
         case tripID = "{id}"
         case photoName = "{photo}"
+        case problemType = "{kind}"
     }
 
     /// What a path holds under its template's parameter.
     enum Argument: Sendable, Hashable {
         case tripID(Trip.ID)
         case photoName(PhotoName)
+        case problemType(ProblemType)
     }
 
     /// A request's place in the table.
     struct Match: Sendable {
         let resource: Resource
-        /// What the path holds under `{id}` or `{photo}`; nil when the template has neither.
+        /// What the path holds under `{id}`, `{photo}` or `{kind}`; nil when the template has none.
         let argument: Argument?
         /// The route for the request's method; nil when the resource answers it only as
         /// `OPTIONS` or not at all (405).
@@ -93,6 +95,8 @@ struct RouteTable: Sendable {
         var id: Int?
         /// The node under `{photo}`, tried when no literal or id matches.
         var photo: Int?
+        /// The node under `{kind}`, tried last: a kind of problem's name.
+        var kind: Int?
         /// The resource whose template ends here.
         var resource: Int?
     }
@@ -108,6 +112,7 @@ struct RouteTable: Sendable {
         var literals: [(segment: [UInt8], node: Int)] = []
         var id: Int?
         var photo: Int?
+        var kind: Int?
         var resource: Int?
     }
 
@@ -132,7 +137,12 @@ struct RouteTable: Sendable {
             var node = 0
             for segment in segments {
                 if let parameter = Parameter(rawValue: String(segment)) {
-                    let child = parameter == .tripID ? \GrowingNode.id : \GrowingNode.photo
+                    let child =
+                        switch parameter {
+                        case .tripID: \GrowingNode.id
+                        case .photoName: \GrowingNode.photo
+                        case .problemType: \GrowingNode.kind
+                        }
                     if nodes[node][keyPath: child] == nil {
                         nodes.append(GrowingNode())
                         nodes[node][keyPath: child] = nodes.count - 1
@@ -140,7 +150,7 @@ struct RouteTable: Sendable {
                     node = nodes[node][keyPath: child]!
                     continue
                 }
-                precondition(!segment.contains("{"), "\(template): {id} and {photo} are the only parameters")
+                precondition(!segment.contains("{"), "\(template): {id}, {photo} and {kind} are the only parameters")
                 let bytes = Array(segment.utf8)
                 precondition(bytes.withUnsafeBytes { Self.id($0) } == nil, "\(template): \(segment) would also be an id")
                 if let next = nodes[node].literals.first(where: { $0.segment == bytes })?.node {
@@ -161,7 +171,7 @@ struct RouteTable: Sendable {
                 edges.append(Edge(segment: segmentBytes.count..<segmentBytes.count + segment.count, node: next))
                 segmentBytes += segment
             }
-            return Node(edges: first..<edges.count, id: node.id, photo: node.photo, resource: node.resource)
+            return Node(edges: first..<edges.count, id: node.id, photo: node.photo, kind: node.kind, resource: node.resource)
         }
         self.edges = edges
         self.segmentBytes = segmentBytes
@@ -215,6 +225,9 @@ struct RouteTable: Sendable {
             } else if let next = nodes[node].photo, let name = PhotoName(segment) {
                 node = next
                 argument = .photoName(name)
+            } else if let next = nodes[node].kind, let type = ProblemType(name: segment) {
+                node = next
+                argument = .problemType(type)
             } else {
                 return nil
             }

@@ -61,7 +61,7 @@ struct SessionForm: Sendable {
 extension APIError {
     /// 422 for a form field at fault.
     static func invalidForm(_ field: String, _ detail: String) -> APIError {
-        var error = APIError(.unprocessableContent, detail)
+        var error = APIError(.unprocessableContent, detail, type: .invalidForm)
         error.member = field
         return error
     }

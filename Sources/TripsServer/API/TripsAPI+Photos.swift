@@ -29,12 +29,13 @@ extension TripsAPI {
                     let photo = try Self.inspect(request.body, declared: declared)
                     reply = try changeTrip(id, request, photo: photo) { _ in .setPhoto(id, photo.photo) }
                 } catch {
-                    reply = .now(error.response(accept: accept))
+                    reply = .now(error.response(accept: accept, requestID: responder.requestID))
                 }
                 switch reply {
                 case .now(let response): responder.respond(response)
                 case .later(let start): start(responder)
-                case .stream: responder.respond(APIError.inconsistent.response(accept: accept))  // a change never streams
+                case .stream:  // a change never streams
+                    responder.respond(APIError.inconsistent.response(accept: accept, requestID: responder.requestID))
                 }
             }
         }
@@ -51,10 +52,10 @@ extension TripsAPI {
             image = try InspectedImage(inspecting: body, declared: declared)
         } catch {
             if case .formatMismatch = error { throw APIError(.unsupportedMediaType, error.description) }
-            throw APIError(.unprocessableContent, error.description)
+            throw APIError(.unprocessableContent, error.description, type: .invalidPhoto)
         }
         guard let photo = PhotoBytes(format: image.format, width: image.width, height: image.height, bytes: image.bytes) else {
-            throw APIError(.unprocessableContent, "The image is empty.")
+            throw APIError(.unprocessableContent, "The image is empty.", type: .invalidPhoto)
         }
         return photo
     }
@@ -94,7 +95,7 @@ extension TripsAPI {
             do throws(StorageError) {
                 stored = try store.photo(digest: digest)
             } catch {
-                throw APIError(.serviceUnavailable, "The photo cannot be read now: \(Self.describe(error)).")
+                throw APIError(.serviceUnavailable, "The photo cannot be read now: \(Self.describe(error)).", type: .storageUnavailable)
             }
             return stored.map { stored in
                 HTTPResponse(

@@ -6,64 +6,75 @@ import TripsStore
 /// Endpoints that only read: `GET` and `HEAD` (the connection drops a `HEAD` body).
 extension TripsAPI {
     /// `GET /trips`: the list, or a view of it (`filter`, `country`, `q`, `sort`), or a page
-    /// of either (`limit`, `after`).
+    /// of either (`limit`, `after`). The browser page shows a page of 200 when no `limit` is given.
     func listTrips(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var items = request.queryItems
-        let page = try Pagination(taking: &items)
+        var page = try Pagination(taking: &items)
         let query = try TripQuery(queryItems: items)
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
-        guard !query.isEverything || !page.isEverything else {
+        let isWholeList = query.isEverything && page.isEverything
+        if case .page = form { page = page.forPage }
+        if isWholeList {
+            // Made once per revision: the whole list, or the page's first rows. Its next link
+            // names the plain path, which every request it answers means.
             return cache.list(revision: list.revision, slot: form.cacheSlot, coding: ResponseCompression.coding(for: request)) {
                 representView(
-                    Array(list.trips), query: query, totals: list.totals, nextAfter: nil, of: request, list: list, as: form, etag: etag)
+                    page.firstPage(of: list), of: query, totals: list.totals, page: page, target: ("/trips", nil), list: list, as: form,
+                    etag: etag)
             }
         }
-        guard !query.isEverything else {
-            let (trips, nextAfter) = try page.slice(list)
-            return representView(
-                trips, query: query, totals: list.totals, nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        let target = (request.path, request.query)
+        if query.isEverything {
+            let shown = try page.slice(list)
+            return representView(shown, of: query, totals: list.totals, page: page, target: target, list: list, as: form, etag: etag)
         }
         let view = list.trips.matching(query)
-        let (trips, nextAfter) = try page.slice(view)
-        return representView(
-            trips, query: query, totals: TripTotals(view), nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+        let shown = try page.slice(view)
+        return representView(shown, of: query, totals: TripTotals(view), page: page, target: target, list: list, as: form, etag: etag)
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
     func listFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var items = request.queryItems
-        let page = try Pagination(taking: &items)
+        var page = try Pagination(taking: &items)
         if let item = items.first { throw APIError(.badRequest, "\(item.name): is not a parameter of /favorites (limit, after)") }
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
+        if case .page = form { page = page.forPage }
         let query = TripQuery(filter: .favorites)
         let view = list.trips.matching(query)
-        let (trips, nextAfter) = try page.slice(view)
         return representView(
-            trips, query: query, totals: TripTotals(view), nextAfter: nextAfter, of: request, list: list, as: form, etag: etag)
+            try page.slice(view), of: query, totals: TripTotals(view), page: page, target: (request.path, request.query), list: list,
+            as: form, etag: etag)
     }
 
-    /// The trips of a view (a page of it, with `Link: rel="next"` while more follow), or the
-    /// list page showing them with the `totals` of the whole view, counted only for a page.
+    /// One page of a view's trips (with `Link: rel="next"` to `target` after its last trip
+    /// while more follow), or the list page showing them (with the same link, as "Next page")
+    /// and the `totals` of the whole view, counted only for a page.
     private func representView(
-        _ trips: [Trip], query: TripQuery, totals: @autoclosure () -> TripTotals, nextAfter: Trip.ID?, of request: HTTPRequest,
-        list: TripList, as form: ReadForm<[Trip]>, etag: EntityTag
+        _ shown: (trips: [Trip], nextAfter: Trip.ID?), of query: TripQuery, totals: @autoclosure () -> TripTotals, page: Pagination,
+        target: (path: String, query: String?), list: TripList, as form: ReadForm<[Trip]>, etag: EntityTag
     ) -> HTTPResponse {
-        let next = nextAfter.map { Pagination.nextURL(path: request.path, query: request.query, after: $0) }
+        let next = shown.nextAfter.map { Pagination.nextURL(path: target.path, query: target.query, after: $0) }
+        let link = next.map { "<\($0)>; rel=\"next\"" }
         switch form {
         case .representation(let chosen):
             var fields: HTTPFields = [:]
-            if let next { fields[.link] = "<\(next)>; rel=\"next\"" }
-            return represent(trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
+            fields[.link] = link
+            return represent(shown.trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
         case .page(let language):
-            let page = TripsListPage(
-                trips: trips, list: list, query: query, totals: totals(), nextPage: next, language: language, cache: cache)
-            return representPage(page.render(), etag: etag, revision: list.revision, language: language)
+            let html = TripsListPage(
+                trips: shown.trips, list: list, query: query, totals: totals(), page: page, nextPage: next, language: language,
+                cache: cache
+            ).render()
+            var response = representPage(html, etag: etag, revision: list.revision, language: language)
+            response.headerFields[.link] = link
+            return response
         }
     }
 
@@ -127,7 +138,7 @@ extension TripsAPI {
     /// write, until a write succeeds (a readiness probe: a balancer sends traffic elsewhere).
     func readyz(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         if let failure = store.writeFailure {
-            var error = APIError(.serviceUnavailable, "Not ready: \(Self.describe(failure)).")
+            var error = APIError(.serviceUnavailable, "Not ready: \(Self.describe(failure)).", type: .storageUnavailable)
             error.headerFields[.retryAfter] = "5"
             throw error
         }
@@ -137,6 +148,12 @@ extension TripsAPI {
     /// A storage failure as clients may hear it: no paths, no system error text.
     static func describe(_ failure: StorageError) -> String {
         failure.isOutOfSpace ? "the disk is full, so changes cannot be saved" : "changes cannot be saved"
+    }
+
+    /// `GET /problems/{kind}`: what a kind of problem means (a problem document's `type`
+    /// points here). Unknown kinds are 404 from the route table.
+    func describeProblem(_ type: ProblemType, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        represent(type, as: try negotiate(ProblemType.self, for: request))
     }
 
     /// `GET /openapi.yaml`: the spec, as it is in the repository.

@@ -108,5 +108,9 @@ extension TripsAPI {
                     (api, request) throws(APIError) in
                     .now(try api.signOut(request))
                 },
+                Route(.get, "/problems/{kind}", .needsNoCredentials) {
+                    (api: TripsAPI, type: ProblemType, request: HTTPRequest) throws(APIError) in
+                    .now(try api.describeProblem(type, request))
+                },
             ])
 }

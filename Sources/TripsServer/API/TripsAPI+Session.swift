@@ -77,9 +77,9 @@ extension TripsAPI {
 
     /// The error as an answer: a 401 for a browser's `GET` of a page is the page to sign in,
     /// which comes back here once signed in; every other error a problem document.
-    func errorResponse(_ error: APIError, to request: HTTPRequest) -> HTTPResponse {
+    func errorResponse(_ error: APIError, to request: HTTPRequest, requestID: IssuedRequestID?) -> HTTPResponse {
         guard error.status == .unauthorized, access != nil, request.method == .get, prefersPage(request) else {
-            return error.response(accept: request.headerFields.values(for: .accept))
+            return error.response(accept: request.headerFields.values(for: .accept), requestID: requestID)
         }
         let next = SessionForm.isOwnPath(request.target) ? request.target : "/trips"
         return signInPage(

@@ -204,7 +204,7 @@ extension TripsAPI {
         }
         guard let id = Int(item.value), id > 0 else {
             // A well-formed id too large for any trip names no trip, like any other unknown id.
-            var error = APIError(.unprocessableContent, "before: no trip has the id \(item.value)")
+            var error = APIError(.unprocessableContent, "before: no trip has the id \(item.value)", type: .unknownIDs)
             error.member = "before"
             throw error
         }

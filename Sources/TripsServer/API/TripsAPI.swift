@@ -66,7 +66,7 @@ struct TripsAPI: HTTPHandler {
                 reply = try answer(request, at: match)
             }
         } catch {
-            reply = .now(errorResponse(error, to: request))
+            reply = .now(errorResponse(error, to: request, requestID: context.requestID))
         }
         encode(&reply, for: request)
         if let origin { CORSPolicy.decorate(&reply, origin: origin) }
@@ -91,7 +91,8 @@ struct TripsAPI: HTTPHandler {
             return nil
         } catch {
             context.routeLabel = match?.resource.label
-            var response = cache.compression.encode(error.response(accept: head.headerFields.values(for: .accept)), for: head)
+            var response = cache.compression.encode(
+                error.response(accept: head.headerFields.values(for: .accept), requestID: context.requestID), for: head)
             if let origin { CORSPolicy.decorate(&response, origin: origin) }
             return response
         }
@@ -145,18 +146,22 @@ struct TripsAPI: HTTPHandler {
                 var reply: HTTPReply
                 do throws(APIError) {
                     guard reached else {
-                        var error = APIError(.serviceUnavailable, "This server has not caught up to revision \(wanted) yet; try again.")
+                        var error = APIError(
+                            .serviceUnavailable, "This server has not caught up to revision \(wanted) yet; try again.", type: .notCaughtUp)
                         error.headerFields[.retryAfter] = "1"
                         throw error
                     }
                     reply = try answer(request, at: match)
                 } catch {
-                    reply = .now(error.response(accept: request.headerFields.values(for: .accept)))
+                    reply = .now(error.response(accept: request.headerFields.values(for: .accept), requestID: responder.requestID))
                 }
                 switch reply {
                 case .now(let response): responder.respond(response)
                 case .later(let start): start(responder)
-                case .stream: responder.respond(APIError(.internalServerError, "a read that waits cannot stream").response(accept: []))
+                case .stream:
+                    responder.respond(
+                        APIError(.internalServerError, "a read that waits cannot stream").response(
+                            accept: [], requestID: responder.requestID))
                 }
             }
         }
@@ -303,7 +308,7 @@ extension TripsAPI {
                         throw APIError(error, pathID: pathID)
                     }
                 } catch {
-                    responder.respond(error.response(accept: accept))
+                    responder.respond(error.response(accept: accept, requestID: responder.requestID))
                 }
             }
         }
@@ -362,7 +367,9 @@ extension APIError {
             if failure.isOutOfSpace {
                 self.init(.insufficientStorage, "The server has no room to save the change, so it was not made. Try again later.")
             } else {
-                self.init(.serviceUnavailable, "The server could not save the change, so it was not made. Try again later.")
+                self.init(
+                    .serviceUnavailable, "The server could not save the change, so it was not made. Try again later.",
+                    type: .storageUnavailable)
             }
             headerFields[.retryAfter] = "1"
         }

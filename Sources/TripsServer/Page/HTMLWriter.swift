@@ -22,6 +22,27 @@ struct HTMLWriter {
     /// UTF-8 text, escaped as `text(_:)` does: the runs between characters to escape are
     /// appended whole (most text has none).
     mutating func text(utf8: UnsafeBufferPointer<UInt8>) {
+        escape(utf8, keepingDoubleQuotes: false)
+    }
+
+    /// ` name='value'`, the value escaped but for its double quotes, which need none between
+    /// single quotes: JSON or an entity tag is full of them, and each `&quot;` costs five
+    /// bytes more (a row's JSON about 150, a tenth of a long list's page).
+    mutating func singleQuotedAttribute(_ name: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
+        markup(" ")
+        markup(name)
+        markup("='")
+        escape(value, keepingDoubleQuotes: true)
+        markup("'")
+    }
+
+    /// ` name='value'`, as `singleQuotedAttribute(_:utf8:)` writes it.
+    mutating func singleQuotedAttribute(_ name: StaticString, _ value: String) {
+        var value = value
+        value.withUTF8 { singleQuotedAttribute(name, utf8: $0) }
+    }
+
+    private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>, keepingDoubleQuotes: Bool) {
         var runStart = 0
         for (index, byte) in utf8.enumerated() {
             let entity: StaticString
@@ -29,7 +50,7 @@ struct HTMLWriter {
             case UInt8(ascii: "&"): entity = "&amp;"
             case UInt8(ascii: "<"): entity = "&lt;"
             case UInt8(ascii: ">"): entity = "&gt;"
-            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "\"") where !keepingDoubleQuotes: entity = "&quot;"
             case UInt8(ascii: "'"): entity = "&#39;"
             default: continue
             }

@@ -111,11 +111,9 @@ enum PageDocument {
         html.markup(" data-id=\"")
         html.integer(trip.id)
         html.markup("\"")
-        html.attribute("data-etag", EntityTag.trip(trip.id, version: version, .html, language).headerValue)
+        html.singleQuotedAttribute("data-etag", EntityTag.trip(trip.id, version: version, .html, language).headerValue)
         var json = JSONWriter()
         trip.writeJSON(to: &json)
-        html.markup(" data-json=\"")
-        json.bytes.withUnsafeBufferPointer { html.text(utf8: $0) }
-        html.markup("\"")
+        json.bytes.withUnsafeBufferPointer { html.singleQuotedAttribute("data-json", utf8: $0) }
     }
 }

@@ -9,14 +9,20 @@ import TripsHTTP
 /// `trips.js` adds drag and drop and the actions; after a change, and on every event of
 /// `/trips/changes`, it fetches this same page again and swaps `#view`, so the server stays
 /// the only thing that renders a trip.
+///
+/// A long view comes a page at a time (`Pagination.pageRows` rows unless the URL names a
+/// `limit`), with a "Next page" link that works without the script; the script appends the
+/// next page's rows as the reader reaches the end (`trips.js`, "Long lists").
 struct TripsListPage {
-    /// The trips the view shows, in its order (one page of it, when paged).
+    /// The trips the page shows, in the view's order: one page of the view.
     let trips: [Trip]
     /// The whole list: its countries make the chips.
     let list: TripList
     let query: TripQuery
     /// The totals of the whole view, which the summary shows (more than `trips` when paged).
     let totals: TripTotals
+    /// Which page of the view this is: its `limit` and the trip it starts after.
+    let page: Pagination
     /// The next page's URL, while more follow.
     let nextPage: String?
     /// The language of the sentences; nil: English, not asked for.
@@ -24,10 +30,14 @@ struct TripsListPage {
     /// Where rows rendered for earlier answers are kept.
     let cache: RepresentationCache
 
-    /// Reordering is for the whole list in stored order, as the lesson's reorder container
-    /// is off while a filter is on; on one page of the list, "the end" or "one place down"
-    /// would reach past what the page shows.
-    private var isReorderable: Bool { query.isEverything && trips.count == list.trips.count }
+    /// Reordering is for the list in stored order, as the lesson's reorder container is off
+    /// while a filter is on. A page of it (and the pages the script appends) is a run of the
+    /// stored order, so "before trip X" and "the end" (of the whole list) mean what they say.
+    private var isReorderable: Bool { query.isEverything }
+
+    /// At most this many country chips: 100,000 trips may name as many countries, and the page
+    /// stays light (any other country is one `?country=` or search away). Small lists show all.
+    static let countryChipLimit = 50
 
     /// The page's own words, in the language of its sentences.
     private var words: PageWords { PageWords.for(language ?? .english) }
@@ -79,18 +89,33 @@ struct TripsListPage {
         html.markup(">")
         html.text(words["filter.favorites"])
         html.markup(" <span id=\"favorites-count\" class=\"badge\">")
-        html.text(words.number(list.trips.count(where: \.isFavorite)))
+        html.text(words.number(list.totals.favorites))
         html.markup("</span></a>\n")
-        // Countries as the lesson lists them: first seen, each spelling once (folding every
-        // trip's country for the comparison would cost more than the rest of the page).
         let chosenCountry = query.country?.searchFolded
-        var seen = Set<String>()
-        for trip in list.trips where seen.insert(trip.country).inserted {
+        for country in cache.countries(revision: list.revision, build: { Self.countries(of: list) }) {
             var view = all
-            view.country = trip.country
-            chip(trip.country, view, isCurrent: chosenCountry == trip.country.searchFolded, into: &html)
+            view.country = country
+            chip(country, view, isCurrent: chosenCountry == country.searchFolded, into: &html)
         }
         html.markup("</nav>\n")
+    }
+
+    /// The chips' countries: the first `countryChipLimit` in first-seen order.
+    static func countries(of list: TripList) -> [String] {
+        list.firstCountries(limit: countryChipLimit)
+    }
+
+    /// Renders a page of one sample trip in every language: what each list page shares is
+    /// built once per process on first use (each language's date formats, from ICU; the
+    /// forms), which would otherwise make the first reader after a start wait some 100 ms.
+    static func prepare() {
+        let list = TripList(trips: Array(Trip.samples.prefix(1)))
+        for language in Language.allCases {
+            let page = TripsListPage(
+                trips: Array(list.trips), list: list, query: TripQuery(), totals: list.totals, page: Pagination(), nextPage: nil,
+                language: language, cache: RepresentationCache())
+            _ = page.render()
+        }
     }
 
     private func chip(_ title: String, _ view: TripQuery, isCurrent: Bool, into html: inout HTMLWriter) {
@@ -147,9 +172,23 @@ struct TripsListPage {
         html.markup(">")
     }
 
+    /// The rows, then the link to the next page while more follow, then where a drag puts
+    /// trips at the end of the whole list. The list says how many rows a page holds and which
+    /// trip it starts after: the script reloads as many as it has appended, and moves the
+    /// first row up in front of that trip.
     private func rows(into html: inout HTMLWriter) {
         html.markup("<ol id=\"trips\" class=\"trips\"")
         html.attribute("aria-label", words["list.title"])
+        if let limit = page.limit {
+            html.markup(" data-limit=\"")
+            html.integer(limit)
+            html.markup("\"")
+        }
+        if let after = page.after {
+            html.markup(" data-after=\"")
+            html.integer(after)
+            html.markup("\"")
+        }
         html.markup(">\n")
         let language = language ?? .english
         for trip in trips {
@@ -163,16 +202,16 @@ struct TripsListPage {
             html.text(words["list.empty"])
             html.markup("</p>\n")
         }
+        if let nextPage {
+            html.markup("<p id=\"more\" class=\"more\"><a rel=\"next\"")
+            html.attribute("href", nextPage)
+            html.markup(">")
+            html.text(words["more.next"])
+            html.markup("</a></p>\n")
+        }
         html.markup("<div id=\"end-zone\" class=\"end-zone\">")
         html.text(words["list.endZone"])
         html.markup("</div>\n")
-        if let nextPage {
-            html.markup("<p class=\"more\"><a rel=\"next\"")
-            html.attribute("href", nextPage)
-            html.markup(">")
-            html.text(words["list.more"])
-            html.markup("</a></p>\n")
-        }
     }
 
     /// One trip, as the lesson's rows show it: its photo (or letter), its city (a link to its

@@ -152,8 +152,10 @@ import TripsDomain
         defer { api.stop() }
         let drafts = Array(repeating: #"{"city":"","country":"","nights":0,"price":1,"start":"2027-05-01"}"#, count: 20)
         let body = "[" + drafts.joined(separator: ",") + "]"
-        let plain = try await api.json("POST", "/trips", body)
-        let packed = try await api.json("POST", "/trips", body, headers: Self.gzip)
+        // One request id for both, which the documents name as their instance.
+        let id = ["X-Request-ID": "compressed-1"]
+        let plain = try await api.json("POST", "/trips", body, headers: id)
+        let packed = try await api.json("POST", "/trips", body, headers: Self.gzip.merging(id) { $1 })
         #expect(plain.status == 422 && packed.status == 422 && plain.body.count > 1024)
         #expect(try Self.decoded(packed) == plain.body)
         #expect(packed.field("Content-Type") == "application/problem+json")

@@ -29,8 +29,10 @@ import TripsDomain
         let live = try await APIServer(on: store, mode: .live)
         defer { live.stop() }
         for request in Self.requests {
-            let inMemory = try await router.request(request.method, request.target, headers: request.headers, body: request.body)
-            let overSocket = try await live.request(request.method, request.target, headers: request.headers, body: request.body)
+            // The same id both ways: a problem document names it as its instance.
+            let headers = request.headers.merging(["X-Request-ID": "mode-1"]) { $1 }
+            let inMemory = try await router.request(request.method, request.target, headers: headers, body: request.body)
+            let overSocket = try await live.request(request.method, request.target, headers: headers, body: request.body)
             #expect(inMemory.status == overSocket.status, "\(request.method) \(request.target)")
             #expect(inMemory.body == overSocket.body, "\(request.method) \(request.target)")
             for name in ["Content-Type", "Content-Length", "ETag", "Vary", "Allow", "Accept-Post", "Location"] {

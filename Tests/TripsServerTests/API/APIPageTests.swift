@@ -157,9 +157,9 @@ private let hostileTrip =
             #expect(html.contains("Test &amp; &lt;b&gt;Land&lt;/b&gt;"), "\(path)")
             #expect(!html.contains("<b>"), "\(path)")
             // The notes: as text on the trip's page, and in the trip's JSON on both (a row shows none).
-            #expect(html.contains(#"\&quot;quoted\&quot; &amp; &#39;single&#39;"#), "\(path)")
+            #expect(html.contains(#"\"quoted\" &amp; &#39;single&#39;"#), "\(path)")
             #expect(!html.contains(#""quoted""#) && !html.contains("'single'"), "\(path)")
-            #expect(html.contains(#"data-json="{&quot;"#), "\(path)")
+            #expect(html.contains(#"data-json='{"id":"#), "\(path)")
             try expectWellFormedTags(html, path)
         }
     }
@@ -252,8 +252,8 @@ private let hostileTrip =
         #expect(html.contains(#"<main id="view" data-etag="&quot;list-r0-html&quot;" data-revision="0" data-reorderable="true">"#))
 
         // A row's tag is what the script sends as If-Match to change that trip.
-        let rowTag = try #require(html.firstMatch(of: try Regex(#"data-id="2" data-etag="([^"]*)""#))?.output[1].substring)
-        let favorite = try await api.request("PUT", "/favorites/2", headers: ["If-Match": String(rowTag).replacing("&quot;", with: "\"")])
+        let rowTag = try #require(html.firstMatch(of: try Regex(#"data-id="2" data-etag='([^']*)'"#))?.output[1].substring)
+        let favorite = try await api.request("PUT", "/favorites/2", headers: ["If-Match": String(rowTag)])
         #expect(favorite.status == 200)
 
         let reordered = try await api.json("PATCH", "/trips", #"{"sources":[2],"destination":"end"}"#)
@@ -288,13 +288,6 @@ private let hostileTrip =
         let last = try await api.request("GET", "/trips?limit=2&after=4", headers: browser)
         #expect(try rowIDs(last.text) == [5, 6])
         #expect(!last.text.contains(#"rel="next""#))
-    }
-
-    @Test(arguments: TestStore.all) func aPageOfTheListIsNotReorderable(store: TestStore) async throws {
-        let api = try await APIServer(on: store)
-        defer { api.stop() }
-        let html = try await api.request("GET", "/trips?limit=2", headers: browser).text
-        #expect(html.contains(#"data-reorderable="false""#))
     }
 
     // MARK: The trip page
@@ -360,12 +353,13 @@ private func chipTitles(_ html: String) throws -> [String] {
 /// Every start tag is made of a name and attributes whose values are quoted and escaped:
 /// a client's `"` or `>` that ended a value early would leave something else.
 private func expectWellFormedTags(_ html: String, _ context: String) throws {
-    let value = #"(?:[^"<>'&]|&(?:amp|lt|gt|quot|#39);)*"#
-    let tag = try Regex(#"<[a-z][a-z0-9]*(?:\s+[a-z][a-z0-9:-]*(?:=""# + value + #"")?)*\s*>"#)
+    // A value in double quotes, or in single quotes (JSON and tags: its double quotes as they are).
+    let value = #"(?:="(?:[^"<>'&]|&(?:amp|lt|gt|quot|#39);)*"|='(?:[^<>'&]|&(?:amp|lt|gt|#39);)*')"#
+    let tag = try Regex(#"<[a-z][a-z0-9]*(?:\s+[a-z][a-z0-9:-]*"# + value + #"?)*\s*>"#)
     for start in html.matches(of: try Regex("<[a-zA-Z][^>]*>")) {
         let text = String(html[start.range])
         #expect(text.wholeMatch(of: tag) != nil, "\(context): \(text)")
-        let names = text.replacing(try Regex(#"="[^"]*""#), with: "")
+        let names = text.replacing(try Regex(#"="[^"]*"|='[^']*'"#), with: "")
         #expect(names.firstMatch(of: try Regex(#"\son[a-z]+"#)) == nil, "\(context): \(text)")
     }
 }

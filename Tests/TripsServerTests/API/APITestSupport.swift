@@ -96,15 +96,20 @@ final class APIServer: Sendable {
     }
 
     /// The response value `TripsAPI.handle` gives `request`, deferred or not, and what it
-    /// told the connection of the request.
+    /// told the connection of the request. The request's id is its own `X-Request-ID`, as a
+    /// connection would echo it; without one it has none.
     func handleRaw(_ request: TestRequest) async throws -> (response: HTTPResponse, context: RequestContext) {
+        let parsed = try request.parsed
         var context = RequestContext()
-        switch api.handle(try request.parsed, context: &context) {
+        context.requestID = RequestID(clientValue: parsed.headerFields[.xRequestID]).map { IssuedRequestID(id: $0, prefix: []) }
+        switch api.handle(parsed, context: &context) {
         case .now(let immediate):
             return (immediate, context)
         case .later(let start):
             let response = await withCheckedContinuation { continuation in
-                start(HTTPResponder(sink: AnswerSink(continuation), connection: ConnectionID(descriptor: 0, serial: 0)))
+                start(
+                    HTTPResponder(
+                        sink: AnswerSink(continuation), connection: ConnectionID(descriptor: 0, serial: 0), requestID: context.requestID))
             }
             return (response, context)
         case .stream:

@@ -177,6 +177,11 @@ import TripsDomain
             Exchange(method: "HEAD", target: "/metrics", status: 200),
             Exchange(method: "GET", target: "/openapi.yaml", status: 200),
             Exchange(method: "HEAD", target: "/openapi.yaml", status: 200),
+            Exchange(method: "GET", target: "/problems/stale-if-match", status: 200),
+            Exchange(method: "GET", target: "/problems/stale-if-match", headers: ["Accept": "image/png"], status: 406),
+            Exchange(method: "GET", target: "/problems/no-such-kind", status: 404),
+            Exchange(method: "HEAD", target: "/problems/stale-if-match", status: 200),
+            Exchange(method: "HEAD", target: "/problems/no-such-kind", status: 404),
             Exchange(method: "GET", target: "/", status: 303),
             Exchange(method: "HEAD", target: "/", status: 303),
             Exchange(method: "GET", target: "/assets/trips.css", status: 200),
@@ -255,6 +260,7 @@ import TripsDomain
     /// A path of a template: trip 2, or a photo name.
     private static func example(of template: String) -> String {
         template.replacingOccurrences(of: "{id}", with: "2").replacingOccurrences(of: "{photo}", with: unknownPhoto)
+            .replacingOccurrences(of: "{kind}", with: ProblemType.staleIfMatch.name)
     }
 
     /// Every path answers OPTIONS, with or without a token.
@@ -365,12 +371,15 @@ import TripsDomain
     }
 
     /// The spec's template for a path: `/trips/{id}` for `/trips/2` (and for an id too large
-    /// to route), `/trips/{id}/photo` for `/trips/2/photo`, `/photos/{photo}` for a photo.
+    /// to route), `/trips/{id}/photo` for `/trips/2/photo`, `/photos/{photo}` for a photo,
+    /// `/problems/{kind}` for a kind of problem.
     private static func template(of path: String) -> String {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard segments.count >= 3 else { return path }
         if segments[1] == "photos" {
             segments[2] = "{photo}"
+        } else if segments[1] == "problems" {
+            segments[2] = "{kind}"
         } else if !segments[2].isEmpty, segments[2].allSatisfy(\.isNumber) {
             segments[2] = "{id}"
         }

@@ -43,6 +43,7 @@ import TripsDomain
         ("/assets/trips.svg", "GET, HEAD, OPTIONS", "", ""), ("/assets/words.js", "GET, HEAD, OPTIONS", "", ""),
         ("/session", "GET, HEAD, POST, OPTIONS", "application/x-www-form-urlencoded", ""),
         ("/session/end", "POST, OPTIONS", "application/x-www-form-urlencoded", ""),
+        ("/problems/{kind}", "GET, HEAD, OPTIONS", "", ""),
     ])
     func everyPathAllowsAndAcceptsWhatItAlwaysHas(template: String, allow: String, acceptPost: String, acceptPatch: String) throws {
         let resource = try #require(TripsAPI.routes.resources.first { $0.template == template })
@@ -59,11 +60,12 @@ import TripsDomain
                 "/trips", "/trips/changes", "/trips/reorder", "/trips/sort", "/trips/{id}", "/trips/{id}/photo", "/photos/{photo}",
                 "/favorites", "/favorites/{id}", "/health",
                 "/livez", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/words.js", "/assets/trips.css", "/assets/trips.js",
-                "/assets/trips.svg", "/session", "/session/end", "other",
+                "/assets/trips.svg", "/session", "/session/end", "/problems/{kind}", "other",
             ])
         for resource in TripsAPI.routes.resources {
             let path = resource.template.replacingOccurrences(of: "{id}", with: "2")
                 .replacingOccurrences(of: "{photo}", with: String(repeating: "a", count: 64) + ".webp")
+                .replacingOccurrences(of: "{kind}", with: "not-found")
             let match = try #require(TripsAPI.routes.match(.get, path))
             #expect(TripsAPI.routes.labels[match.resource.label] == resource.template)
         }
@@ -89,7 +91,7 @@ import TripsDomain
         #expect(
             routes.filter { $0.1.traits.contains(.needsNoCredentials) }.map(\.0) == [
                 "GET /health", "GET /livez", "GET /readyz", "GET /assets/words.js", "GET /assets/trips.css", "GET /assets/trips.js",
-                "GET /assets/trips.svg", "GET /session", "POST /session", "POST /session/end",
+                "GET /assets/trips.svg", "GET /session", "POST /session", "POST /session/end", "GET /problems/{kind}",
             ])
     }
 }

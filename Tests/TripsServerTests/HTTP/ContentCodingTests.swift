@@ -63,6 +63,7 @@ import TripsFormats
     @Test(arguments: [
         "application/json", "application/problem+json", "text/plain; charset=utf-8", "text/html; charset=utf-8",
         "text/css; charset=utf-8", "text/javascript; charset=utf-8", "application/yaml", "Application/JSON",
+        "TEXT/Plain;charset=utf-8", " application/merge-patch+JSON",
     ])
     func textJSONAndYAMLOf1KiBOrMoreAreCompressedWithTheirOwnTag(type: String) throws {
         let plain = Self.response(type, bytes: 4096, fields: [.vary: "Accept"])
@@ -76,7 +77,10 @@ import TripsFormats
         #expect(identity.headerFields[.vary] == "Accept, Accept-Encoding" && identity.headerFields[.etag] == #""t-1""#)
     }
 
-    @Test(arguments: ["text/event-stream", "image/jpeg", "image/svg+xml", "application/octet-stream"])
+    @Test(arguments: [
+        "text/event-stream", "Text/Event-Stream; charset=utf-8", "image/jpeg", "image/svg+xml", "application/octet-stream",
+        "json", "application/x+jsonp", "application/",
+    ])
     func theChangeFeedAndImagesAreNeverCompressedNorVary(type: String) {
         let plain = Self.response(type, bytes: 4096)
         #expect(ResponseCompression().encode(plain, as: .gzip) == plain)

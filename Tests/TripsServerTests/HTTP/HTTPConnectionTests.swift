@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import TripsHTTP
 @testable import TripsPlatform
 @testable import TripsServer
@@ -119,7 +120,7 @@ struct ConnectionHarness {
         #expect(written.contains("Connection: close\r\n\r\n"))
         #expect(
             written.hasSuffix(
-                "{\"type\":\"about:blank\",\"title\":\"HTTP Version Not Supported\",\"status\":505,\"detail\":\"Only HTTP/1.0 and HTTP/1.1 are supported.\"}"
+                "{\"type\":\"/problems/not-implemented\",\"title\":\"HTTP Version Not Supported\",\"status\":505,\"detail\":\"Only HTTP/1.0 and HTTP/1.1 are supported.\"}"
             ))
         #expect(harness.connection.state == .closing)
     }
@@ -339,10 +340,11 @@ struct ConnectionHarness {
     }
 
     @Test func problemBodiesEscapeJSON() {
-        let response = ProblemDetails(.badRequest, "a \"quoted\"\n\u{1} word").response()
+        let response = ProblemDetails(.badRequest, "a \"quoted\"\n\u{1} word", type: .malformedRequest).response()
         #expect(
             String(decoding: response.body, as: UTF8.self)
-                == "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,\"detail\":\"a \\\"quoted\\\"\\n\\u0001 word\"}")
+                == "{\"type\":\"/problems/malformed-request\",\"title\":\"Bad Request\",\"status\":400,\"detail\":\"a \\\"quoted\\\"\\n\\u0001 word\"}"
+        )
     }
 
     /// Errors the HTTP layer answers itself follow `Accept` like the API's do.

@@ -83,7 +83,8 @@ private func listPage(photos: [Trip.ID: TripPhoto], query: TripQuery = TripQuery
     let list = TripList(trips: trips)
     let view = list.trips.matching(query)
     let page = TripsListPage(
-        trips: view, list: list, query: query, totals: TripTotals(view), nextPage: nil, language: nil, cache: RepresentationCache())
+        trips: view, list: list, query: query, totals: TripTotals(view), page: Pagination(), nextPage: nil, language: nil,
+        cache: RepresentationCache())
     return String(decoding: page.render(), as: UTF8.self)
 }
 
@@ -102,7 +103,7 @@ extension TripsListPage {
     fileprivate static func page(of trips: [Trip]) -> TripsListPage {
         let list = TripList(trips: trips)
         return TripsListPage(
-            trips: Array(list.trips), list: list, query: TripQuery(), totals: list.totals, nextPage: nil, language: nil,
-            cache: RepresentationCache())
+            trips: Array(list.trips), list: list, query: TripQuery(), totals: list.totals, page: Pagination(), nextPage: nil,
+            language: nil, cache: RepresentationCache())
     }
 }

@@ -78,7 +78,7 @@ private func browser(_ language: String? = nil) -> [String: String] {
         #expect(try await next(api, of: 2)?.id == 5)
         // The card carries the trip's own tag, which guards a change of the trip.
         let cardTag = try #require(
-            after.text.firstMatch(of: #/<article class="trip-card trip" draggable="true" data-id="2" data-etag="&quot;([^&]+)&quot;"/#))
+            after.text.firstMatch(of: #/<article class="trip-card trip" draggable="true" data-id="2" data-etag='"([^"]+)"'/#))
         let patch = try await api.json(
             "PATCH", "/trips/2", #"{"nights":4}"#, headers: mergePatch.merging(["If-Match": "\"\(cardTag.output.1)\""]) { $1 })
         #expect(patch.status == 200)

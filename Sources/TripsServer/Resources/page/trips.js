@@ -187,9 +187,10 @@ function refresh() {
   refreshing = (async () => {
     do {
       refreshAgain = false;
-      let response;
+      // Long lists: as many rows as the reader has loaded, maybe several pages' worth.
+      let response, fresh;
       try {
-        response = await send('GET', location.pathname + location.search, { accept: 'text/html' });
+        ({ response, fresh } = await fetchLoadedView());
       } catch (error) {
         if (!(error instanceof TypeError)) throw error;
         break; // offline: the page keeps showing what it showed (see Offline)
@@ -198,15 +199,17 @@ function refresh() {
         announce(t('status.tripGone'));
         break;
       }
-      if (!response.ok) break;
-      const fresh = new DOMParser().parseFromString(await response.text(), 'text/html').getElementById('view');
+      if (!response.ok || !fresh) break;
       const focused = document.activeElement;
       const focusedTrip = focused && tripOf(focused)?.dataset.id;
       const focusedAction = focused?.dataset?.action;
+      const anchor = scrollAnchor();
       // An open menu leaves with its row, and opens again in the row that replaces it.
       const menuTrip = menuRow()?.dataset.id;
       closeMenu();
       view().replaceWith(document.adoptNode(fresh));
+      restoreScroll(anchor); // the same row at the same height, though rows above changed
+      watchEnd(); // the new view's "Next page" link
       showSelection();
       const menuButton = menuTrip && menuButtonOf(rowFor(menuTrip));
       if (menuButton) openMenu(menuButton, { focus: null });
@@ -268,7 +271,7 @@ async function reorder(ids, before) {
   const what = names(ids);
   const moved = before ? t('status.moved.before', { names: what, city: cityOf(before) }) : t('status.moved.end', { names: what });
   const destination = before ? { before } : 'end';
-  const order = rows().map((row) => Number(row.dataset.id));
+  const order = await loadedOrder(ids);
   // The page fetches itself again after a change, so it asks for no list in the answer.
   const request = { json: { sources: ids, destination }, ifMatch: view().dataset.etag, minimal: true };
   const change = t('offline.change.move', { trips: what });
@@ -344,9 +347,12 @@ function moveByOne(row, step) {
   const first = all.indexOf(ids[0]);
   const last = all.indexOf(ids[ids.length - 1]);
   if (step < 0) {
-    if (first <= 0) return announce(t('status.atTop', { names: names(ids) }));
-    return reorder(ids, all[first - 1]);
+    const previous = first > 0 ? all[first - 1] : pageStartsAfter();
+    if (!previous) return announce(t('status.atTop', { names: names(ids) }));
+    return reorder(ids, previous);
   }
+  // The trip to land in front of is not loaded yet: load the next page, then move.
+  if (last + 2 >= all.length && hasMore()) return loadMore().then((loaded) => loaded && moveByOne(rowFor(row.dataset.id) ?? row, step));
   if (last >= all.length - 1) return announce(t('status.atEnd', { names: names(ids) }));
   return reorder(ids, all[last + 2]);
 }
@@ -604,7 +610,7 @@ document.addEventListener('keydown', (event) => {
   const key = event.key;
   if ((key === 'ArrowUp' || key === 'ArrowDown') && event.altKey) moveByOne(row, key === 'ArrowUp' ? -1 : 1);
   else if (key === 'ArrowUp') all[Math.max(0, index - 1)].focus();
-  else if (key === 'ArrowDown') all[Math.min(all.length - 1, index + 1)].focus();
+  else if (key === 'ArrowDown') focusBelow(row);
   else if (key === ' ') toggleSelection(row);
   else if (key === 'f' || key === 'F') makeFavorites({ json: sourcesFor(row) });
   else if (key === 'e' || key === 'E') edit(row);
@@ -783,7 +789,7 @@ function dropTarget(event) {
   const row = event.target.closest?.('#trips > li.trip');
   if (row) {
     const box = row.getBoundingClientRect();
-    return placeBefore(event.clientY > box.top + box.height / 2 ? row.nextElementSibling : row);
+    return placeBeforeLoaded(event.clientY > box.top + box.height / 2 ? row.nextElementSibling : row);
   }
   if (event.target.closest?.('#end-zone')) return placeBefore(null);
   return null;
@@ -797,11 +803,11 @@ function fileDropTarget(event) {
     const box = row.getBoundingClientRect();
     const edge = Math.min(16, box.height / 4);
     if (event.clientY < box.top + edge) return placeBefore(row);
-    if (event.clientY > box.bottom - edge) return placeBefore(row.nextElementSibling);
+    if (event.clientY > box.bottom - edge) return placeBeforeLoaded(row.nextElementSibling);
     return { photo: row, element: row };
   }
   if (event.target.closest?.('#end-zone')) return placeBefore(null);
-  if (event.target.matches?.('#trips')) return placeBefore(rows().find((r) => r.getBoundingClientRect().top >= event.clientY) ?? null);
+  if (event.target.matches?.('#trips')) return placeBeforeLoaded(rows().find((r) => r.getBoundingClientRect().top >= event.clientY) ?? null);
   return null;
 }
 
@@ -855,6 +861,172 @@ function dropFiles(files, target) {
   if (target.photo) return setPhoto(target.photo, file);
   return attachPhoto(file, target.before);
 }
+
+// MARK: - Long lists
+
+// A long view comes a page at a time with a "Next page" link (#more). Nearing it appends the
+// next page's rows; a refresh reloads as many rows as are loaded. The loaded rows are a run of
+// the stored order, so "in front of trip X" and "the end" mean the same here as in the list.
+
+/** The largest page the API serves (Pagination.limits). */
+const LARGEST_PAGE = 1000;
+const moreLink = () => $('#more a[rel="next"]');
+const hasMore = () => moreLink() !== null;
+/** The trip the loaded rows follow (a page opened with ?after=), or null. */
+const pageStartsAfter = () => Number($('#trips')?.dataset.after) || null;
+/** In front of `row`; below the last loaded row (no `row`), the end only when nothing more
+ *  follows: the next trip is not known until its page loads. */
+const placeBeforeLoaded = (row) => (row || !hasMore() ? placeBefore(row) : null);
+const parseView = async (response) => new DOMParser().parseFromString(await response.text(), 'text/html').getElementById('view');
+const getPage = (url) => send('GET', url, { accept: 'text/html' });
+
+/** `url` with its parameter `name` set to `value` (removed when null), the rest as the server
+ *  wrote it (URLSearchParams would rewrite its escapes). */
+function withParameter(url, name, value) {
+  const [path, query = ''] = url.split('?', 2);
+  const kept = query.split('&').filter((part) => part && part !== name && !part.startsWith(`${name}=`));
+  if (value !== null) kept.push(`${name}=${value}`);
+  return kept.length > 0 ? `${path}?${kept.join('&')}` : path;
+}
+
+let loadingMore = null;
+
+/** Appends the next page's rows, once however many ask; answers whether it did. */
+function loadMore() {
+  loadingMore ??= appendNextPage().finally(() => { loadingMore = null; });
+  return loadingMore;
+}
+
+async function appendNextPage() {
+  const shown = view();
+  let response;
+  try { response = await getPage(moreLink().getAttribute('href')); } catch { response = null; }
+  // 422: the trip the next page follows was deleted or moved away: a refresh brings a new link.
+  if (response?.status === 422) await refresh();
+  else if (!response?.ok) announce(t('more.failed'));
+  if (!response?.ok) return false;
+  const next = await parseView(response);
+  if (view() !== shown || !next) return false; // a refresh came meanwhile: its rows stand
+  let added = 0;
+  for (const row of next.querySelectorAll('#trips > li.trip')) {
+    if (rowFor(row.dataset.id)) continue; // moved onto this page by a change: shown once
+    $('#trips').append(document.adoptNode(row));
+    added += 1;
+  }
+  appendStripPhotos(next, shown);
+  const more = $('#more', next);
+  if (more) $('#more').replaceWith(document.adoptNode(more));
+  else $('#more').remove();
+  showSelection();
+  watchEnd();
+  announce(tc('more.loaded', added));
+  // A newer page: reload the rows loaded before it at its revision.
+  if (Number(next.dataset.revision) > Number(shown.dataset.revision)) refresh();
+  return true;
+}
+
+/** Adds the strip photos of `part` (a later page's #view) to the strip of `into`: the strip
+ *  shows the photos of the loaded rows, in their order, as each page's shows its own. */
+function appendStripPhotos(part, into) {
+  const photos = $('.strip-photos', part);
+  if (!photos) return;
+  const strip = $('.strip-photos', into);
+  if (!strip) return $('#trip-summary', into)?.before(document.adoptNode(photos.closest('section')));
+  const shown = (item) => $(`.strip-photo[data-id="${$('.strip-photo', item).dataset.id}"]`, strip);
+  strip.append(...[...photos.children].filter((item) => !shown(item)).map((item) => document.adoptNode(item)));
+}
+
+/** This page again with as many rows as are loaded: in pages of up to LARGEST_PAGE, all of
+ *  one revision (else again, up to three times). Answers the last response and the #view. */
+async function fetchLoadedView() {
+  const here = location.pathname + location.search;
+  const pageRows = Number($('#trips')?.dataset.limit) || 0;
+  const loaded = rows().length;
+  let response = await getPage(loaded <= pageRows ? here : withParameter(here, 'limit', Math.min(loaded, LARGEST_PAGE)));
+  let fresh = response.ok ? await parseView(response) : null;
+  if (loaded <= pageRows || !fresh) return { response, fresh };
+  for (let attempt = 1; ; attempt += 1) {
+    let wanted = loaded - $('#trips', fresh).children.length;
+    let next = $('#more a', fresh)?.getAttribute('href');
+    while (wanted > 0 && next) {
+      response = await getPage(withParameter(next, 'limit', Math.min(wanted, LARGEST_PAGE)));
+      if (!response.ok) return { response, fresh: null };
+      const part = await parseView(response);
+      if (part.dataset.revision !== fresh.dataset.revision) break;
+      wanted -= $('#trips', part).children.length;
+      $('#trips', fresh).append(...$('#trips', part).children);
+      appendStripPhotos(part, fresh);
+      const more = $('#more', part);
+      if (more) $('#more', fresh).replaceWith(more);
+      else $('#more', fresh).remove();
+      next = more && $('a', more).getAttribute('href');
+    }
+    if (wanted <= 0 || !next || attempt === 3) break;
+    response = await getPage(withParameter(here, 'limit', Math.min(loaded, LARGEST_PAGE)));
+    if (!response.ok) return { response, fresh: null };
+    fresh = await parseView(response);
+  }
+  // Paged on as this page is: its own page size, in the list and in the next link.
+  const more = $('#more a', fresh);
+  const limit = new URLSearchParams(location.search).get('limit');
+  more?.setAttribute('href', withParameter(more.getAttribute('href'), 'limit', limit));
+  $('#trips', fresh).dataset.limit = String(pageRows);
+  return { response, fresh };
+}
+
+/** The row at the top of the window and its height there, to keep it there after a refresh. */
+function scrollAnchor() {
+  const row = rows().find((r) => r.getBoundingClientRect().bottom > 0);
+  return row && { id: row.dataset.id, top: row.getBoundingClientRect().top };
+}
+
+function restoreScroll(anchor) {
+  const row = anchor && rowFor(anchor.id);
+  if (row) window.scrollBy(0, row.getBoundingClientRect().top - anchor.top);
+}
+
+/** Focuses the row below `row`; below the last loaded one, the next page's first. */
+async function focusBelow(row) {
+  const id = row.dataset.id;
+  if (rows().at(-1) === row && hasMore()) await loadMore();
+  const all = rows();
+  all[Math.min(all.length - 1, all.indexOf(rowFor(id)) + 1)]?.focus();
+}
+
+/** The loaded rows' ids, in the stored order a reorder needs; when `ids` take the last loaded
+ *  row and more follow, then the trip after it too, which an undo puts them back in front of. */
+async function loadedOrder(ids) {
+  const order = rows().map((row) => Number(row.dataset.id));
+  if (!hasMore() || !ids.includes(order.at(-1))) return order;
+  try {
+    const response = await send('GET', `/trips?after=${order.at(-1)}&limit=1`);
+    if (response.ok) order.push(...(await response.json()).map((trip) => trip.id));
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error; // offline: the move waits, and has no undo
+  }
+  return order;
+}
+
+/** Loads the next page once its link is 600 px from showing. */
+const endWatcher = window.IntersectionObserver && new IntersectionObserver((entries) => {
+  if (entries.some((entry) => entry.isIntersecting)) loadMore();
+}, { rootMargin: '0px 0px 600px 0px' });
+
+/** Watches the current "Next page" link: a refresh or an append brings a new one. */
+function watchEnd() {
+  endWatcher?.disconnect();
+  if ($('#more')) endWatcher?.observe($('#more'));
+}
+
+// "Next page" appends here, and focus goes to the first new row.
+document.addEventListener('click', async (event) => {
+  if (!event.target.closest?.('#more a') || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  const count = rows().length;
+  if (await loadMore()) rows()[count]?.focus();
+});
+
+watchEnd();
 
 // MARK: - Share
 
