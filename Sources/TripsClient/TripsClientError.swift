@@ -6,10 +6,12 @@ import FoundationNetworking
 #endif
 
 /// Why a call to the service failed: the server's refusal, read from its problem document
-/// (RFC 9457), or a connection that could not be made or kept after every retry.
+/// (RFC 9457), or a connection that could not be made or kept after every retry. A refusal's
+/// case follows its status; its `kind` (from the problem's `type`) says which refusal it is.
 ///
 ///     do { _ = try await client.move([2], before: 1, ifMatch: tag) }
 ///     catch .preconditionFailed(let problem) { reload(problem.detail) }
+///     catch where error.kind == .unknownIDs { … }
 public enum TripsClientError: Error, Sendable, Hashable {
     /// 400: the request could not be read (a bad query, a body that is not JSON).
     case badRequest(Problem)
@@ -59,6 +61,10 @@ public enum TripsClientError: Error, Sendable, Hashable {
         case .connectionFailed, .invalidAnswer, .answerTooLarge, .eventTooLarge, .timedOut: nil
         }
     }
+
+    /// The kind of the server's refusal (`problem?.kind`): nil when the server did not answer,
+    /// or named no kind this client knows.
+    public var kind: ProblemKind? { problem?.kind }
 }
 
 extension TripsClientError: CustomStringConvertible {
@@ -86,6 +92,7 @@ public struct Problem: Sendable, Hashable {
     }
 
     public var status: Int
+    /// The kind's URI, relative (`/problems/stale-if-match`), or `about:blank`.
     public var type: String
     public var title: String
     public var detail: String
@@ -111,6 +118,9 @@ public struct Problem: Sendable, Hashable {
         self.errors = errors
         self.ids = ids
     }
+
+    /// The kind `type` names, nil when it names none this client knows (`about:blank`).
+    public var kind: ProblemKind? { ProblemKind(type: type) }
 
     /// The problem an answer with `status` carries: its JSON document, or, when the body is
     /// not one (a proxy's page, text), the status with the body's first line as the detail.

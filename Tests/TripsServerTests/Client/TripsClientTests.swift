@@ -70,16 +70,17 @@ import TripsFormats
             }
             guard case .preconditionFailed(let problem)? = error else { throw TestFailure("not a 412: \(String(describing: error))") }
             #expect(problem.status == 412 && !problem.detail.isEmpty)
+            #expect(error?.kind == .staleIfMatch && problem.type == "/problems/stale-if-match")
             var bad = lisbon
             bad.nights = 0
             bad.city = " "
             let invalid = await #expect(throws: TripsClientError.self) { try await client.create(bad) }
             guard case .unprocessable(let rules)? = invalid else { throw TestFailure("not a 422: \(String(describing: invalid))") }
-            #expect(rules.errors.map(\.member) == ["city", "nights"])
+            #expect(rules.errors.map(\.member) == ["city", "nights"] && invalid?.kind == .invalidDraft)
             let unknown = await #expect(throws: TripsClientError.self) { try await client.move([42], before: 1) }
-            #expect(unknown?.problem?.ids == [42])
+            #expect(unknown?.problem?.ids == [42] && unknown?.kind == .unknownIDs)
             let missing = await #expect(throws: TripsClientError.self) { try await client.delete(42) }
-            guard case .notFound? = missing else { throw TestFailure("not a 404") }
+            guard case .notFound? = missing, missing?.kind == .notFound else { throw TestFailure("not a 404") }
         }
     }
 
