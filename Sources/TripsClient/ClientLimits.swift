@@ -10,6 +10,11 @@ public struct ClientLimits: Sendable {
     /// The largest change event (or line) the feed reads; a `sorted` event of 100,000 trips
     /// is about 700 KB.
     public var maxEventBytes: Int
+    /// The most bytes of the change feed that arrived and its reader has not taken: a reader
+    /// that stops reading holds no more, however fast the server sends (`TripChanges`).
+    public var maxBufferedBytes: Int
+    /// The most change events decoded and not yet taken by the feed's reader.
+    public var maxPendingEvents: Int
     /// How long one try of a request may take, head and body, before it counts as lost (and
     /// is tried again, with the same idempotency key, as `RetryPolicy` says).
     public var requestTimeout: Duration
@@ -20,11 +25,14 @@ public struct ClientLimits: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
 
     public init(
-        maxAnswerBytes: Int = 64 << 20, maxEventBytes: Int = 8 << 20, requestTimeout: Duration = .seconds(60),
+        maxAnswerBytes: Int = 64 << 20, maxEventBytes: Int = 8 << 20, maxBufferedBytes: Int = 4 << 20, maxPendingEvents: Int = 256,
+        requestTimeout: Duration = .seconds(60),
         feedSilence: Duration = .seconds(60), sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.maxAnswerBytes = max(1, maxAnswerBytes)
         self.maxEventBytes = max(1, maxEventBytes)
+        self.maxBufferedBytes = max(1, maxBufferedBytes)
+        self.maxPendingEvents = max(1, maxPendingEvents)
         self.requestTimeout = requestTimeout
         self.feedSilence = feedSilence
         self.sleep = sleep

@@ -25,12 +25,15 @@ struct ServerSentEventParser: Sendable {
         self.maxEventBytes = maxEventBytes
     }
 
-    /// The events `chunk` completes, up to where a line or an event passes the limit (then
-    /// `isTooLarge` is set).
-    mutating func feed(_ chunk: some Sequence<UInt8>) -> [Event] {
+    /// The events `chunk` completes, at most `maxEvents` of them, and the index after the last
+    /// byte read for them: the rest of the chunk, if any, is to be fed later. Stops where a
+    /// line or an event passes the limit (then `isTooLarge` is set).
+    mutating func feed<Chunk: Collection<UInt8>>(_ chunk: Chunk, maxEvents: Int = .max) -> (events: [Event], end: Chunk.Index) {
         var events: [Event] = []
-        for byte in chunk {
-            guard !isTooLarge else { break }
+        var index = chunk.startIndex
+        while index < chunk.endIndex, events.count < maxEvents, !isTooLarge {
+            let byte = chunk[index]
+            chunk.formIndex(after: &index)
             if sawCarriageReturn {
                 sawCarriageReturn = false
                 if byte == UInt8(ascii: "\n") { continue }  // the LF of CRLF
@@ -47,7 +50,7 @@ struct ServerSentEventParser: Sendable {
                 line.append(byte)
             }
         }
-        return events
+        return (events, index)
     }
 
     /// Takes one line: a field, a comment, or the blank line that ends an event.

@@ -25,6 +25,13 @@ extension TripsClient {
 /// A connection is given up, and made again with `Last-Event-ID`, when it breaks, when it
 /// stays silent for `ClientLimits.feedSilence` (the server writes a keep-alive comment every
 /// 15 s), or when an event passes the limit; each time after `RetryPolicy`'s backoff.
+///
+/// A reader that stops reading never makes the client grow: at most
+/// `ClientLimits.maxPendingEvents` events wait decoded, and at most
+/// `ClientLimits.maxBufferedBytes` bytes wait unread; past that the connection is ended (the
+/// client does not stop the socket's reading, which URLSession cannot do on every platform),
+/// and when the reader comes back for more, after the events that had arrived, it is made
+/// again at once from the last event the reader got (`Last-Event-ID`): nothing is missed or told twice.
 public struct TripChanges: AsyncSequence, Sendable {
     public typealias Element = TripChangeEvent
 
@@ -41,9 +48,12 @@ public struct TripChanges: AsyncSequence, Sendable {
         private(set) var lastEventID: String?
         private let streaming = StreamingSession()
         private var connection: StreamingSession.Answer?
-        private var parts: AsyncThrowingStream<StreamingSession.Part, any Error>.AsyncIterator?
+        private var parts: StreamingSession.Parts.Iterator?
         private var parser: ServerSentEventParser
+        /// Events decoded and not yet read, the next one last: at most `maxPendingEvents`.
         private var ready: [TripChangeEvent] = []
+        /// The rest of a chunk that arrived, once `ready` had its fill from the part before.
+        private var unparsed = Data()
         /// The status of a connection that was not a stream, and its body so far.
         private var refusal: (status: Int, body: [UInt8])?
         /// Failed connections in a row, for the backoff.
@@ -59,13 +69,17 @@ public struct TripChanges: AsyncSequence, Sendable {
 
         public mutating func next() async throws -> TripChangeEvent? {
             while true {
-                if !ready.isEmpty { return ready.removeFirst() }
+                if let event = ready.popLast() { return event }
                 if Task.isCancelled {
                     drop()
                     return nil
                 }
                 if parts == nil { connect() }
                 do {
+                    guard unparsed.isEmpty else {
+                        try parse(unparsed)
+                        continue
+                    }
                     guard let part = try await parts?.next() else {
                         try await connectionEnded()
                         continue
@@ -74,6 +88,8 @@ public struct TripChanges: AsyncSequence, Sendable {
                 } catch let error as TripsClientError {
                     drop()
                     throw error
+                } catch is StreamingSession.Overflow {
+                    drop()  // every event that arrived was read: resume from the last one
                 } catch is EventTooLarge {
                     oversized += 1
                     guard oversized < client.retry.maxAttempts else {
@@ -102,7 +118,7 @@ public struct TripChanges: AsyncSequence, Sendable {
             if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
             parser = ServerSentEventParser(maxEventBytes: limits.maxEventBytes)
             refusal = nil
-            let answer = streaming.start(request, silence: (limits.feedSilence, limits.sleep))
+            let answer = streaming.start(request, maxBuffered: limits.maxBufferedBytes, silence: (limits.feedSilence, limits.sleep))
             connection = answer
             parts = answer.parts.makeAsyncIterator()
         }
@@ -112,6 +128,7 @@ public struct TripChanges: AsyncSequence, Sendable {
             connection?.cancel()
             connection = nil
             parts = nil
+            unparsed = Data()
         }
 
         private mutating func take(_ part: StreamingSession.Part) throws {
@@ -123,14 +140,23 @@ public struct TripChanges: AsyncSequence, Sendable {
             case .bytes(let data) where refusal != nil:
                 if let body = refusal?.body, body.count < 64 << 10 { refusal?.body = body + data }
             case .bytes(let data):
-                for event in parser.feed(data) {
-                    if let id = event.id { lastEventID = id }
-                    if let change = try TripChangeEvent(name: event.name, data: event.data) { ready.append(change) }
-                    failures = 0
-                    oversized = 0
-                }
-                if parser.isTooLarge { throw EventTooLarge() }
+                try parse(data)
             }
+        }
+
+        /// Decodes the events `data` completes, up to `maxPendingEvents`; the rest of it waits in `unparsed`.
+        private mutating func parse(_ data: Data) throws {
+            let (events, end) = parser.feed(data, maxEvents: client.limits.maxPendingEvents)
+            unparsed = data[end...]
+            var decoded: [TripChangeEvent] = []
+            for event in events {
+                if let id = event.id { lastEventID = id }
+                if let change = try TripChangeEvent(name: event.name, data: event.data) { decoded.append(change) }
+                failures = 0
+                oversized = 0
+            }
+            ready = decoded.reversed()
+            if parser.isTooLarge { throw EventTooLarge() }
         }
 
         /// A line or an event of the stream passed `ClientLimits.maxEventBytes`.

@@ -50,13 +50,24 @@ import TripsDomain
             "retry: 1000\n\n: keep-alive\n\nid: 7\nevent: deleted\ndata: {\"revision\":7,\"ids\":[1]}\n\r\nid: 8\r\nevent: reordered\r\ndata: {\"revision\":8,\"sources\":[2],\"destination\":\"end\"}\r\n\r\n"
                 .utf8)
         var whole = ServerSentEventParser(maxEventBytes: 1 << 20)
-        let expected = whole.feed(stream)
+        let expected = whole.feed(stream).events
         #expect(expected.map(\.id) == ["7", "8"] && expected.map(\.name) == ["deleted", "reordered"])
         for split in 0...stream.count {
             var parser = ServerSentEventParser(maxEventBytes: 1 << 20)
-            let events = parser.feed(stream[..<split]) + parser.feed(stream[split...])
+            let events = parser.feed(stream[..<split]).events + parser.feed(stream[split...]).events
             #expect(events == expected, "split at \(split)")
         }
+        // At most one event at a time: each ends where the next is to be read from.
+        var oneByOne = ServerSentEventParser(maxEventBytes: 1 << 20)
+        var rest = stream[...]
+        var events: [ServerSentEventParser.Event] = []
+        while !rest.isEmpty {
+            let (read, end) = oneByOne.feed(rest, maxEvents: 1)
+            #expect(read.count <= 1)
+            events += read
+            rest = rest[end...]
+        }
+        #expect(events == expected)
         let changes = try expected.compactMap { try TripChangeEvent(name: $0.name, data: $0.data) }
         #expect(
             changes == [

@@ -28,7 +28,9 @@ final class HostileServer: Sendable {
     private struct State {
         var heads: [String] = []
         var answered = 0
-        var waiters: [(ready: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var closed = 0
+        var waiters: [(id: Int, ready: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var lastWaiterID = 0
         var open: Set<Int32> = []
         var isStopped = false
     }
@@ -65,6 +67,11 @@ final class HostileServer: Sendable {
         await until { $0.answered >= count }
     }
 
+    /// Returns once the client has closed `count` connections (or `stop()` shut them).
+    func closed(_ count: Int) async {
+        await until { $0.closed >= count }
+    }
+
     /// Shuts every connection and the listener down; each thread closes its own descriptor.
     func stop() {
         state.withLock { state in
@@ -83,14 +90,26 @@ final class HostileServer: Sendable {
         return nil
     }
 
+    /// Returns once `ready` holds, or the task is cancelled: a test's bound (`within`) ends it.
     private func until(_ ready: @escaping @Sendable (State) -> Bool) async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if ready(state) { return true }
-                state.waiters.append((ready, continuation))
-                return false
+        let id = state.withLock { state in
+            state.lastWaiterID += 1
+            return state.lastWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state in
+                    if ready(state) || Task.isCancelled { return true }
+                    state.waiters.append((id, ready, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0).continuation }
+            }
+            waiter?.resume()
         }
     }
 
@@ -140,7 +159,10 @@ final class HostileServer: Sendable {
         // Open until the client closes it (or `stop()` shuts it down).
         var buffer = [UInt8](repeating: 0, count: 4096)
         while read(connection.descriptor, &buffer, buffer.count) > 0 {}
-        state.withLock { _ = $0.open.remove(connection.descriptor) }
+        changed { state in
+            state.open.remove(connection.descriptor)
+            state.closed += 1
+        }
         close(connection.descriptor)
     }
 }
