@@ -26,6 +26,17 @@ public enum TripChangeEvent: Sendable, Hashable {
         }
     }
 
+    /// The trips whose content the change made new (a reorder or a sort changes none).
+    var changedTrips: [Trip.ID] {
+        switch self {
+        case .created(_, let trips, _): trips.map(\.id)
+        case .updated(_, let trip): [trip.id]
+        case .deleted(_, let ids): ids
+        case .favorites(_, let added, let removed): added + removed
+        case .reordered, .sorted, .reset: []
+        }
+    }
+
     /// Reads an event's name and its one line of JSON; nil for an event this client does not
     /// know (a newer server's), which a follower skips.
     public init?(name: String, data: [UInt8]) throws(TripsClientError) {

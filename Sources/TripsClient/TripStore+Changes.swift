@@ -9,16 +9,19 @@ extension TripStore {
         enqueue({ $0.inserting([temporary], before: before) }) { store, serial async throws(TripsClientError) in
             let created = try await store.client.create(draft, before: before, ifMatch: try await store.listTag())
             store.replaceApply(of: serial, with: { $0.inserting([created.value], before: before) })
-            return Answered(revision: created.revision)
+            return Answered(trip: created)
         }
     }
 
-    /// Removes these trips, whatever order they are in.
+    /// Removes these trips, whatever order they are in. One trip is deleted with its own tag
+    /// when the store knows it, else with the list's (`DELETE /trips?ids=`) when that is current.
     public func delete(_ doomed: [Trip]) {
         let ids = doomed.map(\.id)
         guard !ids.isEmpty else { return }
         enqueue({ trips in trips.filter { !ids.contains($0.id) } }) { store, _ async throws(TripsClientError) in
-            if ids.count == 1 { return Answered(revision: try await store.client.delete(ids[0], ifMatch: try await store.tripTag(ids[0]))) }
+            if ids.count == 1, store.books.tripTags[ids[0]] != nil || store.currentListTag == nil {
+                return Answered(revision: try await store.client.delete(ids[0], ifMatch: try await store.tripTag(ids[0])))
+            }
             return Answered(revision: try await store.client.delete(ids, ifMatch: try await store.listTag()))
         }
     }
@@ -27,14 +30,14 @@ extension TripStore {
     public func toggleFavorite(_ trip: Trip) {
         let isFavorite = !(trips.first { $0.id == trip.id }?.isFavorite ?? trip.isFavorite)
         enqueue({ $0.settingFavorite([trip.id], isFavorite) }) { store, _ async throws(TripsClientError) in
-            Answered(revision: try await store.client.setFavorite(trip.id, isFavorite, ifMatch: try await store.tripTag(trip.id)).revision)
+            Answered(trip: try await store.client.setFavorite(trip.id, isFavorite, ifMatch: try await store.tripTag(trip.id)))
         }
     }
 
     /// Replaces the trip with the same id.
     public func update(_ trip: Trip) {
         enqueue({ trips in trips.map { $0.id == trip.id ? trip : $0 } }) { store, _ async throws(TripsClientError) in
-            Answered(revision: try await store.client.replace(trip, ifMatch: try await store.tripTag(trip.id)).revision)
+            Answered(trip: try await store.client.replace(trip, ifMatch: try await store.tripTag(trip.id)))
         }
     }
 
@@ -71,10 +74,12 @@ extension TripStore {
 
 extension TripStore {
     /// What the server answered a change with: the revision it made it at, and the list's
-    /// tag at that revision when the answer carried it (a change to the list as a whole).
+    /// tag at that revision (a change to the list as a whole) or the changed trip's, when the
+    /// answer carried it.
     struct Answered {
         var revision: UInt64?
         var listTag: String?
+        var tripTag: (id: Trip.ID, etag: String?)?
 
         init(revision: UInt64?) {
             self.revision = revision
@@ -83,6 +88,11 @@ extension TripStore {
         init<Value>(list answer: Versioned<Value>) {
             revision = answer.revision
             listTag = answer.etag
+        }
+
+        init(trip answer: Versioned<Trip>) {
+            revision = answer.revision
+            tripTag = (answer.value.id, answer.etag)
         }
     }
 
@@ -117,6 +127,7 @@ extension TripStore {
         do {
             let answered = try await send(self, serial)
             books.remember(listTag: answered.listTag, at: answered.revision)
+            if let trip = answered.tripTag { books.remember(tripTag: trip.etag, of: trip.id, at: answered.revision) }
             if let index = books.pending.firstIndex(where: { $0.serial == serial }) {
                 books.pending[index].answeredRevision = answered.revision ?? revision
                 if books.following == nil { try await reload() }
@@ -139,17 +150,27 @@ extension TripStore {
     /// it is still at that revision (`HEAD /trips`); otherwise the list changed elsewhere and
     /// the feed has not told yet: 412 without sending the change.
     func listTag() async throws(TripsClientError) -> String? {
-        if let known = books.listTag, known.revision == revision { return known.etag }
+        if let known = currentListTag { return known }
         let version = try await client.listVersion()
         guard version.revision == revision else { throw Self.changedElsewhere }
         books.remember(listTag: version.etag, at: version.revision)
         return version.etag
     }
 
-    /// The trip's tag, when the trip is as this store last saw it (it changed at or before `revision`).
+    /// The list's tag at the store's revision, when an answer carried it.
+    var currentListTag: String? {
+        guard let known = books.listTag, known.revision == revision else { return nil }
+        return known.etag
+    }
+
+    /// The trip's tag: the one the last answer about it carried, while the feed has told no
+    /// later change of it; or else the server's (`HEAD /trips/{id}`) when the trip is as this
+    /// store shows it (it changed at or before `revision`); otherwise 412 without sending.
     func tripTag(_ id: Trip.ID) async throws(TripsClientError) -> String? {
+        if let known = books.tripTags[id] { return known.etag }
         let version = try await client.tripVersion(id)
         guard let changed = version.revision, changed <= revision else { throw Self.changedElsewhere }
+        books.remember(tripTag: version.etag, of: id, at: changed)
         return version.etag
     }
 

@@ -27,6 +27,7 @@ extension TripStore {
             return
         }
         books.confirmed.apply(event)
+        books.forgetTripTags(of: event.changedTrips, before: event.revision)
         set(revision: event.revision)
         settle()
     }

@@ -71,12 +71,26 @@ public final class TripStore {
         /// The list's `ETag` at a revision, from the last answer that carried it: the
         /// `If-Match` of a change to the list while the store is at that revision.
         var listTag: (revision: UInt64, etag: String)?
+        /// Each trip's `ETag` from the last answer that carried it, with the revision the trip
+        /// changed at: the `If-Match` of its next change until the feed tells a later change of it.
+        var tripTags: [Trip.ID: (revision: UInt64, etag: String)] = [:]
         var onChange: (@MainActor () -> Void)?
 
         /// Keeps the list's tag, when an answer carried one with its revision.
         func remember(listTag etag: String?, at revision: UInt64?) {
             guard let etag, let revision else { return }
             listTag = (revision, etag)
+        }
+
+        /// Keeps a trip's tag, when an answer carried one with the revision the trip changed at.
+        func remember(tripTag etag: String?, of id: Trip.ID, at revision: UInt64?) {
+            guard let etag, let revision else { return }
+            tripTags[id] = (revision, etag)
+        }
+
+        /// Forgets the tags of these trips taken before `revision`, at which they changed.
+        func forgetTripTags(of ids: [Trip.ID], before revision: UInt64) {
+            for id in ids where (tripTags[id]?.revision ?? .max) < revision { tripTags[id] = nil }
         }
     }
 
@@ -128,6 +142,8 @@ public final class TripStore {
         if let read = list.revision, read >= revision {
             books.confirmed = list.value
             books.remember(listTag: list.etag, at: read)
+            // Any trip may have changed since the store's revision: only tags as new as the list stay.
+            books.tripTags = books.tripTags.filter { $0.value.revision >= read }
             set(revision: read)
         }
         settle()

@@ -14,14 +14,22 @@ import Observation
 
 /// The lesson's `TripStore` over a live server: optimistic, conditional, kept in sync.
 @Suite struct ClientTripStoreTests {
-    /// Sends over `URLSession`, recording each request's method and path.
+    /// Sends over `URLSession`, recording each request's method and path, and its `If-Match`.
     final class RecordingTransport: HTTPTransport {
         private let transport = URLSessionTransport()
-        private let sent = Mutex<[String]>([])
-        var requests: [String] { sent.withLock { $0 } }
+        private let sent = Mutex<[(request: String, ifMatch: String?)]>([])
+        /// Every request the server was sent, `METHOD /path`.
+        var requests: [String] { sent.withLock { $0.map(\.request) } }
+        /// The changes sent without `If-Match`.
+        var blindChanges: [String] {
+            sent.withLock {
+                $0.filter { !$0.request.hasPrefix("GET") && !$0.request.hasPrefix("HEAD") && $0.ifMatch == nil }.map(\.request)
+            }
+        }
 
         func send(_ request: URLRequest, maxBytes: Int) async throws -> (Data, HTTPURLResponse) {
-            sent.withLock { $0.append("\(request.httpMethod ?? "GET") \(request.url?.path ?? "")") }
+            let line = "\(request.httpMethod ?? "GET") \(request.url?.path ?? "")"
+            sent.withLock { $0.append((line, request.value(forHTTPHeaderField: "If-Match"))) }
             return try await transport.send(request, maxBytes: maxBytes)
         }
     }
@@ -132,6 +140,60 @@ import Observation
             try await caughtUp(store, with: server)
             #expect(transport.requests.filter { $0.hasPrefix("HEAD") } == ["HEAD /trips"])
             #expect(store.notice == nil && store.trips.map(\.id) == server.order && server.order == [4, 6, 3, 5, 2, 1])
+            #expect(transport.blindChanges.isEmpty)
+        }
+    }
+
+    /// A change to one trip is sent with the tag the store knows: the trip's own from its last
+    /// answer, the list's for a delete; `HEAD` only for a trip the store has no tag of, and
+    /// again once the feed tells another client changed it.
+    @Test(arguments: TestStore.all) @MainActor func aChangeToATripUsesTheTagTheStoreKnows(kind: TestStore) async throws {
+        try await ClientTestServer.with(kind) { @MainActor server in
+            let transport = RecordingTransport()
+            let store = try await store(server, transport: transport)
+            defer { store.stop() }
+            store.delete([try #require(store.trips.first { $0.id == 6 })])  // the list's tag, from the list read
+            let vancouver = try #require(store.trips.first { $0.id == 2 })
+            store.toggleFavorite(vancouver)  // no tag of trip 2 yet: HEAD
+            store.toggleFavorite(vancouver)  // the tag the last answer carried
+            var edited = vancouver
+            edited.notes = "Granville Island"
+            store.update(edited)
+            store.delete([edited])
+            try await caughtUp(store, with: server)
+            #expect(store.notice == nil && store.trips.map(\.id) == server.order && server.order == [1, 3, 4, 5])
+            #expect(
+                transport.requests == [
+                    "GET /trips", "DELETE /trips", "HEAD /trips/2", "PUT /favorites/2", "DELETE /favorites/2", "PUT /trips/2",
+                    "DELETE /trips/2",
+                ])
+            // Another client changes trip 3 after the store learnt its tag: the feed makes the store forget it.
+            store.toggleFavorite(try #require(store.trips.first { $0.id == 3 }))
+            try await caughtUp(store, with: server)
+            _ = try await TripsClient(baseURL: server.url).patch(3, TripPatch(nights: 9))
+            try await caughtUp(store, with: server)
+            store.toggleFavorite(try #require(store.trips.first { $0.id == 3 }))
+            try await caughtUp(store, with: server)
+            let list = try await TripsClient(baseURL: server.url).list().value
+            #expect(store.notice == nil && store.trips == list)
+            #expect(transport.requests.suffix(4) == ["HEAD /trips/3", "PUT /favorites/3", "HEAD /trips/3", "DELETE /favorites/3"])
+            #expect(transport.blindChanges.isEmpty)
+        }
+    }
+
+    /// A tag the store kept, gone stale while it did not follow the feed: 412, reload, say so.
+    @Test @MainActor func aChangeWithAStaleTripTagReloadsAndSaysSo() async throws {
+        try await ClientTestServer.with(.memory) { @MainActor server in
+            let store = try await store(server)
+            store.toggleFavorite(try #require(store.trips.first { $0.id == 3 }))
+            await store.sent()
+            store.stop()
+            _ = try await TripsClient(baseURL: server.url).patch(3, TripPatch(nights: 9))
+            store.toggleFavorite(try #require(store.trips.first { $0.id == 3 }))
+            await store.sent()
+            guard case .reloaded? = store.notice else { throw TestFailure("no reload: \(String(describing: store.notice))") }
+            let list = try await TripsClient(baseURL: server.url).list().value
+            #expect(store.trips.first { $0.id == 3 }?.nights == 9 && store.trips == list)
         }
     }
 
