@@ -11,22 +11,8 @@ import TripsTestSupport
         status: Int32, output: String, errors: String
     ) {
         let executable = try tripsServerExecutable().replacingOccurrences(of: "/trips-server", with: "/trips")
-        return try await onOwnThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-            process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let read = { (pipe: Pipe) in String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-            let (out, err) = (read(output), read(errors))
-            process.waitUntilExit()
-            return (process.terminationStatus, out, err)
-        }
+        let environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        return try await onOwnThread { try runToEnd(executable, arguments, environment: environment) }
     }
 
     @Test func theTourWithTripsInTheTerminalsLanguage() async throws {
@@ -97,5 +83,34 @@ import TripsTestSupport
                 #expect(refused.status == 1 && refused.output.isEmpty && refused.errors.hasPrefix("trips: ") && refused.errors.count > 8)
             }
         }
+    }
+
+    /// A server that takes no change without `If-Match` (`--require-if-match`): the command
+    /// reads the tag of what it changes (`HEAD`) and makes the change again with it.
+    @Test func aChangeRefusedForWantOfIfMatchIsMadeAgainWithTheCurrentTag() async throws {
+        let server = try HostileServer { _, head, connection in
+            func answer(_ status: String, _ fields: String, _ body: String = "") {
+                connection.write("HTTP/1.1 \(status)\r\n\(fields)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            }
+            switch (head.prefix { $0 != " " }, HostileServer.field("If-Match", in: head)) {
+            case ("DELETE", nil):
+                answer(
+                    "428 Precondition Required", "Content-Type: application/problem+json\r\n",
+                    #"{"type":"/problems/precondition-required","title":"Precondition Required","status":428,"detail":"Send If-Match."}"#)
+            case ("HEAD", _):
+                answer("200 OK", "ETag: \"trip-2-v0-json\"\r\nTrips-Revision: 0\r\n")
+            case ("DELETE", "\"trip-2-v0-json\""):
+                answer("204 No Content", "Trips-Revision: 1\r\n")
+            default:
+                answer("400 Bad Request", "")
+            }
+        }
+        defer { server.stop() }
+        let deleted = try await trips(["delete", "2", "--server", server.url.absoluteString])
+        #expect(deleted.status == 0 && deleted.output == "Deleted 2.\n")
+        #expect(
+            server.heads.map { $0.split(separator: "\r\n").first } == [
+                "DELETE /trips/2 HTTP/1.1", "HEAD /trips/2 HTTP/1.1", "DELETE /trips/2 HTTP/1.1",
+            ])
     }
 }
