@@ -52,6 +52,8 @@ struct ServerOptions: Sendable, Equatable {
     }
     /// Reads need a token too (all but `/livez`, `/readyz` and `/health`).
     var isPrivate = false
+    /// Changes of trips or of the list need `If-Match` (428 without): no blind writes.
+    var requiresIfMatch = false
     /// Origins a browser may call the API from (`*` for any); empty: no CORS.
     var corsOrigins: [String] = []
     /// Names the server answers besides loopback ones (`Host`); empty: loopback names only,
@@ -167,6 +169,10 @@ struct ServerOptions: Sendable, Equatable {
         Flag(name: "--private", value: nil, help: "reads need a token too (not /livez, /readyz, /health)") {
             (options, _, _) throws(UsageError) in
             options.isPrivate = true
+        },
+        Flag(name: "--require-if-match", value: nil, help: "changes of trips need If-Match (428 Precondition Required without)") {
+            (options, _, _) throws(UsageError) in
+            options.requiresIfMatch = true
         },
         Flag(
             name: "--session-hours", value: "N",

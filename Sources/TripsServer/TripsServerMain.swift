@@ -77,7 +77,8 @@ package enum TripsServerMain {
         let api = TripsAPI(
             store: store, access: access, cors: CORSPolicy(origins: options.corsOrigins),
             hosts: HostAllowList(listeningOn: configuration.host, allowedHosts: options.allowedHosts),
-            maxSubscribers: options.maxSubscribers, maxPhotoBytes: options.maxPhotoBytes)
+            maxSubscribers: options.maxSubscribers, maxPhotoBytes: options.maxPhotoBytes,
+            requiresIfMatch: options.requiresIfMatch)
         let server = HTTPServer(configuration: configuration, handler: api, streams: api.feed.hub, metrics: api.serverMetrics)
         TripsListPage.prepare()
         do {

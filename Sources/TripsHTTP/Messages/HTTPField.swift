@@ -135,6 +135,8 @@ package struct HTTPField: Sendable, Hashable {
         package static let transferEncoding: Name = "Transfer-Encoding"
         /// The list revision a response reflects (and, on a request, the one to wait for).
         package static let tripsRevision: Name = "Trips-Revision"
+        /// How many trips a paged view holds in all, asked for with `Prefer: count=exact`.
+        package static let tripsTotal: Name = "Trips-Total"
         package static let userAgent: Name = "User-Agent"
         package static let vary: Name = "Vary"
         package static let wwwAuthenticate: Name = "WWW-Authenticate"

@@ -12,7 +12,7 @@ struct CORSPolicy: Sendable {
         "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, X-Request-ID, Accept-Language, Content-Language, Prefer, traceparent, tracestate"
     /// The response headers a page's script may read.
     static let exposedHeaders =
-        "ETag, Location, Trips-Revision, X-Request-ID, Retry-After, Link, Content-Language, Preference-Applied, traceparent, tracestate"
+        "ETag, Location, Trips-Revision, X-Request-ID, Retry-After, Link, Content-Language, Preference-Applied, Trips-Total, traceparent, tracestate"
     /// How long a browser may keep a preflight's answer, in seconds.
     static let maxAge = "600"
 

@@ -3,7 +3,8 @@ import TripsHTTP
 
 /// One page of a long view (`?limit=N&after=ID`), as GitHub pages its lists: the trips after
 /// a trip of the view (in the view's order, with every filter, search and sort), at most
-/// `limit` of them, and a `Link: <…>; rel="next"` the client follows as it is while more follow.
+/// `limit` of them, and a `Link: <…>; rel="next"` the client follows as it is while more follow
+/// (and `rel="first"` back to the start).
 struct Pagination: Sendable, Equatable {
     static let limits = 1...1_000
     /// The rows the browser page shows at a time when the request names no `limit`: a long
@@ -44,6 +45,9 @@ struct Pagination: Sendable, Equatable {
     }
 
     var isEverything: Bool { limit == nil && after == nil }
+
+    /// The client asked for a page (`limit` or `after`).
+    var isPaged: Bool { !isEverything }
 
     /// The same page with `pageRows` as its limit when it names none: what the browser page shows.
     var forPage: Pagination { Pagination(limit: limit ?? Self.pageRows, after: after) }
@@ -91,8 +95,21 @@ struct Pagination: Sendable, Equatable {
     /// The request's own target with `after` set to `after`: the next page's URL, its query
     /// percent-encoded where the client sent characters a URL may not hold.
     static func nextURL(path: String, query: String?, after: Trip.ID) -> String {
-        var parts = (query ?? "").split(separator: "&").filter { !$0.hasPrefix("after=") && $0 != "after" }.map(String.init)
-        parts.append("after=\(after)")
-        return "\(path)?\(HTTPRequest.uriEncodedQuery(parts.joined(separator: "&")))"
+        url(path: path, parts: otherParts(of: query) + ["after=\(after)"])
+    }
+
+    /// The request's own target without `after`: the first page's URL (its `limit`, view and
+    /// order kept).
+    static func firstURL(path: String, query: String?) -> String {
+        url(path: path, parts: otherParts(of: query))
+    }
+
+    /// The parts of a query other than `after`.
+    private static func otherParts(of query: String?) -> [String] {
+        (query ?? "").split(separator: "&").filter { !$0.hasPrefix("after=") && $0 != "after" }.map(String.init)
+    }
+
+    private static func url(path: String, parts: [String]) -> String {
+        parts.isEmpty ? path : "\(path)?\(HTTPRequest.uriEncodedQuery(parts.joined(separator: "&")))"
     }
 }

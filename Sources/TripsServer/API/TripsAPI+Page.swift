@@ -26,9 +26,12 @@ extension TripsAPI {
         return HTTPResponse(status: .ok, headerFields: fields, body: html)
     }
 
+    /// `Link` to the API's description (RFC 8631), which `/` and the list carry.
+    static let serviceDescriptionLink = #"</openapi.yaml>; rel="service-desc""#
+
     /// `GET /`: 303 to the list, which a browser shows as the page.
     func root(_ request: HTTPRequest) -> HTTPResponse {
-        HTTPResponse(status: .seeOther, headerFields: [.location: "/trips"])
+        HTTPResponse(status: .seeOther, headerFields: [.location: "/trips", .link: Self.serviceDescriptionLink])
     }
 
     /// `GET /assets/words.js?lang=TAG`: the page's words in one language, for the script.

@@ -9,73 +9,92 @@ extension TripsAPI {
     /// of either (`limit`, `after`). The browser page shows a page of 200 when no `limit` is given.
     func listTrips(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var items = request.queryItems
-        var page = try Pagination(taking: &items)
+        let asked = try Pagination(taking: &items)
         let query = try TripQuery(queryItems: items)
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
-        if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
-        let isWholeList = query.isEverything && page.isEverything
-        if case .page = form { page = page.forPage }
-        if isWholeList {
-            // Made once per revision: the whole list, or the page's first rows. Its next link
-            // names the plain path, which every request it answers means.
-            return cache.list(revision: list.revision, slot: form.cacheSlot, coding: ResponseCompression.coding(for: request)) {
-                representView(
-                    page.firstPage(of: list), of: query, totals: list.totals, page: page, target: ("/trips", nil), list: list, as: form,
-                    etag: etag)
+        let isPrivate = caching.isPrivate(request)
+        if let notModified = notModified(request, current: etag, language: form.language, isPrivate: isPrivate, isPaged: asked.isPaged) {
+            return notModified
+        }
+        // Made only when the answer is: a hit of the whole list's cached one needs none of it.
+        func read(target: ViewRead.Target) -> ViewRead {
+            ViewRead(request: request, target: target, list: list, query: query, asked: asked, form: form, etag: etag, isPrivate: isPrivate)
+        }
+        guard !query.isEverything || asked.isPaged else {
+            // Made once per revision: the whole list, or the page's first rows. Its links name
+            // the plain path, which every request it answers means.
+            let slot = caching.slot(form.cacheSlot, isPrivate: isPrivate)
+            return cache.list(revision: list.revision, slot: slot, coding: ResponseCompression.coding(for: request)) {
+                let read = read(target: ("/trips", nil))
+                let (trips, nextAfter) = read.paging.firstPage(of: list)
+                return representView(trips, totals: list.totals, nextAfter: nextAfter, read)
             }
         }
-        let target = (request.path, request.query)
-        if query.isEverything {
-            let shown = try page.slice(list)
-            return representView(shown, of: query, totals: list.totals, page: page, target: target, list: list, as: form, etag: etag)
+        let read = read(target: (request.path, request.query))
+        guard !query.isEverything else {
+            let (trips, nextAfter) = try read.paging.slice(list)
+            return representView(trips, totals: list.totals, nextAfter: nextAfter, read)
         }
         let view = list.trips.matching(query)
-        let shown = try page.slice(view)
-        return representView(shown, of: query, totals: TripTotals(view), page: page, target: target, list: list, as: form, etag: etag)
+        let (trips, nextAfter) = try read.paging.slice(view)
+        return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
     func listFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var items = request.queryItems
-        var page = try Pagination(taking: &items)
+        let asked = try Pagination(taking: &items)
         if let item = items.first { throw APIError(.badRequest, "\(item.name): is not a parameter of /favorites (limit, after)") }
         let form = try negotiateRead([Trip].self, for: request)
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
-        if let notModified = notModified(request, current: etag, language: form.language) { return notModified }
-        if case .page = form { page = page.forPage }
+        let isPrivate = caching.isPrivate(request)
+        if let notModified = notModified(request, current: etag, language: form.language, isPrivate: isPrivate, isPaged: asked.isPaged) {
+            return notModified
+        }
         let query = TripQuery(filter: .favorites)
+        let read = ViewRead(
+            request: request, target: (request.path, request.query), list: list, query: query, asked: asked, form: form, etag: etag,
+            isPrivate: isPrivate)
         let view = list.trips.matching(query)
-        return representView(
-            try page.slice(view), of: query, totals: TripTotals(view), page: page, target: (request.path, request.query), list: list,
-            as: form, etag: etag)
+        let (trips, nextAfter) = try read.paging.slice(view)
+        return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
     }
 
-    /// One page of a view's trips (with `Link: rel="next"` to `target` after its last trip
-    /// while more follow), or the list page showing them (with the same link, as "Next page")
-    /// and the `totals` of the whole view, counted only for a page.
-    private func representView(
-        _ shown: (trips: [Trip], nextAfter: Trip.ID?), of query: TripQuery, totals: @autoclosure () -> TripTotals, page: Pagination,
-        target: (path: String, query: String?), list: TripList, as form: ReadForm<[Trip]>, etag: EntityTag
-    ) -> HTTPResponse {
-        let next = shown.nextAfter.map { Pagination.nextURL(path: target.path, query: target.query, after: $0) }
-        let link = next.map { "<\($0)>; rel=\"next\"" }
-        switch form {
+    /// The trips of a view (a page of it, with `Link` to the next one while more follow, and
+    /// to the first when the client asked for a page), or the list page showing them with the
+    /// `totals` of the whole view, counted only for a page, or for `Prefer: count=exact` on a
+    /// paged read (`Trips-Total`).
+    private func representView(_ trips: [Trip], totals: @autoclosure () -> TripTotals, nextAfter: Trip.ID?, _ read: ViewRead)
+        -> HTTPResponse
+    {
+        let target = read.target
+        let next = nextAfter.map { Pagination.nextURL(path: target.path, query: target.query, after: $0) }
+        var response: HTTPResponse
+        switch read.form {
         case .representation(let chosen):
-            var fields: HTTPFields = [:]
-            fields[.link] = link
-            return represent(shown.trips, as: chosen, etag: etag, revision: list.revision, extraFields: fields)
+            response = represent(trips, as: chosen, etag: read.etag, revision: read.list.revision)
         case .page(let language):
-            let html = TripsListPage(
-                trips: shown.trips, list: list, query: query, totals: totals(), page: page, nextPage: next, language: language,
-                cache: cache
-            ).render()
-            var response = representPage(html, etag: etag, revision: list.revision, language: language)
-            response.headerFields[.link] = link
-            return response
+            let page = TripsListPage(
+                trips: trips, list: read.list, query: read.query, totals: totals(), page: read.paging, nextPage: next, language: language,
+                cache: cache)
+            response = representPage(page.render(), etag: read.etag, revision: read.list.revision, language: language)
         }
+        let isPaged = read.asked.isPaged
+        caching.describe(&response.headerFields, language: read.form.language, isPrivate: read.isPrivate, isPaged: isPaged)
+        var links = next.map { ["<\($0)>; rel=\"next\""] } ?? []
+        if isPaged {
+            links.append("<\(Pagination.firstURL(path: target.path, query: target.query))>; rel=\"first\"")
+            if read.request.prefersExactCount {
+                response.headerFields[.tripsTotal] = String(totals().trips)
+                response.headerFields[.preferenceApplied] = "count=exact"
+            }
+        }
+        if target.path == "/trips" { links.append(Self.serviceDescriptionLink) }
+        if !links.isEmpty { response.headerFields[.link] = links.joined(separator: ", ") }
+        return response
     }
 
     /// `GET /trips/{id}`: one trip, from the cache while it is unchanged.
@@ -84,16 +103,22 @@ extension TripsAPI {
     /// spelled out when a request asks `If-None-Match` or the cache misses.
     func showTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let form = try negotiateRead(Trip.self, for: request)
-        guard case .representation(let chosen) = form else { return try showTripPage(id, request, language: form.language) }
+        let isPrivate = caching.isPrivate(request)
+        guard case .representation(let chosen) = form else {
+            return try showTripPage(id, request, language: form.language, isPrivate: isPrivate)
+        }
         // The trip itself is copied out of the store only on a cache miss: a hit needs its
         // version alone, and copying a trip (four strings) costs more than the rest of a hit.
         guard let version = store.read({ list in list.version(of: id) }) else { throw .notFound(request.path) }
         if request.headerFields.contains(.ifNoneMatch) {
             let etag = EntityTag.trip(id, version: version, chosen.mediaType, chosen.language)
-            if let notModified = notModified(request, current: etag, language: chosen.language) { return notModified }
+            if let notModified = notModified(request, current: etag, language: chosen.language, isPrivate: isPrivate) {
+                return notModified
+            }
         }
         let coding = ResponseCompression.coding(for: request)
-        if let hit = cache.trip(id, version: version, slot: chosen.cacheSlot, coding: coding) { return hit }
+        let slot = caching.slot(chosen.cacheSlot, isPrivate: isPrivate)
+        if let hit = cache.trip(id, version: version, slot: slot, coding: coding) { return hit }
         // Read again with its version: a change in between is served as it now is, and cached
         // under its own version, never under the one read above.
         guard let (trip, current) = store.read({ list in list[id].map { ($0, list.version(of: id) ?? 0) } }) else {
@@ -102,25 +127,30 @@ extension TripsAPI {
         // The trip is as it was at its version, and still is: a client that follows the
         // changes from there misses nothing (and may see some it does not need).
         let etag = EntityTag.trip(id, version: current, chosen.mediaType, chosen.language)
-        let response = represent(trip, as: chosen, etag: etag, revision: current)
-        return cache.keep(response, trip: id, version: current, slot: chosen.cacheSlot, coding: coding)
+        var response = represent(trip, as: chosen, etag: etag, revision: current)
+        caching.describe(&response.headerFields, language: chosen.language, isPrivate: isPrivate)
+        return cache.keep(response, trip: id, version: current, slot: slot, coding: coding)
     }
 
     /// The trip's page (`TripPage`): the trip, the one that starts next, and the versions and
     /// revision they were read at, read together. Not cached: its links name the host the
     /// request did, which `HostAllowList` let through (a name it refuses never reaches a
     /// page's og:url or og:image).
-    private func showTripPage(_ id: Trip.ID, _ request: HTTPRequest, language: Language?) throws(APIError) -> HTTPResponse {
+    private func showTripPage(_ id: Trip.ID, _ request: HTTPRequest, language: Language?, isPrivate: Bool) throws(APIError)
+        -> HTTPResponse
+    {
         guard
             let (trip, version, next, revision) = store.read({ list in
                 list[id].map { ($0, list.version(of: id) ?? 0, list.next(after: $0), list.revision) }
             })
         else { throw .notFound(request.path) }
         let etag = EntityTag.tripPage(id, revision: revision, language)
-        if let notModified = notModified(request, current: etag, language: language) { return notModified }
+        if let notModified = notModified(request, current: etag, language: language, isPrivate: isPrivate) { return notModified }
         let origin = "http://\(request.headerFields[.host] ?? "localhost")"
         let page = TripPage(trip: trip, version: version, next: next, revision: revision, origin: origin, language: language)
-        return representPage(page.render(), etag: etag, revision: version, language: language)
+        var response = representPage(page.render(), etag: etag, revision: version, language: language)
+        caching.describe(&response.headerFields, language: language, isPrivate: isPrivate)
+        return response
     }
 
     /// `GET /health`: 200 while the service can serve.

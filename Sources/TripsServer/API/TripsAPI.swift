@@ -20,6 +20,10 @@ struct TripsAPI: HTTPHandler {
     let hosts: HostAllowList
     /// The largest photo a `PUT /trips/{id}/photo` takes, in bytes (`--max-photo-bytes`).
     let maxPhotoBytes: Int
+    /// What reads of the list and of a trip tell caches.
+    let caching: ReadCaching
+    /// `--require-if-match`: a change of trips or of the list without `If-Match` gets 428.
+    let requiresIfMatch: Bool
 
     /// 8 MiB: a phone's full-size JPEG, with room to spare.
     static let defaultMaxPhotoBytes = 8 << 20
@@ -28,13 +32,15 @@ struct TripsAPI: HTTPHandler {
         store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
         hosts: HostAllowList = .loopback, maxSubscribers: Int = ChangeFeed.defaultMaxSubscribers,
         maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = defaultMaxPhotoBytes,
-        clock: any SchedulingClock = SystemClock()
+        requiresIfMatch: Bool = false, clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
         self.access = access
         self.cors = cors
         self.hosts = hosts
         self.maxPhotoBytes = maxPhotoBytes
+        self.requiresIfMatch = requiresIfMatch
+        caching = ReadCaching(access: access)
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, clock: clock)
     }
 
@@ -108,13 +114,16 @@ struct TripsAPI: HTTPHandler {
 
     /// Decides from a request's head alone whether it goes on: refused first for a name this
     /// server does not answer for (421: DNS rebinding), then for a change from another site's
-    /// page whatever its token (403), then for its token (401). `handle` asks it of every
+    /// page whatever its token (403), then for its token (401), then, under
+    /// `--require-if-match`, for a change of trips without `If-Match` (428). `handle` asks it of every
     /// request, and `refusal(beforeContent:)` before `100 Continue`, so the two cannot disagree.
     private func admit(_ request: HTTPRequest, to match: RouteTable.Match?, origin: String?) throws(APIError) -> Admission {
         guard hosts.allows(request.headerFields[.host]) else { throw .misdirected }
         try cors.refuseCrossSiteWrite(request)
         if let origin, let match, CORSPolicy.isPreflight(request) { return .preflight(match.resource, origin: origin) }
-        return .request(user: try access?.authorize(request, route: match?.route))
+        let user = try access?.authorize(request, route: match?.route)
+        if requiresIfMatch, let route = match?.route { try IfMatchRequirement.check(request, route: route) }
+        return .request(user: user)
     }
 
     /// How long a read waits for this server to catch up to the revision it asks for.
@@ -266,10 +275,17 @@ extension TripsAPI {
         language == nil ? "Accept" : "Accept, Accept-Language"
     }
 
-    /// 304 when `If-None-Match` names the current tag of a read; nil to go on with the full answer.
-    func notModified(_ request: HTTPRequest, current: EntityTag, language: Language? = nil) -> HTTPResponse? {
-        // Only `Vary` of the language's fields: a 304 repeats no other metadata (RFC 9110 §15.4.5).
-        notModified(request, current: current, compressible: true, fields: [.vary: Self.vary(language)])
+    /// 304 when `If-None-Match` names the current tag of a read of the list or a trip; nil to
+    /// go on with the full answer.
+    func notModified(
+        _ request: HTTPRequest, current: EntityTag, language: Language?, isPrivate: Bool, isPaged: Bool = false
+    ) -> HTTPResponse? {
+        // Only `Cache-Control` and `Vary` of the 200's fields: a 304 repeats no other
+        // metadata (RFC 9110 §15.4.5).
+        guard request.headerFields.contains(.ifNoneMatch) else { return nil }
+        var fields: HTTPFields = [:]
+        caching.describe(&fields, language: language, isPrivate: isPrivate, isPaged: isPaged)
+        return notModified(request, current: current, compressible: true, fields: fields)
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import TripsDomain
 
@@ -47,6 +48,36 @@ import TripsDomain
         }
         // Again: from the cache, the same bytes.
         #expect(try await api.request("GET", "/trips", headers: ["Accept": accept, "Accept-Encoding": "gzip"]).body == packed.body)
+    }
+
+    /// A large answer no cache keeps (a view of 2,000 trips) is compressed off the event
+    /// loop: while the compression work is held back, the loop answers another client, and
+    /// the large answer arrives once the work goes on, decoding to the identity body.
+    @Test func aLargeViewIsCompressedOffTheEventLoop() async throws {
+        let api = try await Self.server(trips: 2000)
+        defer { api.stop() }
+        let target = "/trips?q=City"
+        let plain = try await api.request("GET", target)
+        #expect(plain.body.count > TripsAPI.compressedOnTheLoop)
+        let port = api.port
+        let (waited, other, packed) = try await onOwnThread {
+            TripsAPI.compressionWork.suspend()
+            var held = true
+            defer { if held { TripsAPI.compressionWork.resume() } }
+            let large = try TestClient(port: port)
+            try large.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
+            let small = try TestClient(port: port)
+            try small.send("GET /trips/2 HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
+            let other = try small.readResponse()
+            let waited = !large.hasBytesWaiting()
+            TripsAPI.compressionWork.resume()
+            held = false
+            return (waited, other.status, try large.readResponse())
+        }
+        #expect(waited)
+        #expect(other == 200)
+        #expect(packed.status == 200)
+        #expect(try Self.decoded(packed) == plain.body)
     }
 
     @Test func eachTagRevalidatesAndA304NamesTheCodingTheClientHolds() async throws {

@@ -203,9 +203,7 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
             let response = try await api.request("GET", target, headers: headers)
             #expect(response.status == 200)
             pages.append(try response.ids)
-            next = response.field("Link").flatMap { link in
-                link.hasSuffix(#">; rel="next""#) ? String(link.dropFirst().prefix { $0 != ">" }) : nil
-            }
+            next = response.link("next")
         }
         return pages
     }
@@ -220,7 +218,8 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         #expect(try await pages(api, "/favorites?limit=1") == [[1], [5]])
         #expect(try await pages(api, "/trips?limit=6") == [[1, 2, 3, 4, 5, 6]])
         let link = try await api.request("GET", "/trips?q=a&limit=1&after=1").field("Link")
-        #expect(link == #"</trips?q=a&limit=1&after=2>; rel="next""#)
+        #expect(
+            link == #"</trips?q=a&limit=1&after=2>; rel="next", </trips?q=a&limit=1>; rel="first", </openapi.yaml>; rel="service-desc""#)
     }
 
     @Test(arguments: TestStore.all) func aListChangedBetweenPagesGoesOnFromWhereItWas(store: TestStore) async throws {
@@ -243,7 +242,9 @@ private let tokens = AccessTokens([(name: "alice", token: alice), (name: "bob", 
         defer { api.stop() }
         let page = try await api.request("GET", "/trips?limit=1&after=1", headers: ["Accept": "text/plain"])
         #expect(page.text == "Vancouver, Canada: 3 nights from March 5, 2027\n")
-        #expect(page.field("Link") == #"</trips?limit=1&after=2>; rel="next""#)
+        #expect(
+            page.field("Link")
+                == #"</trips?limit=1&after=2>; rel="next", </trips?limit=1>; rel="first", </openapi.yaml>; rel="service-desc""#)
     }
 
     @Test(arguments: [

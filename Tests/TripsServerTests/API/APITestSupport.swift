@@ -46,25 +46,25 @@ final class APIServer: Sendable {
     convenience init(
         samples: Bool = true, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
         access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
-        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+        requiresIfMatch: Bool = false, configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) async throws {
         try await self.init(
             store: MemoryTripStore(seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
-            access: access, cors: cors, hosts: hosts, configure: configure)
+            access: access, cors: cors, hosts: hosts, requiresIfMatch: requiresIfMatch, configure: configure)
     }
 
     init(
         store: any TripStoring, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
         maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = TripsAPI.defaultMaxPhotoBytes,
         access: AccessPolicy? = nil,
-        cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
+        cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback, requiresIfMatch: Bool = false,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in }, cleanUp: (@Sendable () -> Void)? = nil
     ) async throws {
         self.store = store
         self.cleanUp = cleanUp
         api = TripsAPI(
             store: store, access: access, cors: cors, hosts: hosts, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes,
-            maxPhotoBytes: maxPhotoBytes, clock: clock)
+            maxPhotoBytes: maxPhotoBytes, requiresIfMatch: requiresIfMatch, clock: clock)
         guard mode == .live else {
             server = nil
             return
@@ -257,6 +257,13 @@ extension TestResponse {
                 return nil
             }
         }
+    }
+
+    /// The target of the `Link` element with this `rel`, as sent (the elements are split at
+    /// `, `: a URL holds no space).
+    func link(_ rel: String) -> String? {
+        field("Link")?.components(separatedBy: ", ").first { $0.hasSuffix("; rel=\"\(rel)\"") }
+            .map { String($0.dropFirst().prefix { $0 != ">" }) }
     }
 
     /// A member of a JSON object body.

@@ -27,6 +27,8 @@ import TripsDomain
         var isPrivate = false
         /// Run against a server that allows these origins (CORS).
         var corsOrigins: [String] = []
+        /// Run against a server with `--require-if-match` (for 428).
+        var requiresIfMatch = false
 
         var testDescription: String { "\(method) \(target) → \(status)" }
 
@@ -39,15 +41,19 @@ import TripsDomain
         struct Configuration: Hashable, Sendable {
             var isPrivate: Bool
             var corsOrigins: [String]
+            var requiresIfMatch: Bool
 
             func start(mode: APIServer.Mode = .live) async throws -> APIServer {
                 let access =
                     isPrivate ? AccessPolicy(tokens: AccessTokens([(name: "a", token: "a-0123456789abcdef")]), isPrivate: true) : nil
-                return try await APIServer(mode: mode, access: access, cors: CORSPolicy(origins: corsOrigins))
+                return try await APIServer(
+                    mode: mode, access: access, cors: CORSPolicy(origins: corsOrigins), requiresIfMatch: requiresIfMatch)
             }
         }
 
-        var configuration: Configuration { Configuration(isPrivate: isPrivate, corsOrigins: corsOrigins) }
+        var configuration: Configuration {
+            Configuration(isPrivate: isPrivate, corsOrigins: corsOrigins, requiresIfMatch: requiresIfMatch)
+        }
     }
 
     /// `If-None-Match` with this value asks with the ETag a GET of the same target answers.
@@ -65,6 +71,8 @@ import TripsDomain
     private static let form = ["Content-Type": "application/x-www-form-urlencoded"]
     /// The token of the private server.
     private static let token = "a-0123456789abcdef"
+    private static let bearer = ["Authorization": "Bearer \(token)"]
+    private static let exactCount = ["Prefer": "count=exact"]
 
     static let exchanges: [Exchange] =
         [
@@ -235,7 +243,32 @@ import TripsDomain
             Exchange(method: "POST", target: "/session/end", headers: form, body: "next=x", status: 422, isPrivate: true),
             Exchange(
                 method: "POST", target: "/session/end", headers: ["Sec-Fetch-Site": "cross-site"], status: 403, isPrivate: true),
-        ] + unauthorized + options + compressed
+        ] + unauthorized + options + compressed + conventions
+
+    /// What reads tell caches (`Cache-Control`, `Vary`), the links and total of a paged read
+    /// (`Link`, `Trips-Total`, `Preference-Applied`), and `--require-if-match`'s 428 on every
+    /// change of trips.
+    static let conventions: [Exchange] =
+        [
+            Exchange(method: "GET", target: "/trips?limit=2", headers: exactCount, status: 200),
+            Exchange(method: "HEAD", target: "/trips?limit=2", headers: exactCount, status: 200),
+            Exchange(method: "GET", target: "/trips?country=Canada&after=2", headers: exactCount.merging(page) { $1 }, status: 200),
+            Exchange(method: "GET", target: "/favorites?limit=1", headers: exactCount, status: 200),
+            Exchange(method: "HEAD", target: "/favorites?limit=1", headers: exactCount, status: 200),
+            Exchange(method: "GET", target: "/trips/2", headers: page, status: 200),
+            Exchange(method: "HEAD", target: "/trips/2", headers: ["If-None-Match": current], status: 304),
+            Exchange(method: "HEAD", target: "/favorites", headers: ["If-None-Match": current], status: 304),
+            Exchange(method: "GET", target: "/trips", headers: bearer, status: 200, isPrivate: true),
+            Exchange(method: "GET", target: "/trips/2", headers: bearer, status: 200, isPrivate: true),
+            Exchange(method: "HEAD", target: "/trips/2", headers: bearer, status: 200, isPrivate: true),
+        ]
+        + [
+            ("POST", "/trips"), ("PATCH", "/trips"), ("DELETE", "/trips?ids=2"), ("POST", "/trips/reorder"), ("POST", "/trips/sort"),
+            ("PUT", "/trips/2"), ("PATCH", "/trips/2"), ("DELETE", "/trips/2"), ("PUT", "/trips/2/photo"), ("DELETE", "/trips/2/photo"),
+            ("PATCH", "/favorites"), ("POST", "/favorites"), ("PUT", "/favorites/2"), ("DELETE", "/favorites/2"),
+        ].map { method, target in
+            Exchange(method: method, target: target, headers: json, body: "{}", status: 428, requiresIfMatch: true)
+        }
 
     /// Answers of 1 KiB or more to a client that takes gzip: `Content-Encoding` and `Vary`.
     static let compressed: [Exchange] = [
@@ -332,6 +365,8 @@ import TripsDomain
             let method = String(operation.prefix { $0 != " " })
             let changes = ["POST", "PUT", "PATCH", "DELETE"].contains(method)
             #expect((responses[403] != nil) == changes, "\(operation): 403 is listed on changes, and only there")
+            let changesTrips = changes && !operation.contains(" /session")
+            #expect((responses[428] != nil) == changesTrips, "\(operation): 428 is listed on changes of trips, and only there")
         }
     }
 

@@ -192,6 +192,13 @@ import TripsPlatform
         #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: [], environment: ["TRIPS_MAX_BODY": "x"]) }
     }
 
+    @Test func requireIfMatchIsOffByDefaultAndHasAFlagAndAnEnvironmentVariable() throws {
+        #expect(try !ServerOptions(arguments: [], environment: [:]).requiresIfMatch)
+        #expect(try ServerOptions(arguments: ["--require-if-match"], environment: [:]).requiresIfMatch)
+        #expect(try ServerOptions(arguments: [], environment: ["TRIPS_REQUIRE_IF_MATCH": "1"]).requiresIfMatch)
+        #expect(ServerOptions.usage.contains("--require-if-match"))
+    }
+
     @Test func allowedHostsRepeatAndComeSpelledAsHostSendsThem() throws {
         let options = try ServerOptions(
             arguments: ["--allowed-host", "Trips.Example.com", "--allowed-host=fe80::1"],

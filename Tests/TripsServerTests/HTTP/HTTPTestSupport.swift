@@ -183,6 +183,13 @@ final class TestClient {
         return String(decoding: buffer, as: UTF8.self)
     }
 
+    /// True when the server has sent bytes not read yet: looked at, never waited for.
+    func hasBytesWaiting() -> Bool {
+        if !buffer.isEmpty { return true }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
     /// True if the server closes the connection (EOF or reset) with nothing more sent.
     func readsEOF() throws -> Bool {
         if !buffer.isEmpty { return false }

@@ -284,8 +284,14 @@ async function reorder(ids, before) {
   offerUndo(change, () => moveBack(ids, order, after));
 }
 
+/** If-Match for a change that overwrites no version the page read (an add, a favorite drop):
+ *  any version, so a server run with --require-if-match, which takes no change without
+ *  If-Match (428), takes these too. */
+const ANY_VERSION = '*';
+
 /** A drop on the Favorites chip: the server answers which trips newly became favorites. */
 async function makeFavorites(request) {
+  request.ifMatch = ANY_VERSION;
   const trips = request.json ? names(request.json) : firstLine(request.raw);
   const response = await makeChange('POST', '/favorites', request, { what: t('offline.change.favorite', { trips }), ids: request.json });
   if (!(response instanceof Response)) return;
@@ -318,7 +324,7 @@ function celebrate(revision) {
 async function createFromText(text, before) {
   const url = before ? `/trips?before=${before}` : '/trips';
   const what = t('offline.change.add', { trips: firstLine(text) });
-  const response = await makeChange('POST', url, { raw: text, type: 'text/plain' }, { what });
+  const response = await makeChange('POST', url, { raw: text, type: 'text/plain', ifMatch: ANY_VERSION }, { what });
   if (!(response instanceof Response)) return;
   if (!response.ok) return complain(response);
   const created = await response.json();
@@ -471,7 +477,7 @@ async function addTrip(form) {
   // A photo is never kept offline, so neither is the trip it comes with: both wait in the form.
   const unkept = photo && t('offline.photo', { city });
   if (unkept && navigator.onLine === false) return announce(unkept);
-  const trip = await submitDraft(form, 'POST', url, 'application/json', undefined, { what: t('offline.change.add', { trips: city }), unkept });
+  const trip = await submitDraft(form, 'POST', url, 'application/json', ANY_VERSION, { what: t('offline.change.add', { trips: city }), unkept });
   if (!trip) return;
   form.reset();
   detachPhoto();
@@ -1167,7 +1173,7 @@ async function makeChange(method, url, { json, raw, type, ifMatch, minimal }, { 
   }
   // What a later If-Match needs (rolledForward): the list the page showed, and whose tag it sent.
   change.revision = view()?.dataset.revision ? Number(view().dataset.revision) : null;
-  change.validator = !ifMatch ? null : ifMatch === view()?.dataset.etag ? '/trips?limit=1' : ids.length === 1 ? `/trips/${ids[0]}` : null;
+  change.validator = !ifMatch || ifMatch === ANY_VERSION ? null : ifMatch === view()?.dataset.etag ? '/trips?limit=1' : ids.length === 1 ? `/trips/${ids[0]}` : null;
   if (!storeWaiting([...waitingChanges(), change])) {
     announce(t('offline.full', { count: NUMBERS.format(OUTBOX_LIMITS.changes) }));
     return null;
