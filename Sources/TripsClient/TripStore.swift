@@ -66,7 +66,8 @@ public final class TripStore {
         var pending: [PendingChange] = []
         var sending: Task<Void, Never>?
         var following: Task<Void, Never>?
-        var revisionWaiters: [(revision: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var revisionWaiters: [(id: Int, revision: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var lastWaiterID = 0
         var lastSerial = 0
         /// The list's `ETag` at a revision, from the last answer that carried it: the
         /// `If-Match` of a change to the list while the store is at that revision.
@@ -128,10 +129,23 @@ public final class TripStore {
         }
     }
 
-    /// Returns once the store has caught up with `revision` of the server's list.
+    /// Returns once the store has caught up with `revision` of the server's list, or the
+    /// calling task is cancelled.
     public func waitUntil(revision wanted: UInt64) async {
         guard revision < wanted else { return }
-        await withCheckedContinuation { books.revisionWaiters.append((wanted, $0)) }
+        books.lastWaiterID += 1
+        let (id, books) = (books.lastWaiterID, books)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard !Task.isCancelled else { return continuation.resume() }
+                books.revisionWaiters.append((id, wanted, continuation))
+            }
+        } onCancel: {
+            Task { @MainActor in
+                guard let index = books.revisionWaiters.firstIndex(where: { $0.id == id }) else { return }
+                books.revisionWaiters.remove(at: index).continuation.resume()
+            }
+        }
     }
 
     /// Reads the whole list again (unless the feed brought a newer one meanwhile); the

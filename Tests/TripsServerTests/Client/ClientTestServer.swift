@@ -14,24 +14,27 @@ final class ClientTestServer: @unchecked Sendable {
     private var api: APIServer
     private let open: () throws -> any TripStoring
     private let access: AccessPolicy?
+    private let requiresIfMatch: Bool
     let port: Int
 
-    private init(open: @escaping () throws -> any TripStoring, access: AccessPolicy?) async throws {
+    private init(open: @escaping () throws -> any TripStoring, access: AccessPolicy?, requiresIfMatch: Bool) async throws {
         self.open = open
         self.access = access
+        self.requiresIfMatch = requiresIfMatch
         store = try open()
-        api = try await APIServer(store: store, mode: .live, access: access)
+        api = try await APIServer(store: store, mode: .live, access: access, requiresIfMatch: requiresIfMatch)
         port = api.port
     }
 
     /// Runs `body` with a server on a store of `kind` (`.memory`: the journal), stopped after;
-    /// `access` as `--tokens` and `--private` set it.
+    /// `access` as `--tokens` and `--private` set it, `requiresIfMatch` as `--require-if-match`.
     static func with<T: Sendable>(
-        _ kind: TestStore, samples: Bool = true, access: AccessPolicy? = nil, _ body: @Sendable (ClientTestServer) async throws -> T
+        _ kind: TestStore, samples: Bool = true, access: AccessPolicy? = nil, requiresIfMatch: Bool = false,
+        _ body: @Sendable (ClientTestServer) async throws -> T
     ) async throws -> T {
         try await kind.withReopenableStore(samples: samples) { open in
             try await withoutActuallyEscaping(open) { open in
-                let server = try await ClientTestServer(open: open, access: access)
+                let server = try await ClientTestServer(open: open, access: access, requiresIfMatch: requiresIfMatch)
                 do {
                     let result = try await body(server)
                     await server.stop()
@@ -56,7 +59,7 @@ final class ClientTestServer: @unchecked Sendable {
         store.close()
         store = try open()
         let port = port
-        api = try await APIServer(store: store, mode: .live, access: access) { $0.port = port }
+        api = try await APIServer(store: store, mode: .live, access: access, requiresIfMatch: requiresIfMatch) { $0.port = port }
     }
 
     private func stop() async {

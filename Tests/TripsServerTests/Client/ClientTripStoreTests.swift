@@ -181,6 +181,32 @@ import Observation
         }
     }
 
+    /// A server that takes no change without `If-Match` (`--require-if-match`) takes every
+    /// change the store makes.
+    @Test(arguments: TestStore.all) @MainActor func everyChangeWorksWithAServerThatRequiresIfMatch(kind: TestStore) async throws {
+        try await ClientTestServer.with(kind, requiresIfMatch: true) { @MainActor server in
+            let transport = RecordingTransport()
+            let store = try await store(server, transport: transport)
+            defer { store.stop() }
+            let seattleAndVancouver = store.trips.filter { [1, 2].contains($0.id) }
+            store.move([4], before: 1)
+            _ = store.makeFavorites(store.trips.filter { $0.id == 2 })
+            store.toggleFavorite(try #require(store.trips.first { $0.id == 3 }))
+            store.add(
+                TripDraft(city: "Oslo", country: "Norway", nights: 2, price: 640.5, start: Date(timeIntervalSince1970: 1_800_000_000)))
+            var kyoto = try #require(store.trips.first { $0.id == 5 })
+            kyoto.nights = 9
+            store.update(kyoto)
+            store.delete([try #require(store.trips.first { $0.id == 6 })])
+            store.sort(by: .price)
+            store.delete(seattleAndVancouver)
+            try await caughtUp(store, with: server)
+            let list = try await TripsClient(baseURL: server.url).list().value
+            #expect(store.notice == nil && store.trips == list && list.count == 4, "\(list.map(\.id)) \(transport.requests)")
+            #expect(transport.blindChanges.isEmpty)
+        }
+    }
+
     /// A tag the store kept, gone stale while it did not follow the feed: 412, reload, say so.
     @Test @MainActor func aChangeWithAStaleTripTagReloadsAndSaysSo() async throws {
         try await ClientTestServer.with(.memory) { @MainActor server in

@@ -27,7 +27,6 @@ final class HostileServer: Sendable {
 
     private struct State {
         var heads: [String] = []
-        var answered = 0
         var closed = 0
         var waiters: [(id: Int, ready: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
         var lastWaiterID = 0
@@ -60,11 +59,6 @@ final class HostileServer: Sendable {
     /// Returns once `count` requests have arrived.
     func requests(_ count: Int) async {
         await until { $0.heads.count >= count }
-    }
-
-    /// Returns once `count` answers have ended (their writer returned).
-    func answered(_ count: Int) async {
-        await until { $0.answered >= count }
     }
 
     /// Returns once the client has closed `count` connections (or `stop()` shut them).
@@ -155,7 +149,6 @@ final class HostileServer: Sendable {
             number = state.heads.count
         }
         answer(number, text, connection)
-        changed { $0.answered += 1 }
         // Open until the client closes it (or `stop()` shuts it down).
         var buffer = [UInt8](repeating: 0, count: 4096)
         while read(connection.descriptor, &buffer, buffer.count) > 0 {}

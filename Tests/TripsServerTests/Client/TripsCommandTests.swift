@@ -85,6 +85,20 @@ import TripsTestSupport
         }
     }
 
+    @Test func everyChangeWorksWithAServerThatRequiresIfMatch() async throws {
+        try await ClientTestServer.with(.memory, requiresIfMatch: true) { server in
+            let url = server.url.absoluteString
+            for arguments in [
+                ["add", "Lisbon, Portugal: 4 nights from May 1, 2027"], ["move", "3", "--end"], ["favorite", "2"], ["sort", "price"],
+                ["delete", "1"], ["delete", "4", "5"],
+            ] {
+                let run = try await trips(arguments + ["--server", url])
+                #expect(run.status == 0 && run.errors.isEmpty, "\(arguments): \(run.errors)")
+            }
+            #expect(server.order.count == 4)
+        }
+    }
+
     /// A server that takes no change without `If-Match` (`--require-if-match`): the command
     /// reads the tag of what it changes (`HEAD`) and makes the change again with it.
     @Test func aChangeRefusedForWantOfIfMatchIsMadeAgainWithTheCurrentTag() async throws {
