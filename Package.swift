@@ -26,6 +26,8 @@ let package = Package(
     products: [
         .executable(name: "trips-server", targets: ["TripsServerApp"]),
         .library(name: "TripsDomain", targets: ["TripsDomain"]),
+        .library(name: "TripsClient", targets: ["TripsClient"]),
+        .executable(name: "trips", targets: ["TripsCommand"]),
         .executable(name: "FuzzRequestParser", targets: ["FuzzRequestParser"]),
         .executable(name: "FuzzAccept", targets: ["FuzzAccept"]),
         .executable(name: "FuzzJSONBodies", targets: ["FuzzJSONBodies"]),
@@ -70,6 +72,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The Swift client of the service and the `trips` command on it: Foundation only, on the
+        // domain's types (README "From Swift", "From the terminal").
+        .target(name: "TripsClient", dependencies: ["TripsFormats", "TripsDomain"], swiftSettings: strictSettings),
+        .executableTarget(name: "TripsCommand", dependencies: ["TripsDomain", "TripsClient"], swiftSettings: strictSettings),
         .executableTarget(
             name: "TripsServerApp",
             dependencies: ["TripsServer"],
@@ -92,7 +98,7 @@ let package = Package(
             name: "TripsServerTests",
             dependencies: [
                 "TripsPlatform", "TripsFormats", "TripsDomain", "TripsHTTP", "TripsPostgres", "TripsStore", "TripsServer",
-                "TripsTestSupport", "CZlib",
+                "TripsClient", "TripsTestSupport", "CZlib",
             ],
             swiftSettings: strictSettings
         ),

@@ -10,22 +10,10 @@ extension Trip {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.appendRaw(#"{"id":"#)
         writer.appendInteger(id)
-        writer.appendRaw(#","city":"#)
-        writer.appendString(city)
-        writer.appendRaw(#","country":"#)
-        writer.appendString(country)
-        writer.appendRaw(#","nights":"#)
-        writer.appendInteger(nights)
-        writer.appendRaw(#","isFavorite":"#)
-        writer.appendBool(isFavorite)
-        writer.appendRaw(#","imageName":"#)
-        writer.appendString(imageName)
-        writer.appendRaw(#","price":"#)
-        writer.appendRaw(price.description)
-        writer.appendRaw(#","start":"#)
-        writer.appendTimestamp(start)
-        writer.appendRaw(#","notes":"#)
-        writer.appendString(notes)
+        writer.appendRaw(",")
+        writer.appendTripFields(
+            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price, start: start,
+            notes: notes)
         writer.appendRaw(#","photo":"#)
         if let photo { photo.writeJSON(to: &writer) } else { writer.appendRaw("null") }
         writer.appendRaw("}")
@@ -100,5 +88,58 @@ extension TripDraft {
         }
         let ordered = errors.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
         if let error = TripsError.combining(ordered.map(\.element)) { throw error }
+    }
+}
+
+extension Trip {
+    /// Reads a trip as the service writes it (`writeJSON`): the ten members, with `id` and
+    /// `photo` (or null), every number exactly as written. What a client reads back.
+    public init(json: JSONValue) throws(TripsError) {
+        guard case .object(var members) = json else { throw .invalidBody("a trip must be a JSON object, not \(json.kindName)") }
+        guard let idValue = members.removeValue(forKey: Field.id.rawValue) else { throw .invalidField(.id, "is required") }
+        let id = try JSONMembers.read(idValue, as: Int.self, member: Field.id.rawValue)
+        var photo: TripPhoto?
+        if let photoValue = members.removeValue(forKey: Field.photo.rawValue), photoValue != .null {
+            photo = try JSONMembers.read(photoValue, as: TripPhoto.self, member: Field.photo.rawValue)
+        }
+        self.init(id: id, draft: try TripDraft(json: .object(members)), photo: photo)
+    }
+}
+
+extension TripDraft {
+    /// The draft as the JSON object `POST /trips` reads: every field but `id` and `photo`.
+    ///
+    ///     {"city":"Lisbon","country":"Portugal","nights":4,"isFavorite":false,"imageName":"",
+    ///      "price":899.9,"start":"2027-05-01T00:00:00Z","notes":""}
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.appendRaw("{")
+        writer.appendTripFields(
+            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price, start: start,
+            notes: notes)
+        writer.appendRaw("}")
+    }
+}
+
+extension JSONWriter {
+    /// The members a trip and a draft share, `"city"` to `"notes"`, in that order, without braces.
+    fileprivate mutating func appendTripFields(
+        city: String, country: String, nights: Int, isFavorite: Bool, imageName: String, price: Decimal, start: Date, notes: String
+    ) {
+        appendRaw(#""city":"#)
+        appendString(city)
+        appendRaw(#","country":"#)
+        appendString(country)
+        appendRaw(#","nights":"#)
+        appendInteger(nights)
+        appendRaw(#","isFavorite":"#)
+        appendBool(isFavorite)
+        appendRaw(#","imageName":"#)
+        appendString(imageName)
+        appendRaw(#","price":"#)
+        appendRaw(price.description)
+        appendRaw(#","start":"#)
+        appendTimestamp(start)
+        appendRaw(#","notes":"#)
+        appendString(notes)
     }
 }

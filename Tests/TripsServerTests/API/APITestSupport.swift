@@ -168,6 +168,13 @@ final class APIServer: Sendable {
         cleanUp?()
     }
 
+    /// Stops a live server and returns once its loops have stopped and its port is free
+    /// again (a restart binds it anew).
+    func stopAndWait() async {
+        stop()
+        await server?.stopped()
+    }
+
     deinit { stop() }
 }
 

@@ -173,12 +173,16 @@ import TripsTestSupport
     }
 }
 
-/// Runs `trips-server` with `arguments` to its end (for command lines that end at once: the
-/// outputs fit the pipes) and returns its status and both outputs. Blocks the calling thread.
-private func runToEnd(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+/// Runs an executable with `arguments` (and `environment`, else this process's) to its end
+/// (for command lines that end at once: the outputs fit the pipes) and returns its status and
+/// both outputs. Blocks the calling thread (use `onOwnThread`).
+func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+    status: Int32, output: String, errors: String
+) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
