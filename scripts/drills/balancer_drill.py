@@ -272,7 +272,8 @@ def check_restart(servers, restart_database):
     # to 5 s to show every acknowledged write, and count as lost what either still misses.
     stopped = time.monotonic()
     while True:
-        missing = [[trip for trip in acknowledged if trip not in ids(server.port)] for server in servers]
+        shown = [set(ids(server.port)) for server in servers]
+        missing = [[trip for trip in acknowledged if trip not in seen] for seen in shown]
         if not any(missing) or time.monotonic() - stopped > 5:
             break
         time.sleep(0.05)
