@@ -522,6 +522,36 @@ import TripsDomain
         return bodies
     }()
 
+    /// No mapping of the spec names a key twice: YAML forbids it, and the tools that read the
+    /// spec differ on which value wins (openapi-python-client refuses the file). Read by
+    /// indentation: a list item opens a mapping of its own; block scalars (`|`) are skipped.
+    @Test func noMappingInTheSpecNamesAKeyTwice() {
+        var mappings: [(indent: Int, keys: Set<String>)] = []  // the open ones, outermost first
+        var scalarIndent: Int?  // lines deeper than this are a block scalar's text
+        for (number, line) in Self.specLines.enumerated() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text.hasPrefix("#") { continue }
+            var level = Self.indent(line)
+            if let scalar = scalarIndent {
+                if level > scalar { continue }
+                scalarIndent = nil
+            }
+            var entry = Substring(text)
+            if entry.hasPrefix("- ") {
+                level += 2
+                entry = entry.dropFirst(2)
+                mappings.removeAll { $0.indent >= level }
+                mappings.append((level, []))
+            }
+            guard entry.hasSuffix(":") || entry.contains(": "), !entry.hasPrefix("{"), !entry.hasPrefix("-") else { continue }
+            let name = Self.key(entry)
+            mappings.removeAll { $0.indent > level }
+            if mappings.last?.indent != level { mappings.append((level, [])) }
+            #expect(mappings[mappings.count - 1].keys.insert(name).inserted, "openapi.yaml line \(number + 1): \(name) again")
+            if entry.hasSuffix("|") || entry.hasSuffix(">") || entry.hasSuffix("|-") { scalarIndent = level }
+        }
+    }
+
     private static let specLines = String(decoding: PackageResources.openapi_yaml, as: UTF8.self).split(
         separator: "\n", omittingEmptySubsequences: false)
     private static let specMethods: Set<String> = ["get", "head", "post", "put", "patch", "delete", "options"]
