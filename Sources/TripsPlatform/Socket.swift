@@ -49,34 +49,6 @@ package enum Socket {
         }
     }
 
-    /// The numeric address of a connected socket's peer (`127.0.0.1`, `::1`); nil for a
-    /// socket of another family, or one that is not connected (any more).
-    package static func peerAddress(_ descriptor: Int32) -> String? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let found = withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) == 0 }
-        }
-        guard found else { return nil }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let family = Int32(storage.ss_family)
-        let written: UnsafePointer<CChar>? = withUnsafePointer(to: &storage) { pointer in
-            switch family {
-            case AF_INET:
-                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                    withUnsafePointer(to: address.pointee.sin_addr) { inet_ntop(AF_INET, $0, &text, socklen_t(text.count)) }
-                }
-            case AF_INET6:
-                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    withUnsafePointer(to: address.pointee.sin6_addr) { inet_ntop(AF_INET6, $0, &text, socklen_t(text.count)) }
-                }
-            default: nil
-            }
-        }
-        guard written != nil else { return nil }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     package static func setOption(_ descriptor: Int32, _ level: Int32, _ option: Int32, _ value: Int32) throws(SystemError) {
         var value = value
         _ = try blockingSystemCall("setsockopt") {

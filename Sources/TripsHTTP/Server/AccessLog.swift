@@ -20,9 +20,6 @@ package final class AccessLog {
     private let format: LogFormat
     private var buffer: [UInt8] = []
     private var timestamp = LogTimestamp()
-    /// Each connection's peer address, by descriptor, with the serial of the connection it
-    /// was read for: read once per connection (`getpeername`), not once per request.
-    private var peers: [(serial: UInt64, address: String?)?] = []
     /// Lines are written when the buffer passes this, or at the end of the loop turn.
     private static let flushThreshold = 32 * 1024
 
@@ -34,10 +31,11 @@ package final class AccessLog {
     }
 
     /// Records one answered request. `request` is nil for bytes that never became one (a
-    /// parse error); `bytes` is the content sent; `connection` names the peer.
+    /// parse error); `bytes` is the content sent; `peer` is the client's address, as its
+    /// connection spelled it once.
     func record(
         id: RequestID, idPrefix: [UInt8], request: HTTPRequest?, trace: TraceContext?, status: Int, bytes: Int,
-        duration: UInt64, user: String? = nil, connection: ConnectionID? = nil
+        duration: UInt64, user: String? = nil, peer: String? = nil
     ) {
         var line = LogLine(format: format, into: &buffer)
         line.text("time", "timestamp", into: &buffer) { [now = LogTimestamp.now()] in timestamp.append(now, to: &$0) }
@@ -56,7 +54,7 @@ package final class AccessLog {
         } else {
             line.fixedPoint("duration_ms", "duration_ms", duration / 1000, fractionDigits: 3, into: &buffer)
         }
-        if let peer = connection.flatMap(peerAddress) { line.string("peer", "network.peer.address", peer, into: &buffer) }
+        if let peer { line.string("peer", "network.peer.address", peer, into: &buffer) }
         if let trace {
             line.text("trace_id", "trace_id", into: &buffer) { trace.appendTraceID(to: &$0) }
             line.text("span_id", "span_id", into: &buffer) { TraceContext.appendHex(trace.spanID, to: &$0) }
@@ -80,16 +78,6 @@ package final class AccessLog {
         line.string("", "http.request.method", request.method.rawValue, into: &buffer)
         line.string("", "url.path", request.path, into: &buffer)
         if let query = request.query { line.string("", "url.query", query, into: &buffer) }
-    }
-
-    private func peerAddress(of connection: ConnectionID) -> String? {
-        let index = Int(connection.descriptor)
-        guard index >= 0, index < 1 << 24 else { return nil }
-        if index >= peers.count { peers.append(contentsOf: repeatElement(nil, count: index + 1 - peers.count)) }
-        if let known = peers[index], known.serial == connection.serial { return known.address }
-        let address = Socket.peerAddress(connection.descriptor)
-        peers[index] = (connection.serial, address)
-        return address
     }
 
     /// Writes what is buffered; a full or closed log loses lines, never blocks the loop for long.

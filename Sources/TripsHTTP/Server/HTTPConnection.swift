@@ -34,6 +34,8 @@ package final class HTTPConnection {
     let id: ConnectionID
     /// The client's address, as the socket's peer (nil when it has none), for each request's context.
     private let peer: IPAddress?
+    /// The peer as the access log writes it: spelled once per connection, when first logged.
+    private lazy var peerText: String? = peer?.description
     private let environment: ConnectionEnvironment
     private var parser: RequestParser
     private(set) var state: State = .open
@@ -347,7 +349,7 @@ package final class HTTPConnection {
                 accessLog.record(
                     id: id, idPrefix: environment.requestIDs?.prefix ?? [], request: answered.request, trace: answered.trace,
                     status: response.status.code, bytes: omitContent ? 0 : response.body.count, duration: duration, user: context.user,
-                    connection: self.id)
+                    peer: peerText)
             }
         }
         idleSince = now
