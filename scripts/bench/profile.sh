@@ -54,7 +54,7 @@ OUT="${TRIPS_PROFILE_OUT:-/tmp/trips-profile}"
 LOG_LEVEL=warning
 [[ "${TRIPS_PROFILE_ACCESS_LOG:-0}" == 1 ]] && LOG_LEVEL=info
 
-# The cases: NAME|PATH|HEADER, one a line.
+# The cases, each NAME|PATH|HEADER (HEADER empty: none).
 case "$WHICH" in
   one) CASES=("trips|${TRIPS_PROFILE_URL_PATH:-/trips/2}|${TRIPS_PROFILE_HEADER:-}") ;;
   all) CASES=("json|/trips/2|" "text|/trips/2|Accept: text/plain" "html|/trips/2|Accept: text/html"
