@@ -11,7 +11,10 @@ import TripsTestSupport
         status: Int32, output: String, errors: String
     ) {
         let executable = try tripsServerExecutable().replacingOccurrences(of: "/trips-server", with: "/trips")
-        let environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        // Nothing of this process's environment but the sanitizers' options, so that a child
+        // built with one reads the same suppressions (scripts/checks/sanitizers.sh).
+        let sanitizers = ProcessInfo.processInfo.environment.filter { $0.key.hasSuffix("SAN_OPTIONS") }
+        let environment = ["PATH": "/usr/bin:/bin"].merging(sanitizers) { $1 }.merging(environment) { $1 }
         return try await onOwnThread { try runToEnd(executable, arguments, environment: environment) }
     }
 
