@@ -49,7 +49,7 @@ import TripsDomain
             for _ in 0..<64 where !connection.write(chunk) { return }
         }
         defer { server.stop() }
-        let limits = ClientLimits(maxAnswerBytes: 1 << 20, sleep: TestTime().sleep)
+        let limits = ClientLimits(maxAnswerBytes: 1 << 20, sleep: TestTime().wait)
         let client = TripsClient(baseURL: server.url, retry: RetryPolicy { _ in }, limits: limits)
         let error = try await failure { _ = try await client.list() }
         #expect(error == .answerTooLarge(limit: 1 << 20))
@@ -73,7 +73,7 @@ import TripsDomain
             where !connection.write((first..<first + 1_000).map { Self.deleted($0, $0) }.joined()) { return }
         }
         defer { server.stop() }
-        let limits = ClientLimits(maxBufferedBytes: 64 << 10, maxPendingEvents: 16, sleep: TestTime().sleep)
+        let limits = ClientLimits(maxBufferedBytes: 64 << 10, maxPendingEvents: 16, sleep: TestTime().wait)
         let client = TripsClient(baseURL: server.url, retry: RetryPolicy { _ in }, limits: limits)
         let (revisions, resumedFrom) = try await within(seconds: 30) {
             var feed = client.changes(since: 2).makeAsyncIterator()
@@ -161,7 +161,7 @@ import TripsDomain
         }
         defer { server.stop() }
         let time = TestTime()  // each silence wait ends when the test lets one pass
-        let limits = ClientLimits(feedSilence: .seconds(30), sleep: time.sleep)
+        let limits = ClientLimits(feedSilence: .seconds(30), sleep: time.wait)
         let waits = ClientRetryTests.Waits()
         let client = TripsClient(baseURL: server.url, retry: waits.policy, limits: limits)
         let events = try await within(seconds: 10) {

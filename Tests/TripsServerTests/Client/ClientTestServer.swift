@@ -169,16 +169,21 @@ final class DroppingProxy: Sendable {
 }
 
 /// `body`'s result, or a failure once `seconds` pass first: a guard against a test that
-/// would otherwise wait forever, never a wait the test relies on.
+/// would otherwise wait forever, never a wait the test relies on. The watchdog is the
+/// server's own clock (`SystemClock.schedule`): when it fires it cancels `body`, whose waits
+/// all end on cancellation (`TestTime`, the hostile server's reads).
 func within<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds * TestTimeout.scale))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let result = first else { throw TestFailure("nothing within \(seconds) s") }
+    let work = Task { try await body() }
+    let expired = Atomic(false)
+    SystemClock().schedule(after: .seconds(seconds * TestTimeout.scale)) {
+        expired.store(true, ordering: .relaxed)
+        work.cancel()
+    }
+    do {
+        let result = try await work.value
         return result
+    } catch {
+        if expired.load(ordering: .relaxed) { throw TestFailure("nothing within \(seconds) s") }
+        throw error
     }
 }

@@ -18,7 +18,7 @@ final class TestTime: Sendable {
     var waits: [Duration] { state.withLock { $0.waits } }
 
     /// Waits until the test lets this wait pass, or the task is cancelled (throws).
-    @Sendable func sleep(_ duration: Duration) async throws {
+    @Sendable func wait(_ duration: Duration) async throws {
         let id = state.withLock { state in
             state.lastID += 1
             state.waits.append(duration)
