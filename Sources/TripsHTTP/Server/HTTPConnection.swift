@@ -36,8 +36,8 @@ package final class HTTPConnection {
     private let peer: IPAddress?
     /// The peer as the access log writes it: spelled once per connection, when first logged.
     private lazy var peerText: String? = peer?.description
-    private let environment: ConnectionEnvironment
-    private var parser: RequestParser
+    let environment: ConnectionEnvironment
+    private(set) var parser: RequestParser
     private(set) var state: State = .open
     /// Unconsumed bytes of an incomplete request (or requests pipelined behind a deferred one,
     /// or behind answers the client has not read).
@@ -52,9 +52,9 @@ package final class HTTPConnection {
     private var current: InFlight?
     /// The stream this connection follows, while `state` is `.streaming` (and until the loop
     /// closes it, which counts it out of the hub).
-    private var stream: Stream?
+    private(set) var stream: Stream?
 
-    private struct Stream {
+    struct Stream {
         let hub: HTTPStreamHub
         /// The last message sequence written; later messages at or below it are skipped.
         var sequence: UInt64
@@ -77,13 +77,13 @@ package final class HTTPConnection {
     }
     private var peerClosed = false
 
-    private let openedAt: MonotonicInstant
-    private var requestStartedAt: MonotonicInstant?
+    let openedAt: MonotonicInstant
+    private(set) var requestStartedAt: MonotonicInstant?
     /// When the current request's header section ended and its content began.
-    private var contentStartedAt: MonotonicInstant?
-    private var idleSince: MonotonicInstant?
-    private var lastReadAt: MonotonicInstant
-    private var lastWriteAt: MonotonicInstant
+    private(set) var contentStartedAt: MonotonicInstant?
+    private(set) var idleSince: MonotonicInstant?
+    private(set) var lastReadAt: MonotonicInstant
+    private(set) var lastWriteAt: MonotonicInstant
 
     init(id: ConnectionID, peer: IPAddress? = nil, environment: ConnectionEnvironment, now: MonotonicInstant) {
         self.id = id
@@ -401,43 +401,7 @@ package final class HTTPConnection {
         if isIdle { state = .closed }
     }
 
-    // MARK: - Time
-
-    /// When this connection next needs attention, or nil if it waits on nothing that can time out.
-    func deadline() -> MonotonicInstant? {
-        let timeouts = environment.configuration.timeouts
-        switch state {
-        case .closed:
-            return nil
-        case .lingering(let until):
-            return until
-        case .awaitingResponse:
-            return pendingOutput.isEmpty ? nil : lastWriteAt + timeouts.writeStall
-        case .closing:
-            return lastWriteAt + timeouts.writeStall
-        case .streaming:
-            if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
-            return (stream?.lastSentAt ?? lastWriteAt) + max(timeouts.heartbeat, .seconds(1))  // never a busy loop
-        case .open:
-            if !pendingOutput.isEmpty { return lastWriteAt + timeouts.writeStall }
-            if parser.isReadingBody {
-                let stall = lastReadAt + timeouts.bodyStall
-                return contentPaceDeadline.map { min($0, stall) } ?? stall
-            }
-            if let requestStartedAt { return requestStartedAt + timeouts.header }
-            if let idleSince { return idleSince + timeouts.idle }
-            return openedAt + timeouts.header
-        }
-    }
-
-    /// When the content read so far falls under the minimum average rate: the end of the grace
-    /// period, or later by a second for every `minimumBodyRate` bytes received.
-    private var contentPaceDeadline: MonotonicInstant? {
-        let timeouts = environment.configuration.timeouts
-        guard let contentStartedAt, timeouts.minimumBodyRate > 0 else { return nil }
-        let earned = Duration.seconds(Double(parser.contentReceived) / Double(timeouts.minimumBodyRate))
-        return contentStartedAt + max(timeouts.bodyGrace, earned)
-    }
+    // MARK: - Time (when: HTTPConnection+Deadlines.swift)
 
     /// Acts on a passed deadline: 408 for a request begun but not complete, otherwise a silent close.
     func expire(now: MonotonicInstant, output: inout [UInt8]) {
