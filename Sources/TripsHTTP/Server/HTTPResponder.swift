@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Hands a response on after a transform.
@@ -7,6 +8,20 @@ private struct TransformingSink: HTTPResponseSink {
 
     func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
         base.deliver(transform(response), to: connection)
+    }
+}
+
+/// Hands a response on after a transform: on `queue` when `isHeavy` says the transform is too
+/// long for the thread that answers (a store's writer, which every change waits for).
+private struct OffloadingSink: HTTPResponseSink {
+    let base: any HTTPResponseSink
+    let isHeavy: @Sendable (HTTPResponse) -> Bool
+    let queue: DispatchQueue
+    let transform: @Sendable (HTTPResponse) -> HTTPResponse
+
+    func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
+        guard isHeavy(response) else { return base.deliver(transform(response), to: connection) }
+        queue.async { [base, transform] in base.deliver(transform(response), to: connection) }
     }
 }
 
@@ -43,6 +58,17 @@ package final class HTTPResponder: Sendable {
         answered.store(true, ordering: .releasing)
         return HTTPResponder(
             sink: TransformingSink(base: sink, transform: transform), connection: connection, trace: trace, requestID: requestID)
+    }
+
+    /// As `mapping`, but a response `isHeavy` names passes through `transform` on `queue`,
+    /// not on the thread that answers.
+    package func mapping(
+        offloading isHeavy: @escaping @Sendable (HTTPResponse) -> Bool, to queue: DispatchQueue,
+        _ transform: @escaping @Sendable (HTTPResponse) -> HTTPResponse
+    ) -> HTTPResponder {
+        answered.store(true, ordering: .releasing)
+        let offloading = OffloadingSink(base: sink, isHeavy: isHeavy, queue: queue, transform: transform)
+        return HTTPResponder(sink: offloading, connection: connection, trace: trace, requestID: requestID)
     }
 
     deinit {

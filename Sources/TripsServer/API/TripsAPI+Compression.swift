@@ -8,17 +8,17 @@ extension TripsAPI {
     /// Encodes what a reply answers, now or later, for the request's `Accept-Encoding`. A
     /// stream goes as it is: its head is the change feed's, never compressed.
     ///
-    /// gzip costs about 35 instructions a byte: an answer made now of more than
-    /// `compressedOnTheLoop` bytes (a large view, which no cache keeps) is compressed on
-    /// `compressionWork`, so the other connections of its event loop do not wait for it.
-    /// An answer made later is compressed where it is made (the store's or the feed's thread).
+    /// gzip costs about 35 instructions a byte: an answer of more than `compressedOnTheLoop`
+    /// bytes (a large view, which no cache keeps, or a change that answers with a large list)
+    /// is compressed on `compressionWork`, so neither the other connections of its event loop
+    /// nor the store's writer, which a change's answer is made on, wait for it.
     func encode(_ reply: inout HTTPReply, for request: HTTPRequest) {
         let compression = cache.compression
         switch reply {
         case .now(let response):
-            guard !response.isPrepared else { return }
+            guard !response.isPrepared else { return }  // a cache's answer, encoded already
             let coding = ResponseCompression.coding(for: request)
-            guard coding != .identity, response.body.count > Self.compressedOnTheLoop else {
+            guard Self.isHeavy(response, coding) else {
                 reply = .now(compression.encode(response, as: coding))
                 return
             }
@@ -26,10 +26,21 @@ extension TripsAPI {
                 Self.compressionWork.async { responder.respond(compression.encode(response, as: coding)) }
             }
         case .later(let start):
-            reply = .later { responder in start(responder.mapping { compression.encode($0, for: request) }) }
+            let coding = ResponseCompression.coding(for: request)
+            reply = .later { responder in
+                start(
+                    responder.mapping(offloading: { Self.isHeavy($0, coding) }, to: Self.compressionWork) { response in
+                        response.isPrepared ? response : compression.encode(response, as: coding)
+                    })
+            }
         case .stream:
             break
         }
+    }
+
+    /// Whether compressing `response` for `coding` is too long for the thread that answers.
+    private static func isHeavy(_ response: HTTPResponse, _ coding: ContentCoding) -> Bool {
+        coding != .identity && !response.isPrepared && response.body.count > compressedOnTheLoop
     }
 
     /// The largest answer compressed on its event loop: 256 KiB, about 9 million

@@ -80,6 +80,36 @@ import TripsDomain
         #expect(try Self.decoded(packed) == plain.body)
     }
 
+    /// A change that answers with a large list (a reorder of 2,000 trips) is compressed off
+    /// the store's writer: while the compression work is held back, another change is made
+    /// and answered, and the large answer arrives once the work goes on.
+    @Test func aChangesLargeAnswerIsCompressedOffTheWriter() async throws {
+        let api = try await Self.server(trips: 2000)
+        defer { api.stop() }
+        let port = api.port
+        let body = #"{"sources":[2],"destination":"end"}"#
+        let (waited, other, packed) = try await onOwnThread {
+            TripsAPI.compressionWork.suspend()
+            var held = true
+            defer { if held { TripsAPI.compressionWork.resume() } }
+            let large = try TestClient(port: port)
+            try large.send(
+                "PATCH /trips HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let small = try TestClient(port: port)
+            try small.send("PUT /favorites/3 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
+            let other = try small.readResponse()
+            let waited = !large.hasBytesWaiting()
+            TripsAPI.compressionWork.resume()
+            held = false
+            return (waited, other.status, try large.readResponse())
+        }
+        #expect(waited)
+        #expect((200..<300).contains(other))
+        #expect(packed.status == 200)
+        #expect(try Self.decoded(packed).count > TripsAPI.compressedOnTheLoop)
+    }
+
     @Test func eachTagRevalidatesAndA304NamesTheCodingTheClientHolds() async throws {
         let api = try await Self.server(trips: 20)
         defer { api.stop() }
