@@ -319,6 +319,7 @@ def check_history(servers, followers):
     for _, name, _ in changes:
         kinds[name] = kinds.get(name, 0) + 1
     streams = ", ".join(f"instance {index + 1}: {len(follower.events)} events in {follower.streams} streams"
+                        + (f" ({len(follower.refused)} refused: {follower.refused[:3]})" if follower.refused else "")
                         for index, follower in enumerate(followers))
     check("history", not problems,
           f"{len(changes)} acknowledged writes ({', '.join(f'{n} {name}' for name, n in sorted(kinds.items()))}) in one "
