@@ -227,10 +227,11 @@ def check_race(ports):
 
 def writers(ports, kept, refused, stop):
     """Eight writers, four on each instance, each making a mix until `stop`: a create (its id
-    into `kept` until its delete is sent), a favorite drop of it, then with the writer's previous trip (in front of it
-    in the list, and moved by no one else) a reorder of the new one in front of it, a reorder
-    of it back in front, and its delete. A step refused or cut off (an outcome unknown) makes
-    the writer forget both trips and start again with a create."""
+    into `kept` until its delete is sent), a favorite drop of it, then with the writer's
+    previous trip (in front of it in the list, and moved by no one else) a reorder of the new
+    one in front of it, a reorder of it back in front, and its delete: each a real change. A
+    step refused or cut off (its outcome unknown) makes the writer forget both trips and start
+    again with a create."""
     def attempt(port, method, target, body, name, ids, headers=None):
         try:
             status, answer_headers, text = request(port, method, target, body, headers)
