@@ -2,7 +2,8 @@
 # Two trips-server instances on one PostgreSQL, behind Debian's nginx with the config deploy/
 # ships (deploy/trips.conf.template): writes and reads through the balancer, the change feed
 # across instances, a conditional race, kill -9 of an instance and a restart of PostgreSQL
-# under writes (scripts/drills/balancer_drill.py says what each checks).
+# under writes, and the history every instance's change feed told against the acknowledged writes
+# (scripts/drills/balancer_drill.py says what each checks).
 #
 #   scripts/drills/balancer.sh
 #
@@ -26,6 +27,7 @@ trap 'scripts/lib/postgres.sh stop "$postgres_dir" >/dev/null 2>&1 || true' EXIT
 postgres_exports="$(scripts/lib/postgres.sh start "$postgres_dir")"
 eval "$postgres_exports"
 
-timeout --kill-after=10 300 python3 scripts/drills/balancer_drill.py --server "$server" \
+# -B: no __pycache__ left beside the drill for the module it imports (feed_history.py).
+timeout --kill-after=10 300 python3 -B scripts/drills/balancer_drill.py --server "$server" \
   --database "$TRIPS_TEST_DATABASE_URL" --template deploy/trips.conf.template \
   --restart-command "scripts/lib/postgres.sh restart $postgres_dir"

@@ -10,11 +10,21 @@ Each check prints one line and the drill exits non-zero when any fails:
              the delay from a write's answer to its event, p50 and p99
   race       the same conditional change (If-Match) sent to both instances at once: exactly
              one wins, the other gets 412
-  kill       kill -9 of one instance while both take writes: every acknowledged write is in
-             the list the other instance serves
   restart    PostgreSQL restarted while both instances take writes: changes are refused
              (503) meanwhile, reads go on, and both write again afterwards without a restart;
              every acknowledged write is kept
+  kill       kill -9 of one instance while both take writes, then the instance started again
+             on its port: every acknowledged write is in the list the other instance serves
+  history    every instance's change feed, followed from revision 0 for the whole drill
+             (reconnecting with Last-Event-ID across the kill and the restart), against every
+             acknowledged write (its Trips-Revision): each feed tells 1, 2, ..., n once each,
+             in order, never a reset; every feed tells the same event at a revision; every
+             acknowledged write is in every feed at its revision, as the change it was, and no
+             two share one; no id is issued twice; replaying the history gives the list each
+             instance serves (ids, order, favorites, cities) (feed_history.py)
+
+The writers of restart and kill make a mix (writers): creates, favorite drops, reorders of one
+trip and deletes, so that the history check has orders and deletions to get wrong.
 """
 
 import argparse
@@ -30,10 +40,14 @@ import tempfile
 import threading
 import time
 
+from feed_history import Acknowledged, FeedFollower, history_problems, wait_until_caught_up
+
 # The one way the scripts start trips-server (on 127.0.0.1); it execs, so the pid is the server's.
 SERVER_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "server.sh")
 DRAFT = '{"city":"%s","country":"Drilland","nights":2,"price":10.5,"start":"2027-05-01"}'
 failures = []
+# Every write any check was answered 2xx for, with its Trips-Revision (the history check).
+acknowledged = Acknowledged()
 
 
 def check(name, ok, detail):
@@ -45,9 +59,9 @@ def check(name, ok, detail):
 class Server:
     """trips-server on the database at URL (TRIPS_DATABASE_URL), on a free port of 127.0.0.1."""
 
-    def __init__(self, binary, url):
+    def __init__(self, binary, url, port=0):
         self.process = subprocess.Popen(
-            [SERVER_SH, binary, "--port", "0", "--log-level", "warning", "--no-samples"],
+            [SERVER_SH, binary, "--port", str(port), "--log-level", "warning", "--no-samples"],
             env={**os.environ, "TRIPS_DATABASE_URL": url},  # not on the command line, where ps shows it
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 60
@@ -92,7 +106,10 @@ def request(port, method, target, body=None, headers=None, timeout=10):
 
 def create(port, city):
     status, headers, body = request(port, "POST", "/trips", DRAFT % city)
-    return status, headers, (json.loads(body)["id"] if status == 201 else None)
+    trip = json.loads(body)["id"] if status == 201 else None
+    if trip is not None:
+        acknowledged.add("created", [trip], headers)
+    return status, headers, trip
 
 
 def ids(port):
@@ -193,8 +210,11 @@ def check_race(ports):
         results = [None, None]
 
         def change(index):
-            results[index] = request(ports[index], "PATCH", f"/trips/{trip}", '{"nights": %d}' % (index + 3),
-                                     headers={"Content-Type": "application/merge-patch+json", "If-Match": etag})[0]
+            status, headers, _ = request(ports[index], "PATCH", f"/trips/{trip}", '{"nights": %d}' % (index + 3),
+                                         headers={"Content-Type": "application/merge-patch+json", "If-Match": etag})
+            if status == 200:
+                acknowledged.add("updated", [trip], headers)
+            results[index] = status
 
         threads = [threading.Thread(target=change, args=(index,)) for index in (0, 1)]
         for thread in threads:
@@ -205,22 +225,57 @@ def check_race(ports):
     check("race", wins == 10, f"10 rounds of the same If-Match change on both instances at once: {wins} with exactly one winner")
 
 
-def writers(ports, seconds, acknowledged, refused, stop):
+def writers(ports, kept, refused, stop):
+    """Eight writers, four on each instance, each making a mix until `stop`: a create (its id
+    into `kept` until its delete is sent), a favorite drop of it, then with the writer's
+    previous trip (in front of it in the list, and moved by no one else) a reorder of the new
+    one in front of it, a reorder of it back in front, and its delete: each a real change. A
+    step refused or cut off (its outcome unknown) makes the writer forget both trips and start
+    again with a create."""
+    def attempt(port, method, target, body, name, ids, headers=None):
+        try:
+            status, answer_headers, text = request(port, method, target, body, headers)
+        except OSError:
+            refused.append("connection")
+            time.sleep(0.01)
+            return None
+        if status // 100 != 2:
+            refused.append(status)
+            time.sleep(0.01)
+            return None
+        if name == "favorites" and json.loads(text).get("added") != ids:
+            refused.append(f"favorites {text[:80]}")
+            return None
+        acknowledged.add(name, ids, answer_headers)
+        return status
+
     def write(port, number):
-        count = 0
+        count, previous = 0, None
+        minimal = {"Prefer": "return=minimal"}
         while not stop.is_set():
             count += 1
             try:
                 status, _, trip = create(port, f"Writer {number}-{count}")
             except OSError:
-                refused.append("connection")
-                time.sleep(0.01)
-                continue
-            if status == 201:
-                acknowledged.append(trip)
-            else:
+                status, trip = "connection", None
+            if trip is None:
                 refused.append(status)
                 time.sleep(0.01)
+                previous = None
+                continue
+            kept.append(trip)
+            steps = [("POST", "/favorites", "[%d]" % trip, "favorites", [trip])]
+            if previous is not None:
+                steps += [("PATCH", "/trips", '{"sources":[%d],"destination":{"before":%d}}' % (trip, previous), "reordered", [trip]),
+                          ("PATCH", "/trips", '{"sources":[%d],"destination":{"before":%d}}' % (previous, trip), "reordered", [previous]),
+                          ("DELETE", f"/trips/{previous}", None, "deleted", [previous])]
+            previous = trip
+            for method, target, body, name, ids in steps:
+                if name == "deleted":
+                    kept.remove(ids[0])  # whatever the answer: a delete cut off may have been made
+                if stop.is_set() or attempt(port, method, target, body, name, ids, minimal) is None:
+                    previous = None
+                    break
 
     threads = [threading.Thread(target=write, args=(ports[index % 2], index), daemon=True) for index in range(8)]
     for thread in threads:
@@ -228,25 +283,54 @@ def writers(ports, seconds, acknowledged, refused, stop):
     return threads
 
 
-def check_kill(servers):
-    acknowledged, refused, stop = [], [], threading.Event()
-    threads = writers([server.port for server in servers], 2, acknowledged, refused, stop)
+def check_kill(servers, start_again):
+    kept, refused, stop = [], [], threading.Event()
+    threads = writers([server.port for server in servers], kept, refused, stop)
     time.sleep(1.0)
     servers[0].kill()
+    killed = time.monotonic()
+    # On the same port: nginx and the feed follower find it again.
+    servers[0] = start_again(servers[0].port)
+    back = time.monotonic() - killed
     time.sleep(1.0)
     stop.set()
     for thread in threads:
         thread.join()
-    kept = ids(servers[1].port)
-    lost = [trip for trip in acknowledged if trip not in kept]
-    check("kill", not lost and len(acknowledged) > 0,
-          f"kill -9 of one instance under 8 writers: {len(acknowledged)} acknowledged, {len(lost)} lost, "
-          f"{len(refused)} refused or cut off")
+    shown = ids(servers[1].port)
+    lost = [trip for trip in kept if trip not in shown]
+    check("kill", not lost and len(kept) > 0,
+          f"kill -9 of one instance under 8 writers, started again {back:.2f} s later: {len(kept)} trips acknowledged "
+          f"and not deleted, {len(lost)} lost, {len(refused)} refused or cut off")
+
+
+def check_history(servers, followers):
+    changes, without_revision = acknowledged.all()
+    # The newest revision anyone was answered or told; every feed must get there.
+    newest = max([revision for revision, _, _ in changes] + [follower.last() for follower in followers])
+    behind = wait_until_caught_up(followers, newest, 10)
+    lists = []
+    for server in servers:
+        status, _, body = request(server.port, "GET", "/trips")
+        lists.append(json.loads(body) if status == 200 else [])
+    feeds = [list(follower.events) for follower in followers]
+    problems = history_problems(feeds, (changes, without_revision), lists)
+    if behind:
+        problems.insert(0, f"instances {[index + 1 for index in behind]} never told revision {newest}")
+    kinds = {}
+    for _, name, _ in changes:
+        kinds[name] = kinds.get(name, 0) + 1
+    streams = ", ".join(f"instance {index + 1}: {len(follower.events)} events in {follower.streams} streams"
+                        + (f" ({len(follower.refused)} refused: {follower.refused[:3]})" if follower.refused else "")
+                        for index, follower in enumerate(followers))
+    check("history", not problems,
+          f"{len(changes)} acknowledged writes ({', '.join(f'{n} {name}' for name, n in sorted(kinds.items()))}) in one "
+          f"order of {newest} changes; {streams}; {len(lists[0])} trips, as the history implies on both"
+          + (f"; {len(problems)} problems: " + " | ".join(problems[:6]) if problems else ""))
 
 
 def check_restart(servers, restart_database):
-    acknowledged, refused, stop = [], [], threading.Event()
-    threads = writers([server.port for server in servers], 3, acknowledged, refused, stop)
+    kept, refused, stop = [], [], threading.Event()
+    threads = writers([server.port for server in servers], kept, refused, stop)
     time.sleep(0.5)
     restarted = time.monotonic()
     restart_database()
@@ -273,7 +357,7 @@ def check_restart(servers, restart_database):
     stopped = time.monotonic()
     while True:
         shown = [set(ids(server.port)) for server in servers]
-        missing = [[trip for trip in acknowledged if trip not in seen] for seen in shown]
+        missing = [[trip for trip in kept if trip not in seen] for seen in shown]
         if not any(missing) or time.monotonic() - stopped > 5:
             break
         time.sleep(0.05)
@@ -281,7 +365,7 @@ def check_restart(servers, restart_database):
     lost = sorted(set(missing[0]) | set(missing[1]))
     refusals = sorted({str(status) for status in refused})
     check("restart", all(recovered) and not lost and reads == [200, 200] and set(refusals) <= {"503", "connection"},
-          f"PostgreSQL restarted in {restart_seconds:.1f} s under 8 writers: {len(acknowledged)} acknowledged, {len(lost)} lost "
+          f"PostgreSQL restarted in {restart_seconds:.1f} s under 8 writers: {len(kept)} trips acknowledged and not deleted, {len(lost)} lost "
           f"{lost[:10] if lost else ''}(missing on instance 1: {len(missing[0])}, on instance 2: {len(missing[1])}; both showed "
           f"every one {caught_up:.2f} s after the writers stopped), {len(refused)} refused ({', '.join(refusals) or 'none'}), "
           f"reads during it {reads}, writing again after the database was ready: {after_ready}")
@@ -296,6 +380,8 @@ def main():
     arguments = parser.parse_args()
 
     servers = [Server(arguments.server, arguments.database) for _ in range(2)]
+    # From revision 0 (the database is new), for the whole drill: the history check.
+    followers = [FeedFollower(server.port) for server in servers]
     work = tempfile.mkdtemp(prefix="trips-balancer-")
     nginx, nginx_port = start_nginx(arguments.template, [f"127.0.0.1:{server.port}" for server in servers], work)
     try:
@@ -303,8 +389,11 @@ def main():
         check_feed(nginx_port, servers[0].port)
         check_race([server.port for server in servers])
         check_restart(servers, lambda: subprocess.run(arguments.restart_command, shell=True, check=True))
-        check_kill(servers)
+        check_kill(servers, lambda port: Server(arguments.server, arguments.database, port))
+        check_history(servers, followers)
     finally:
+        for follower in followers:
+            follower.stop()
         nginx.terminate()
         nginx.wait()
         for server in servers:

@@ -1,6 +1,11 @@
+import Foundation
 import Glibc
+import Synchronization
+import TripsDomain
+
 @testable import TripsPostgres
 @testable import TripsServer
+@testable import TripsStore
 
 /// The throwaway cluster of `scripts/lib/postgres.sh`, named by the URLs it exports. Without them
 /// the live tests are skipped.
@@ -107,4 +112,19 @@ func connectionError(_ body: () throws(PostgresConnectionError) -> some Any) -> 
     } catch {
         return error
     }
+}
+
+/// Submits the change `plan` makes to `store` and waits for its answer, on the calling thread.
+func mutateWaiting(
+    _ store: some TripStoring, idempotency: IdempotencyRequest? = nil,
+    _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?
+) -> Result<Mutation, MutationError> {
+    let done = DispatchSemaphore(value: 0)
+    let result = Mutex<Result<Mutation, MutationError>?>(nil)
+    store.mutate(plan, idempotency: idempotency) { outcome in
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    return result.withLock { $0! }
 }

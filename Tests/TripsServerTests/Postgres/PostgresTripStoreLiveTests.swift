@@ -21,21 +21,6 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
-    /// Mutates and waits for the completion.
-    private func mutate(
-        _ store: PostgresTripStore, idempotency: IdempotencyRequest? = nil,
-        _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?
-    ) -> Result<Mutation, MutationError> {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<Mutation, MutationError>?>(nil)
-        store.mutate(plan, idempotency: idempotency) { outcome in
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0! }
-    }
-
     @Test func aChangeOnOneInstanceReachesTheOthersListAndFeed() async throws {
         try await inFreshDatabase { configuration in
             let first = try PostgresTripStore(connection: configuration, seedSamples: false)
@@ -48,7 +33,7 @@ struct PostgresTripStoreLiveTests {
                 events.withLock { $0.append(event) }
                 heard.signal()
             }
-            let created = self.mutate(first) { _ in .add(storageDraft("Lisbon")) }
+            let created = mutateWaiting(first) { _ in .add(storageDraft("Lisbon")) }
             let revision = try created.get().revision
             // Well under the poll interval: the notification, not the polling, brought it.
             #expect(heard.wait(timeout: .now() + .seconds(10 * TestTimeout.scale)) == .success)
@@ -96,7 +81,7 @@ struct PostgresTripStoreLiveTests {
     @Test func theWriterPrunesChangesPastTheRetention() async throws {
         try await inFreshDatabase { configuration in
             let store = try PostgresTripStore(connection: configuration, seedSamples: false, retention: PostgresRetention(changes: 10))
-            for n in 1...26 { _ = try self.mutate(store) { _ in .add(storageDraft("City \(n)")) }.get() }
+            for n in 1...26 { _ = try mutateWaiting(store) { _ in .add(storageDraft("City \(n)")) }.get() }
             store.close()  // waits for a pruning under way
             let connection = try PostgresConnection.connect(configuration)
             defer { connection.close() }
@@ -116,10 +101,10 @@ struct PostgresTripStoreLiveTests {
                 try PostgresTripStore(connection: configuration, seedSamples: false),
             ]
             defer { for store in stores { store.close() } }
-            _ = try self.mutate(stores[0]) { _ in .add(storageDraft("Lisbon")) }.get()
+            _ = try mutateWaiting(stores[0]) { _ in .add(storageDraft("Lisbon")) }.get()
             let results = Mutex<[Result<Mutation, MutationError>]>([])
             DispatchQueue.concurrentPerform(iterations: 2) { index in
-                let result = self.mutate(stores[index]) { (list) throws(MutationError) in
+                let result = mutateWaiting(stores[index]) { (list) throws(MutationError) in
                     guard list.version(of: 1) == 1 else { throw .preconditionFailed }  // If-Match: the first version
                     return .replace(1, storageDraft("Winner \(index)"))
                 }
@@ -142,15 +127,16 @@ struct PostgresTripStoreLiveTests {
             ) { mutation in
                 StoredAnswer(status: 201, fields: ["Trips-Revision": "\(mutation.revision)"], content: .body(Array("created".utf8)))
             }
-            let made = try self.mutate(first, idempotency: key) { _ in .add(storageDraft("Lisbon")) }.get()
-            let again = try self.mutate(second, idempotency: key) { _ in .add(storageDraft("Lisbon")) }.get()
+            let made = try mutateWaiting(first, idempotency: key) { _ in .add(storageDraft("Lisbon")) }.get()
+            let again = try mutateWaiting(second, idempotency: key) { _ in .add(storageDraft("Lisbon")) }.get()
             #expect(again.answer == made.answer)
             #expect(again.answer?.fields["Trips-Revision"] == "1")
             #expect(second.list.count == 1)
             let other = IdempotencyRequest(
                 key: IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "POST /trips Porto", now: key.now
             ) { _ in nil }
-            guard case .failure(.idempotencyConflict) = self.mutate(second, idempotency: other, { _ in .add(storageDraft("Porto")) }) else {
+            guard case .failure(.idempotencyConflict) = mutateWaiting(second, idempotency: other, { _ in .add(storageDraft("Porto")) })
+            else {
                 Issue.record("a key reused for another request must be refused")
                 return
             }
@@ -196,7 +182,7 @@ struct PostgresTripStoreLiveTests {
             submit(2) { _ in .add(storageDraft("Oslo")) }
             release.signal()
             done.wait()
-            let retry = self.mutate(store, idempotency: unsendable) { _ in .add(storageDraft("Porto")) }
+            let retry = mutateWaiting(store, idempotency: unsendable) { _ in .add(storageDraft("Porto")) }
 
             let reopened = try PostgresTripStore(connection: configuration, seedSamples: false)
             defer { reopened.close() }
@@ -230,14 +216,14 @@ struct PostgresTripStoreLiveTests {
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [configuration.database])
             #expect(log.wait(for: "changes are refused until it is back"))
             #expect(store.writeFailure != nil)  // /readyz: not ready
-            guard case .failure(.storage(.database)) = self.mutate(store, { _ in .add(storageDraft("Lisbon")) }) else {
+            guard case .failure(.storage(.database)) = mutateWaiting(store, { _ in .add(storageDraft("Lisbon")) }) else {
                 Issue.record("a change while the database is down must fail")
                 return
             }
 
             _ = try admin.query("ALTER DATABASE \(configuration.database) ALLOW_CONNECTIONS true")
             #expect(log.wait(for: "can be reached again"))
-            let made = self.mutate(store) { _ in .add(storageDraft("Porto")) }
+            let made = mutateWaiting(store) { _ in .add(storageDraft("Porto")) }
             #expect((try? made.get())?.revision == 1)
             #expect(store.writeFailure == nil)
         }
@@ -270,7 +256,7 @@ struct PostgresTripStoreLiveTests {
 
             // Held through every attempt: refused with 503, as the database cannot serve it now.
             try holder.simpleQuery("BEGIN; SELECT 1 FROM trips_state FOR UPDATE")
-            guard case .failure(.storage(.database)) = self.mutate(store, { _ in .add(storageDraft("Porto")) }) else {
+            guard case .failure(.storage(.database)) = mutateWaiting(store, { _ in .add(storageDraft("Porto")) }) else {
                 Issue.record("three lost races must refuse the change as unavailable")
                 return
             }
@@ -288,14 +274,14 @@ struct PostgresTripStoreLiveTests {
             let keyed = IdempotencyRequest(key: IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "f", now: 1_800_000_000) { _ in
                 StoredAnswer(status: 201, fields: [:], content: .body([]))
             }
-            guard case .failure(.storage(.databaseFault)) = self.mutate(store, idempotency: keyed, { _ in .add(storageDraft("Lisbon")) })
+            guard case .failure(.storage(.databaseFault)) = mutateWaiting(store, idempotency: keyed, { _ in .add(storageDraft("Lisbon")) })
             else {
                 Issue.record("a missing table is a fault (500), not a 503")
                 return
             }
             #expect(store.list.count == 0)
             // Writes that need no key still work.
-            #expect((try? self.mutate(store) { _ in .add(storageDraft("Porto")) }.get())?.revision == 1)
+            #expect((try? mutateWaiting(store) { _ in .add(storageDraft("Porto")) }.get())?.revision == 1)
         }
     }
 
@@ -303,7 +289,7 @@ struct PostgresTripStoreLiveTests {
         try await inFreshDatabase { configuration in
             let first = try PostgresTripStore(connection: configuration, seedSamples: false)
             for change in [TripChange.add(TripList.samples.trips.map(\.draft), before: nil)] + everyKindOfChange {
-                _ = try self.mutate(first) { _ in change }.get()
+                _ = try mutateWaiting(first) { _ in change }.get()
             }
             let expected = first.list
             let history = first.withHistory { $0.all }
@@ -323,14 +309,14 @@ struct PostgresTripStoreLiveTests {
         try await inFreshDatabase { configuration in
             let store = try PostgresTripStore(connection: configuration, seedSamples: false, retryDelay: .zero)
             defer { store.close() }
-            _ = try self.mutate(store) { _ in .add(storageDraft("Lisbon")) }.get()
+            _ = try mutateWaiting(store) { _ in .add(storageDraft("Lisbon")) }.get()
             let admin = try LiveDatabase.connect()
             defer { admin.close() }
             for round in 2...4 {
                 _ = try admin.query(
                     "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
                     [configuration.database])
-                let made = self.mutate(store) { _ in .add(storageDraft("Porto \(round)")) }
+                let made = mutateWaiting(store) { _ in .add(storageDraft("Porto \(round)")) }
                 #expect((try? made.get())?.revision == UInt64(round), "round \(round): \(made)")
             }
             #expect(store.list.count == 4)
