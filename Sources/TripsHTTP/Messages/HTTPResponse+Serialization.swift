@@ -58,23 +58,23 @@ extension HTTPResponse {
         }
         output.append(contentsOf: dateFields)
         output.append(contentsOf: Self.noSniffLine)
-        if let requestID {
-            output.append(contentsOf: "X-Request-ID: ".utf8)
-            requestID.id.append(to: &output, prefix: requestID.prefix)
+        if let requestID { requestID.id.appendFieldLine(to: &output, prefix: requestID.prefix) }
+        trace?.appendFieldLines(to: &output)
+        if let prepared, connection == .none {
+            output.append(contentsOf: prepared.fieldLinesEnded)  // the end of the head included
+        } else {
+            if let prepared {
+                output.append(contentsOf: prepared.fieldLinesEnded[..<(prepared.fieldLinesEnded.count - 2)])
+            } else {
+                appendFieldLines(to: &output, framing: framing)
+            }
+            switch connection {
+            case .none: break
+            case .close: output.append(contentsOf: "Connection: close\r\n".utf8)
+            case .keepAlive: output.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+            }
             output.append(contentsOf: "\r\n".utf8)
         }
-        trace?.appendFieldLines(to: &output)
-        if let prepared {
-            output.append(contentsOf: prepared.fieldLines)
-        } else {
-            appendFieldLines(to: &output, framing: framing)
-        }
-        switch connection {
-        case .none: break
-        case .close: output.append(contentsOf: "Connection: close\r\n".utf8)
-        case .keepAlive: output.append(contentsOf: "Connection: keep-alive\r\n".utf8)
-        }
-        output.append(contentsOf: "\r\n".utf8)
         if status.allowsContent && !omitContent && framing == .contentLength { output.append(contentsOf: body) }
     }
 

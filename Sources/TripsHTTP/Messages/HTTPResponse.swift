@@ -52,8 +52,9 @@ package struct HTTPResponse: Sendable, Hashable {
 final class PreparedHTTPHead: Sendable {
     /// `HTTP/1.1 200 OK\r\n`
     let statusLine: [UInt8]
-    /// The handler's fields (minus those the connection owns) and Content-Length, each with CRLF.
-    let fieldLines: [UInt8]
+    /// The handler's fields (minus those the connection owns) and Content-Length, each with
+    /// CRLF, and the CRLF that ends the head: one append when no Connection field goes before it.
+    let fieldLinesEnded: [UInt8]
     /// Whether the handler asked to close the connection with `Connection: close`.
     let asksToClose: Bool
 
@@ -62,8 +63,9 @@ final class PreparedHTTPHead: Sendable {
         response.appendStatusLine(to: &statusLine)
         var fieldLines: [UInt8] = []
         response.appendFieldLines(to: &fieldLines)
+        fieldLines.append(contentsOf: "\r\n".utf8)
         self.statusLine = statusLine
-        self.fieldLines = fieldLines
+        fieldLinesEnded = fieldLines
         asksToClose = response.computeAsksToClose()
     }
 }

@@ -31,6 +31,43 @@ package enum RequestID: Sendable, Hashable {
         }
     }
 
+    /// Appends `X-Request-ID: <id>` and CRLF. Every answer has one: a generated id's line is
+    /// written on the stack and appended at once (each append to the output costs more than
+    /// writing its few bytes).
+    func appendFieldLine(to output: inout [UInt8], prefix: [UInt8]) {
+        let name = "X-Request-ID: "
+        guard case .generated(let counter) = self, prefix.count <= 28 else {
+            output.append(contentsOf: name.utf8)
+            append(to: &output, prefix: prefix)
+            output.append(contentsOf: [ASCII.cr, ASCII.lf])
+            return
+        }
+        // 14 + at most 28 + 16 + 2 bytes: 60 of the 64 here.
+        var line: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let digitCount = max(1, (UInt64.bitWidth - counter.leadingZeroBitCount + 3) / 4)
+        let length = withUnsafeMutableBytes(of: &line) { bytes in
+            var end = 0
+            for byte in name.utf8 {
+                bytes[end] = byte
+                end += 1
+            }
+            for byte in prefix {
+                bytes[end] = byte
+                end += 1
+            }
+            withUnsafeBytes(of: TraceContext.hexDigits(counter)) { digits in
+                for byte in digits[(16 - digitCount)...] {
+                    bytes[end] = byte
+                    end += 1
+                }
+            }
+            bytes[end] = ASCII.cr
+            bytes[end + 1] = ASCII.lf
+            return end + 2
+        }
+        withUnsafeBytes(of: line) { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+    }
+
     /// Appends the id: the client's text, or `prefix` and the counter in hex.
     func append(to output: inout [UInt8], prefix: [UInt8]) {
         switch self {

@@ -21,12 +21,9 @@ package struct AcceptEncoding: Sendable, Hashable {
     /// Every `Accept-Encoding` field of `fields`; nil when there is none. Read in place, with
     /// no array of values made.
     package init?(in fields: HTTPFields) {
-        var found = false
-        for field in fields where field.name == .acceptEncoding {
-            found = true
-            add(field.value)
-        }
-        guard found else { return nil }
+        // Asked first: most API clients send none, and walking the fields copies each one.
+        guard fields.contains(.acceptEncoding) else { return nil }
+        for field in fields where field.name == .acceptEncoding { add(field.value) }
     }
 
     private mutating func add(_ value: String) {

@@ -37,15 +37,25 @@ package enum ContentNegotiation {
             guard !trimmed.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "*") }) else {
                 return nil
             }
-            guard
-                let named = offered.firstIndex(where: { mediaType in
-                    let name = mediaType.description.utf8
-                    return name.count == trimmed.count && zip(name, trimmed).allSatisfy { $0 == asciiLowercased($1) }
-                })
-            else { return nil }
+            guard let slash = trimmed.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+            let type = UnsafeRawBufferPointer(rebasing: trimmed[..<slash])
+            let subtype = UnsafeRawBufferPointer(rebasing: trimmed[(slash + 1)...])
+            // Compared part by part with the offered (lowercased) names: spelling out each
+            // `type/subtype` cost more than the rest of a cached read.
+            guard let named = offered.firstIndex(where: { Self.equals($0.type, type) && Self.equals($0.subtype, subtype) }) else {
+                return nil
+            }
             // A type with a suffix whose base is the named one (`application/problem+json` for
             // `application/json`) has its quality too, and wins if declared first.
             return offered[..<named].firstIndex { $0.subtype.contains("+") && $0.suffixBase == offered[named] } ?? named
+        }
+    }
+
+    /// Whether `bytes`, lowercased, are `lowercased`'s.
+    private static func equals(_ lowercased: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var name = lowercased
+        return name.withUTF8 { name in
+            name.count == bytes.count && zip(name, bytes).allSatisfy { $0 == asciiLowercased($1) }
         }
     }
 }

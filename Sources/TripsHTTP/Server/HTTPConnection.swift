@@ -335,8 +335,7 @@ package final class HTTPConnection {
     ) {
         var connection = connection
         if connection != .close && response.asksToClose { connection = .close }
-        let answered = current ?? unparsedInFlight()
-        current = nil
+        let answered = current.take() ?? unparsedInFlight()  // moved out, not copied
         response.serialize(
             into: &output, omitContent: omitContent, connection: connection,
             dateFields: environment.dates.fieldLines,

@@ -75,9 +75,14 @@ struct HostAllowList: Sendable {
         }
     }
 
-    /// `localhost`, `[::1]`, or a dotted IPv4 address in 127.0.0.0/8.
+    /// `localhost`, `[::1]`, or a dotted IPv4 address in 127.0.0.0/8: told apart by the first
+    /// byte, so every request's `Host` is compared with one of them only.
     private static func isLoopbackName(_ name: UnsafeRawBufferPointer) -> Bool {
-        equalsCaseInsensitive(name, "localhost") || name.equals("[::1]") || isIPv4Loopback(name)
+        switch name.first {
+        case UInt8(ascii: "1"): isIPv4Loopback(name)
+        case UInt8(ascii: "["): name.equals("[::1]")
+        default: equalsCaseInsensitive(name, "localhost")
+        }
     }
 
     /// The host of a `Host` field without its port: `[::1]` of `[::1]:8080`, `localhost` of `localhost:8080`.

@@ -40,6 +40,9 @@ final class RepresentationCache: Sendable {
     private let trips = Mutex<[Trip.ID: Entry<HTTPResponse>]>([:])
     private let list = Mutex<Entry<HTTPResponse>?>(nil)
     private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
+    /// The trip pages of one revision (the newest asked for): a page shows the trip that
+    /// starts next, so any change may change it.
+    private let tripPages = Mutex<(revision: UInt64, responses: [TripPageKey: HTTPResponse])>((0, [:]))
     private let countries = Mutex<(revision: UInt64, names: [String])?>(nil)
     private let photos = Mutex<(responses: [String: HTTPResponse], bytes: Int)>(([:], 0))
     private let assets = Mutex<[PageAsset: [HTTPResponse?]]>([:])
@@ -48,6 +51,18 @@ final class RepresentationCache: Sendable {
     /// Rows of at most this many trips are kept (about 1 KB each); beyond, rows are rendered
     /// each time.
     static let pageRowCapacity = 20_000
+    /// Trip pages kept for one revision, in all: one per trip, host, language choice and
+    /// coding asked for. Beyond, pages are rendered each time until the next change.
+    static let tripPageCapacity = 2_000
+
+    /// A trip page's place among those of one revision. The origin is part of it: the page's
+    /// links name the host the request did (`HostAllowList` let through only names it answers).
+    struct TripPageKey: Hashable {
+        let id: Trip.ID
+        let origin: String
+        let slot: Int
+        let coding: ContentCoding
+    }
 
     init(compression: ResponseCompression = ResponseCompression()) {
         self.compression = compression
@@ -105,6 +120,26 @@ final class RepresentationCache: Sendable {
         let identity = compression.encode(response, as: .identity).prepared()
         guard coding != .identity else { return [(.identity, identity)] }
         return [(.identity, identity), (coding, compression.encode(identity, as: coding).prepared())]
+    }
+
+    /// The trip page kept for `key` at `revision`, if any.
+    func tripPage(_ key: TripPageKey, revision: UInt64) -> HTTPResponse? {
+        tripPages.withLock { $0.revision == revision ? $0.responses[key] : nil }
+    }
+
+    /// Keeps `response`, the page of `key` at `revision` before any coding, encoded for
+    /// identity and for `key.coding`, and returns it prepared in `key.coding`. A later
+    /// revision's page drops the earlier ones; an earlier one's is not kept.
+    func keep(_ response: HTTPResponse, tripPage key: TripPageKey, revision: UInt64) -> HTTPResponse {
+        let encoded = encodings(of: response, for: key.coding)
+        tripPages.withLock { kept in
+            if kept.revision < revision { kept = (revision, [:]) }
+            guard kept.revision == revision, kept.responses.count + encoded.count <= Self.tripPageCapacity else { return }
+            for (coding, response) in encoded {
+                kept.responses[TripPageKey(id: key.id, origin: key.origin, slot: key.slot, coding: coding)] = response
+            }
+        }
+        return encoded[encoded.count - 1].response
     }
 
     /// The list page's row for this trip version in a language, made by `build` on a miss

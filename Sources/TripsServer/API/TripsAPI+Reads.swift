@@ -133,24 +133,35 @@ extension TripsAPI {
     }
 
     /// The trip's page (`TripPage`): the trip, the one that starts next, and the versions and
-    /// revision they were read at, read together. Not cached: its links name the host the
-    /// request did, which `HostAllowList` let through (a name it refuses never reaches a
-    /// page's og:url or og:image).
+    /// revision they were read at, read together. Kept per revision (`RepresentationCache`),
+    /// per host the request named (its links name it) and per language choice: a hit reads
+    /// the revision alone, as a trip's representation reads its version.
     private func showTripPage(_ id: Trip.ID, _ request: HTTPRequest, language: Language?, isPrivate: Bool) throws(APIError)
         -> HTTPResponse
     {
+        guard let revision = store.read({ list in list.version(of: id).map { _ in list.revision } }) else {
+            throw .notFound(request.path)
+        }
+        if let notModified = notModified(
+            request, current: EntityTag.tripPage(id, revision: revision, language), language: language, isPrivate: isPrivate)
+        {
+            return notModified
+        }
+        let origin = "http://\(request.headerFields[.host] ?? "localhost")"
+        let slot = caching.slot(LanguageChoice.slot(position: 0, language), isPrivate: isPrivate)
+        let key = RepresentationCache.TripPageKey(id: id, origin: origin, slot: slot, coding: ResponseCompression.coding(for: request))
+        if let hit = cache.tripPage(key, revision: revision) { return hit }
+        // Read again, whole: a change in between is served as it now is, and kept under its own revision.
         guard
-            let (trip, version, next, revision) = store.read({ list in
+            let (trip, version, next, current) = store.read({ list in
                 list[id].map { ($0, list.version(of: id) ?? 0, list.next(after: $0), list.revision) }
             })
         else { throw .notFound(request.path) }
-        let etag = EntityTag.tripPage(id, revision: revision, language)
-        if let notModified = notModified(request, current: etag, language: language, isPrivate: isPrivate) { return notModified }
-        let origin = "http://\(request.headerFields[.host] ?? "localhost")"
-        let page = TripPage(trip: trip, version: version, next: next, revision: revision, origin: origin, language: language)
+        let etag = EntityTag.tripPage(id, revision: current, language)
+        let page = TripPage(trip: trip, version: version, next: next, revision: current, origin: origin, language: language)
         var response = representPage(page.render(), etag: etag, revision: version, language: language)
         caching.describe(&response.headerFields, language: language, isPrivate: isPrivate)
-        return response
+        return cache.keep(response, tripPage: key, revision: current)
     }
 
     /// `GET /health`: 200 while the service can serve.

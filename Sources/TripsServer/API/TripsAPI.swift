@@ -153,11 +153,12 @@ struct TripsAPI: HTTPHandler {
     /// reached it yet. Writes do not wait: they are planned against the newest list wherever
     /// it is; nor do reads that do not show the list (`Route.Traits.showsTheList`).
     private func revisionToWaitFor(_ request: HTTPRequest, at match: RouteTable.Match?) throws(APIError) -> UInt64? {
-        guard request.method == .get || request.method == .head, match?.route?.traits.contains(.showsTheList) == true else {
-            return nil
-        }
-        let values = request.headerFields.values(for: .tripsRevision)
-        guard !values.isEmpty else { return nil }
+        // Most reads send no Trips-Revision: that is seen before any method or route is looked at.
+        let fields = request.headerFields
+        guard fields.contains(.tripsRevision), request.method == .get || request.method == .head,
+            match?.route?.traits.contains(.showsTheList) == true
+        else { return nil }
+        let values = fields.values(for: .tripsRevision)
         guard values.count == 1, let wanted = UInt64(values[0]) else {
             throw APIError(
                 .badRequest,

@@ -305,6 +305,26 @@ private let hostileTrip =
         #expect(html.contains(">Share</button>"))
     }
 
+    /// Trip pages are kept per revision and per host: a change to another trip (the one that
+    /// starts next, which the page names) shows at once, and each host sees links to itself.
+    @Test(arguments: TestStore.all) func aKeptTripPageFollowsEveryChangeAndEachHost(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        let first = try await api.request("GET", "/trips/2", headers: browser)
+        #expect(first.text.contains("Atacama"))  // the trip after Vancouver
+        #expect(try await api.request("GET", "/trips/2", headers: browser).body == first.body)
+        let patch = ["Content-Type": "application/merge-patch+json"]
+        #expect(try await api.request("PATCH", "/trips/3", headers: patch, body: #"{"city":"Lima"}"#).status == 200)
+        let changed = try await api.request("GET", "/trips/2", headers: browser)
+        #expect(changed.text.contains("Lima") && !changed.text.contains("Atacama"))
+        #expect(changed.field("ETag") != first.field("ETag"))
+        let otherHost = try await api.request("GET", "/trips/2", headers: browser.merging(["Host": "127.0.0.1:\(api.port)"]) { $1 })
+        #expect(otherHost.text.contains(#"<meta property="og:url" content="http://127.0.0.1:\#(api.port)/trips/2">"#))
+        let gzipped = try await api.request("GET", "/trips/2", headers: browser.merging(["Accept-Encoding": "gzip"]) { $1 })
+        #expect(gzipped.field("Content-Encoding") == "gzip")
+        #expect(try await api.request("GET", "/trips/2", headers: browser).body == changed.body)
+    }
+
     // MARK: Weight and access
 
     /// 97,523 bytes uncompressed: the page with the six samples (13,728), trips.css (12,311), trips.js

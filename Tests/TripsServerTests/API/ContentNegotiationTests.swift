@@ -86,7 +86,7 @@ import TripsTestSupport
 
     @Test(arguments: [
         ("text/plain", 1 as Int?), (" TEXT/Plain ", 1), ("text/html", 2), ("*/*", 0), ("application/json", 0), ("image/png", nil),
-        ("text/plain;q=0", nil), ("text/*", 1), ("text/plain, text/html", 1), ("", 0),
+        ("text/plain;q=0", nil), ("text/*", 1), ("text/plain, text/html", 1), ("", 0), ("TEXT/HTML", 2), ("text", 0),
     ])
     func aBareTypeChoosesItself(accept: String, expected: Int?) {
         #expect(ContentNegotiation.choose(Self.offered, accept: [accept]) == expected)

@@ -1,0 +1,59 @@
+import Testing
+
+@testable import TripsHTTP
+
+/// How an answer's head is written: a prepared response (a cached one, its field lines made
+/// once) must come out byte for byte as the same response formatted on the spot.
+@Suite struct HTTPResponseSerializationTests {
+    static let response = HTTPResponse(
+        status: .ok, headerFields: [.contentType: "application/json", .etag: "\"t2-5\""], body: Array(#"{"id":2}"#.utf8))
+    static let dates = Array("Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nServer: trips\r\n".utf8)
+    static let trace = TraceContext(
+        traceIDHigh: 0x4bf9_2f35_77b3_4da6, traceIDLow: 0xa3ce_929d_0e0e_4736, spanID: 0x00f0_67aa_0ba9_02b7, parentID: nil, flags: 1,
+        state: nil)
+
+    static func written(
+        _ response: HTTPResponse, omitContent: Bool = false, connection: HTTPResponse.ConnectionField, requestID: RequestID? = nil
+    ) -> String {
+        var output: [UInt8] = []
+        response.serialize(
+            into: &output, omitContent: omitContent, connection: connection, dateFields: dates,
+            requestID: requestID.map { ($0, Array("0a1b2c3d-0-".utf8)) }, trace: trace)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test(arguments: [HTTPResponse.ConnectionField.none, .close, .keepAlive], [false, true])
+    func aPreparedResponseIsWrittenAsTheSameResponseFormatted(connection: HTTPResponse.ConnectionField, omitContent: Bool) {
+        let formatted = Self.written(Self.response, omitContent: omitContent, connection: connection, requestID: .generated(42))
+        let prepared = Self.written(Self.response.prepared(), omitContent: omitContent, connection: connection, requestID: .generated(42))
+        #expect(prepared == formatted)
+        #expect(formatted.hasSuffix(omitContent ? "\r\n\r\n" : "\r\n\r\n{\"id\":2}"))
+    }
+
+    @Test func theConnectionFieldIsTheLastOfTheHead() {
+        let written = Self.written(Self.response.prepared(), connection: .close)
+        #expect(written.contains("Content-Length: 8\r\nConnection: close\r\n\r\n{\"id\":2}"))
+    }
+
+    @Test(arguments: [
+        (RequestID.generated(0), "X-Request-ID: 0a1b2c3d-0-0\r\n"),
+        (.generated(0xabc), "X-Request-ID: 0a1b2c3d-0-abc\r\n"),
+        (.generated(.max), "X-Request-ID: 0a1b2c3d-0-ffffffffffffffff\r\n"),
+        (.client("req-7.a_B"), "X-Request-ID: req-7.a_B\r\n"),
+        (.client(String(repeating: "x", count: 200)), "X-Request-ID: \(String(repeating: "x", count: 200))\r\n"),
+    ])
+    func theRequestIDLineIsWrittenInOnePiece(id: RequestID, line: String) {
+        var output: [UInt8] = []
+        id.appendFieldLine(to: &output, prefix: Array("0a1b2c3d-0-".utf8))
+        #expect(String(decoding: output, as: UTF8.self) == line)
+        // "\r\n" is one Character: dropLast() drops the line end.
+        #expect(IssuedRequestID(id: id, prefix: Array("0a1b2c3d-0-".utf8)).text == String(line.dropFirst(14).dropLast()))
+    }
+
+    @Test func aPrefixLongerThanTheStackLineIsWrittenTheLongWay() {
+        let prefix = String(repeating: "p", count: 40)
+        var output: [UInt8] = []
+        RequestID.generated(0xff).appendFieldLine(to: &output, prefix: Array(prefix.utf8))
+        #expect(String(decoding: output, as: UTF8.self) == "X-Request-ID: \(prefix)ff\r\n")
+    }
+}
