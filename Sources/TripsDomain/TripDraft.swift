@@ -7,7 +7,8 @@ public struct TripDraft: Sendable, Hashable {
     public var nights: Int
     public var isFavorite: Bool
     public var imageName: String
-    public var price: Decimal
+    /// The price with its digits (`Price`); `price` reads and sets its `Decimal`.
+    public var exactPrice: Price
     public var start: Date
     public var notes: String
 
@@ -22,16 +23,32 @@ public struct TripDraft: Sendable, Hashable {
     /// country are trimmed of surrounding whitespace, as a sentence reads them back.
     public init(
         city: String, country: String, nights: Int, isFavorite: Bool = false,
-        imageName: String = "", price: Decimal, start: Date, notes: String = ""
+        imageName: String = "", price: Price, start: Date, notes: String = ""
     ) {
         self.city = city.trimmedOfWhitespace
         self.country = country.trimmedOfWhitespace
         self.nights = nights
         self.isFavorite = isFavorite
         self.imageName = imageName
-        self.price = price
+        self.exactPrice = price
         self.start = start
         self.notes = notes
+    }
+
+    /// A draft priced at `price` (described once, here).
+    public init(
+        city: String, country: String, nights: Int, isFavorite: Bool = false,
+        imageName: String = "", price: Decimal, start: Date, notes: String = ""
+    ) {
+        self.init(
+            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: Price(price),
+            start: start, notes: notes)
+    }
+
+    /// The price as a number; setting it describes the new price once.
+    public var price: Decimal {
+        get { exactPrice.value }
+        set { exactPrice = Price(newValue) }
     }
 
     /// Throws every rule the draft breaks, each naming its field (`.several` for more than one).

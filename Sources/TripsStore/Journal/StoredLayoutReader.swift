@@ -66,7 +66,7 @@ package struct StoredLayoutReader {
         guard skip(#""city":"#), let city = string(), skip(#","country":"#), let country = string(),
             skip(#","nights":"#), let nights = wholeNumber().flatMap(Int.init(exactly:)), skip(#","isFavorite":"#),
             let isFavorite = boolean(), skip(#","imageName":"#), let imageName = string(), skip(#","price":"#),
-            let price = decimal(), skip(#","start":"#), let startText = string(), let start = TripDate.parse(startText),
+            let price = storedPrice(), skip(#","start":"#), let startText = string(), let start = TripDate.parse(startText),
             skip(#","notes":"#), let notes = string()
         else { return nil }
         return TripDraft(
@@ -112,39 +112,14 @@ package struct StoredLayoutReader {
         return nil
     }
 
-    /// A price as `0`, `12` or `1299.99` (JSON number syntax without sign or exponent) of at
-    /// most 18 digits, built from its digits as `Decimal(string:)` builds it: trailing zeros
-    /// fold into the exponent, and every zero is `0` (`0.00` would differ only in an exponent
-    /// nothing reads). Longer prices answer nil, for the general reader.
-    private mutating func decimal() -> Decimal? {
-        var significand: UInt64 = 0
-        var digitCount = 0
-        var exponent = 0
-        let digits = { (reader: inout StoredLayoutReader) -> Int in
-            let first = reader.index
-            while reader.index < reader.bytes.endIndex, case let byte = reader.bytes[reader.index], byte >= 0x30, byte <= 0x39 {
-                significand = significand &* 10 &+ UInt64(byte - 0x30)
-                reader.index += 1
-            }
-            digitCount += reader.index - first
-            return reader.index - first
-        }
+    /// A price as `Price.digits` writes one of zero or more, in at most 18 digits
+    /// (`Price(storedDigits:)`); any other form answers nil, for the general reader.
+    private mutating func storedPrice() -> Price? {
         let start = index
-        let whole = digits(&self)
-        guard whole > 0, bytes[start] != 0x30 || whole == 1 else { return nil }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
+        while index < bytes.endIndex, case let byte = bytes[index], (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") {
             index += 1
-            let fraction = digits(&self)
-            guard fraction > 0 else { return nil }
-            exponent = -fraction
         }
-        guard digitCount <= 18 else { return nil }
-        guard significand != 0 else { return Decimal() }
-        while significand % 10 == 0 {
-            significand /= 10
-            exponent += 1
-        }
-        return Decimal(sign: .plus, exponent: exponent, significand: Decimal(significand))
+        return Price(storedDigits: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
     }
 
     /// A JSON string without escapes or control characters, in valid UTF-8.

@@ -80,9 +80,11 @@ import TripsDomain
         let payload =
             #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":"#
             + price + #","start":"2027-03-05T00:00:00Z","notes":""}"#
-        let read = try #require(fast(payload)?.trip.price)
+        let trip = try #require(fast(payload)?.trip)
+        let read = trip.price
         let expected = try #require(Decimal(string: price, locale: nil))
         #expect(read == expected && read.description == expected.description)
+        #expect(trip.exactPrice.digits == expected.description)
         #expect(read.exponent == expected.exponent || expected.isZero)  // `0.00` keeps an exponent of -2, unseen
     }
 
