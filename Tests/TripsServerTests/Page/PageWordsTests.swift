@@ -88,6 +88,17 @@ import TripsDomain
         #expect(PageWords.for(.french).counted("list.count", 0) == "0 voyage")
     }
 
+    /// Every occurrence is filled in, wherever it stands, and the values are not read again.
+    @Test(arguments: [
+        ("{city}", "Zürich", "Zürich"), ("Actions for {city}", "Kyoto", "Actions for Kyoto"),
+        ("{city} and {city}.", "Łódź", "Łódź and Łódź."), ("no placeholder", "x", "no placeholder"), ("{cit", "x", "{cit"),
+        ("「{city}」の操作", "京都", "「京都」の操作"), ("{city}{city}", "{city}", "{city}{city}"), ("", "x", ""),
+    ])
+    func aPlaceholderIsReplacedEverywhereItStands(phrase: String, city: String, filled: String) {
+        #expect(PageWords.replacing("{city}", with: city, in: phrase) == filled)
+        #expect(PageWords.replacing("{city}", with: city, in: phrase) == phrase.replacingOccurrences(of: "{city}", with: city))
+    }
+
     @Test func aPlaceholderTakesItsValueAndAnUnknownKeyShowsItself() {
         let english = PageWords.for(.english)
         #expect(english["row.actions", ["city": "Vancouver"]] == "Actions for Vancouver")
