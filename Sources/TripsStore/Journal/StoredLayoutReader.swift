@@ -66,7 +66,7 @@ package struct StoredLayoutReader {
         guard skip(#""city":"#), let city = string(), skip(#","country":"#), let country = string(),
             skip(#","nights":"#), let nights = wholeNumber().flatMap(Int.init(exactly:)), skip(#","isFavorite":"#),
             let isFavorite = boolean(), skip(#","imageName":"#), let imageName = string(), skip(#","price":"#),
-            let price = storedPrice(), skip(#","start":"#), let startText = string(), let start = TripDate.parse(startText),
+            let price = storedPrice(), skip(#","start":"#), let start = date(),
             skip(#","notes":"#), let notes = string()
         else { return nil }
         return TripDraft(
@@ -87,8 +87,8 @@ package struct StoredLayoutReader {
     /// Steps over `literal` if the bytes continue with it.
     private mutating func skip(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
-        guard bytes.endIndex - index >= count else { return false }
-        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { return false }
+        guard bytes.endIndex - index >= count, let base = bytes.baseAddress, memcmp(base + index, literal.utf8Start, count) == 0
+        else { return false }
         index += count
         return true
     }
@@ -122,8 +122,22 @@ package struct StoredLayoutReader {
         return Price(storedDigits: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
     }
 
+    /// A date as a JSON string without escapes (`"2027-03-05T00:00:00Z"`), read as
+    /// `TripDate.parse` reads it, without a `String` made of it.
+    private mutating func date() -> Date? {
+        quoted().flatMap { TripDate.parse(utf8: $0.utf8) }
+    }
+
     /// A JSON string without escapes or control characters, in valid UTF-8.
     private mutating func string() -> String? {
+        guard let (utf8, isASCII) = quoted() else { return nil }
+        // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
+        return isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+    }
+
+    /// The bytes of a JSON string without escapes or control characters, and whether they
+    /// are all ASCII.
+    private mutating func quoted() -> (utf8: UnsafeRawBufferPointer, isASCII: Bool)? {
         guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var end = start
@@ -135,8 +149,6 @@ package struct StoredLayoutReader {
         }
         guard end < bytes.endIndex else { return nil }
         index = end + 1
-        let utf8 = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-        // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
-        return isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+        return (UnsafeRawBufferPointer(rebasing: bytes[start..<end]), isASCII)
     }
 }

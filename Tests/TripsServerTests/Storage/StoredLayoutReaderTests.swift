@@ -57,6 +57,7 @@ import TripsDomain
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1e3,"start":"2027-03-05T00:00:00Z","notes":""}"#,
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":01.5,"start":"2027-03-05T00:00:00Z","notes":""}"#,
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1.,"start":"2027-03-05T00:00:00Z","notes":""}"#,
+        #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":"2027-03-05T00:00:00\u005A","notes":""}"#,
         #"{"version":1,"id":2,"city":"A\u0041","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":"2027-03-05T00:00:00Z","notes":""}"#,
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":null,"imageName":"","price":1,"start":"2027-03-05T00:00:00Z","notes":""}"#,
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":-3.5,"notes":""}"#,
