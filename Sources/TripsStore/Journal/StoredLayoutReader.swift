@@ -59,6 +59,17 @@ package struct StoredLayoutReader {
         return JournalRecord(revision: revision, change: .add(drafts, before: before))
     }
 
+    /// A snapshot's change event, `{"revision":8,"event":"change","data":"{\"revision\":8,…}"}`,
+    /// its data unescaped straight into bytes without a `String` made of it; nil for any other
+    /// layout (the general reader takes it).
+    package static func event(_ payload: UnsafeRawBufferPointer) -> ChangeEvent? {
+        var reader = StoredLayoutReader(payload)
+        guard reader.skip(#"{"revision":"#), let revision = reader.wholeNumber(), reader.skip(#","event":"#),
+            let name = reader.string(), reader.skip(#","data":"#), let data = reader.unescaped(), reader.skip("}"), reader.isAtEnd
+        else { return nil }
+        return ChangeEvent(revision: revision, name: name, data: data)
+    }
+
     private var isAtEnd: Bool { index == bytes.endIndex }
 
     /// The eight members `JSONWriter.appendDraftMembers` writes, `"city":…,"notes":…`.
@@ -133,6 +144,58 @@ package struct StoredLayoutReader {
         guard let (utf8, isASCII) = quoted() else { return nil }
         // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
         return isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+    }
+
+    /// The bytes a JSON string stands for, with the escapes `JSONWriter.appendString` writes
+    /// (`\"`, `\\`, `\n`, `\r`, `\t`, and `\u00XX` for the other ASCII controls), in valid UTF-8;
+    /// nil for any other escape. Runs between escapes are copied whole.
+    private mutating func unescaped() -> [UInt8]? {
+        guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.endIndex - index)
+        var position = index + 1
+        var run = position
+        var isASCII = true
+        while position < bytes.endIndex {
+            let byte = bytes[position]
+            if byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                guard byte >= 0x20 else { return nil }
+                isASCII = isASCII && byte < 0x80
+                position += 1
+                continue
+            }
+            result.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<position]))
+            if byte == UInt8(ascii: "\"") {
+                index = position + 1
+                return isASCII || String(validating: result, as: UTF8.self) != nil ? result : nil
+            }
+            guard bytes.endIndex - position >= 2 else { return nil }
+            switch bytes[position + 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): result.append(bytes[position + 1])
+            case UInt8(ascii: "n"): result.append(0x0A)
+            case UInt8(ascii: "r"): result.append(0x0D)
+            case UInt8(ascii: "t"): result.append(0x09)
+            case UInt8(ascii: "u"):
+                guard bytes.endIndex - position >= 6, bytes[position + 2] == 0x30, bytes[position + 3] == 0x30,
+                    let high = Self.hexDigit(bytes[position + 4]), high < 8, let low = Self.hexDigit(bytes[position + 5])
+                else { return nil }
+                result.append(high << 4 | low)
+                position += 4
+            default: return nil
+            }
+            position += 2
+            run = position
+        }
+        return nil
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
     }
 
     /// The bytes of a JSON string without escapes or control characters, and whether they
