@@ -12,7 +12,7 @@ extension Trip {
         writer.appendInteger(id)
         writer.appendRaw(",")
         writer.appendTripFields(
-            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price, start: start,
+            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: exactPrice, start: start,
             notes: notes)
         writer.appendRaw(#","photo":"#)
         if let photo { photo.writeJSON(to: &writer) } else { writer.appendRaw("null") }
@@ -28,7 +28,7 @@ extension Trip {
             Field.nights.rawValue: .number(String(nights)),
             Field.isFavorite.rawValue: .bool(isFavorite),
             Field.imageName.rawValue: .string(imageName),
-            Field.price.rawValue: .number(price.description),
+            Field.price.rawValue: .number(exactPrice.digits),
             Field.start.rawValue: .string(TripDate.rfc3339(start)),
             Field.notes.rawValue: .string(notes),
             Field.photo.rawValue: photo?.jsonValue ?? .null,
@@ -68,7 +68,7 @@ extension TripDraft {
         let nights: Int? = read(.nights, required: true)
         let isFavorite: Bool? = read(.isFavorite, required: false)
         let imageName: String? = read(.imageName, required: false)
-        let price: Decimal? = read(.price, required: true)
+        let price: Price? = read(.price, required: true)
         let start: Date? = read(.start, required: true)
         let notes: String? = read(.notes, required: false)
         if let sentPhoto: TripPhoto = read(.photo, required: false) {
@@ -79,7 +79,7 @@ extension TripDraft {
         // Fields that could not be read stand in with placeholders their checks skip.
         self.init(
             city: city ?? "", country: country ?? "", nights: nights ?? 0, isFavorite: isFavorite ?? false,
-            imageName: imageName ?? "", price: price ?? 0, start: start ?? Date(timeIntervalSince1970: 0), notes: notes ?? "")
+            imageName: imageName ?? "", price: price ?? .zero, start: start ?? Date(timeIntervalSince1970: 0), notes: notes ?? "")
         errors += violations(skipping: unread)
         // In the order a trip's fields are written, unknown members last.
         let rank = { (error: TripsError) -> Int in
@@ -114,7 +114,7 @@ extension TripDraft {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.appendRaw("{")
         writer.appendTripFields(
-            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price, start: start,
+            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: exactPrice, start: start,
             notes: notes)
         writer.appendRaw("}")
     }
@@ -123,7 +123,7 @@ extension TripDraft {
 extension JSONWriter {
     /// The members a trip and a draft share, `"city"` to `"notes"`, in that order, without braces.
     fileprivate mutating func appendTripFields(
-        city: String, country: String, nights: Int, isFavorite: Bool, imageName: String, price: Decimal, start: Date, notes: String
+        city: String, country: String, nights: Int, isFavorite: Bool, imageName: String, price: Price, start: Date, notes: String
     ) {
         appendRaw(#""city":"#)
         appendString(city)
@@ -136,7 +136,7 @@ extension JSONWriter {
         appendRaw(#","imageName":"#)
         appendString(imageName)
         appendRaw(#","price":"#)
-        appendRaw(price.description)
+        appendRaw(price.digits)
         appendRaw(#","start":"#)
         appendTimestamp(start)
         appendRaw(#","notes":"#)

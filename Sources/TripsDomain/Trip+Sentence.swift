@@ -69,7 +69,7 @@ extension TripDraft {
         guard let (nights, day) = candidates.lazy.compactMap({ $0.readStay(stay) }).first else {
             throw .unreadableSentence(line)
         }
-        self.init(city: part(0..<comma), country: part((comma + 2)..<colon), nights: nights, price: 0, start: day.midnight)
+        self.init(city: part(0..<comma), country: part((comma + 2)..<colon), nights: nights, price: .zero, start: day.midnight)
         try validate()
     }
 }

@@ -8,7 +8,8 @@ public struct Trip: Identifiable, Sendable, Hashable {
     public var nights: Int
     public var isFavorite: Bool
     public var imageName: String
-    public var price: Decimal
+    /// The price with its digits (`Price`); `price` reads and sets its `Decimal`.
+    public var exactPrice: Price
     public var start: Date
     public var notes: String
     /// The photo, set and cleared only by its own change (`TripChange.setPhoto`): a client
@@ -17,7 +18,7 @@ public struct Trip: Identifiable, Sendable, Hashable {
 
     public init(
         id: Int, city: String, country: String, nights: Int, isFavorite: Bool = false,
-        imageName: String = "", price: Decimal, start: Date, notes: String = "", photo: TripPhoto? = nil
+        imageName: String = "", price: Price, start: Date, notes: String = "", photo: TripPhoto? = nil
     ) {
         self.id = id
         self.city = city
@@ -25,17 +26,33 @@ public struct Trip: Identifiable, Sendable, Hashable {
         self.nights = nights
         self.isFavorite = isFavorite
         self.imageName = imageName
-        self.price = price
+        self.exactPrice = price
         self.start = start
         self.notes = notes
         self.photo = photo
+    }
+
+    /// A trip priced at `price` (described once, here).
+    public init(
+        id: Int, city: String, country: String, nights: Int, isFavorite: Bool = false,
+        imageName: String = "", price: Decimal, start: Date, notes: String = "", photo: TripPhoto? = nil
+    ) {
+        self.init(
+            id: id, city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName,
+            price: Price(price), start: start, notes: notes, photo: photo)
+    }
+
+    /// The price as a number; setting it describes the new price once.
+    public var price: Decimal {
+        get { exactPrice.value }
+        set { exactPrice = Price(newValue) }
     }
 
     /// The trip a draft describes, under the id the list issued for it, with `photo`.
     public init(id: Int, draft: TripDraft, photo: TripPhoto? = nil) {
         self.init(
             id: id, city: draft.city, country: draft.country, nights: draft.nights,
-            isFavorite: draft.isFavorite, imageName: draft.imageName, price: draft.price,
+            isFavorite: draft.isFavorite, imageName: draft.imageName, price: draft.exactPrice,
             start: draft.start, notes: draft.notes, photo: photo
         )
     }
@@ -44,7 +61,7 @@ public struct Trip: Identifiable, Sendable, Hashable {
     public var draft: TripDraft {
         TripDraft(
             city: city, country: country, nights: nights, isFavorite: isFavorite,
-            imageName: imageName, price: price, start: start, notes: notes
+            imageName: imageName, price: exactPrice, start: start, notes: notes
         )
     }
 

@@ -17,7 +17,14 @@ public enum TripDate {
 
     /// The instant an RFC 3339 timestamp or a bare `YYYY-MM-DD` names, or nil.
     public static func parse(_ text: String) -> Date? {
-        var scanner = DigitScanner(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { parse(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The instant the UTF-8 text `bytes` names, as `parse(_:)` reads it: what start-up reads
+    /// from a million stored trips without making a `String` of each.
+    package static func parse(utf8 bytes: UnsafeRawBufferPointer) -> Date? {
+        var scanner = DigitScanner(bytes)
         guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
             let dayOfMonth = scanner.digits(2), let day = CivilDate(year: year, month: month, day: dayOfMonth)
         else { return nil }
@@ -56,10 +63,10 @@ public enum TripDate {
 
 /// Reads fixed-width digits and punctuation from ASCII bytes.
 private struct DigitScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var index = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 

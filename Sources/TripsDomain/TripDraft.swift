@@ -7,7 +7,8 @@ public struct TripDraft: Sendable, Hashable {
     public var nights: Int
     public var isFavorite: Bool
     public var imageName: String
-    public var price: Decimal
+    /// The price with its digits (`Price`); `price` reads and sets its `Decimal`.
+    public var exactPrice: Price
     public var start: Date
     public var notes: String
 
@@ -22,16 +23,32 @@ public struct TripDraft: Sendable, Hashable {
     /// country are trimmed of surrounding whitespace, as a sentence reads them back.
     public init(
         city: String, country: String, nights: Int, isFavorite: Bool = false,
-        imageName: String = "", price: Decimal, start: Date, notes: String = ""
+        imageName: String = "", price: Price, start: Date, notes: String = ""
     ) {
         self.city = city.trimmedOfWhitespace
         self.country = country.trimmedOfWhitespace
         self.nights = nights
         self.isFavorite = isFavorite
         self.imageName = imageName
-        self.price = price
+        self.exactPrice = price
         self.start = start
         self.notes = notes
+    }
+
+    /// A draft priced at `price` (described once, here).
+    public init(
+        city: String, country: String, nights: Int, isFavorite: Bool = false,
+        imageName: String = "", price: Decimal, start: Date, notes: String = ""
+    ) {
+        self.init(
+            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: Price(price),
+            start: start, notes: notes)
+    }
+
+    /// The price as a number; setting it describes the new price once.
+    public var price: Decimal {
+        get { exactPrice.value }
+        set { exactPrice = Price(newValue) }
     }
 
     /// Throws every rule the draft breaks, each naming its field (`.several` for more than one).
@@ -51,13 +68,13 @@ public struct TripDraft: Sendable, Hashable {
         check(.country, Self.nameViolations(country) + (Self.containsCommaSpace(country) ? [Self.countryCommaRule] : []))
         check(
             .nights, Limits.nights.contains(nights) ? [] : ["must be between \(Limits.nights.lowerBound) and \(Limits.nights.upperBound)"])
-        check(.imageName, imageName.count <= Limits.nameLength ? [] : ["must be at most \(Limits.nameLength) characters"])
+        check(.imageName, imageName.hasMoreCharacters(than: Limits.nameLength) ? ["must be at most \(Limits.nameLength) characters"] : [])
         check(
             .imageName,
             imageName.unicodeScalars.contains(where: \.isControlOrLineBreak) ? ["must not hold control characters or line breaks"] : [])
         check(.price, !price.isNaN && price >= 0 ? [] : ["must be zero or more"])
-        check(.notes, notes.count <= Limits.notesLength ? [] : ["must be at most \(Limits.notesLength) characters"])
-        check(.notes, notes.unicodeScalars.contains("\u{0}") ? [Self.nulRule] : [])
+        check(.notes, notes.hasMoreCharacters(than: Limits.notesLength) ? ["must be at most \(Limits.notesLength) characters"] : [])
+        check(.notes, notes.utf8.contains(0) ? [Self.nulRule] : [])
         return errors
     }
 
@@ -65,8 +82,10 @@ public struct TripDraft: Sendable, Hashable {
     /// control character (C0, DEL, C1) or line break, and not too long.
     private static func nameViolations(_ name: String) -> [String] {
         var reasons: [String] = []
-        if name.allSatisfy(\.isWhitespace) { reasons.append("must not be blank") }
-        if name.count > Limits.nameLength { reasons.append("must be at most \(Limits.nameLength) characters") }
+        // A name that starts with visible ASCII (most names) is not blank, without asking each character.
+        let startsVisible = name.utf8.first.map { (0x21...0x7E).contains($0) } ?? false
+        if !startsVisible && name.allSatisfy(\.isWhitespace) { reasons.append("must not be blank") }
+        if name.hasMoreCharacters(than: Limits.nameLength) { reasons.append("must be at most \(Limits.nameLength) characters") }
         if name.unicodeScalars.contains(where: \.isControlOrLineBreak) {
             reasons.append("must not hold control characters or line breaks")
         }
@@ -74,9 +93,10 @@ public struct TripDraft: Sendable, Hashable {
     }
 
     /// Whether ", " occurs among the scalars (a combining mark after the space would hide
-    /// it from a search by characters, but not from the sentence reader).
+    /// it from a search by characters, but not from the sentence reader). Both are ASCII, whose
+    /// bytes occur in UTF-8 only as themselves, so the bytes are searched.
     private static func containsCommaSpace(_ name: String) -> Bool {
-        zip(name.unicodeScalars, name.unicodeScalars.dropFirst()).contains { $0 == "," && $1 == " " }
+        zip(name.utf8, name.utf8.dropFirst()).contains { $0 == UInt8(ascii: ",") && $1 == UInt8(ascii: " ") }
     }
 
     /// Notes may hold line breaks and tabs, but not U+0000: PostgreSQL's text cannot hold it,
@@ -93,7 +113,9 @@ public struct TripDraft: Sendable, Hashable {
 extension Unicode.Scalar {
     /// C0, DEL and C1 controls, and the separators that end a line (U+2028, U+2029).
     package var isControlOrLineBreak: Bool {
-        switch properties.generalCategory {
+        // ASCII's controls are C0 and DEL, and it has no line separator: no Unicode tables asked.
+        if isASCII { return value < 0x20 || value == 0x7F }
+        return switch properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: true
         default: false
         }
@@ -101,6 +123,12 @@ extension Unicode.Scalar {
 }
 
 extension String {
+    /// Whether the string has more than `limit` characters, counted only when it has more
+    /// bytes than that: a character is at least one byte.
+    package func hasMoreCharacters(than limit: Int) -> Bool {
+        utf8.count > limit && count > limit
+    }
+
     /// The string without surrounding whitespace and line breaks. Most names have none:
     /// those are returned as they are, without Foundation's trimming, which costs more than
     /// the rest of reading a stored trip.

@@ -37,7 +37,7 @@ extension Trip {
     ) -> Trip {
         Trip(
             id: id, city: city, country: country, nights: nights, isFavorite: favorite, imageName: image,
-            price: Decimal(string: price, locale: nil) ?? 0, start: TripDate.parse(start) ?? Date(timeIntervalSince1970: 0),
+            price: (try? Price(literal: price.utf8)) ?? .zero, start: TripDate.parse(start) ?? Date(timeIntervalSince1970: 0),
             notes: notes)
     }
 }

@@ -69,11 +69,11 @@ package struct StoredObject {
     }
 
     /// A price, exactly as written.
-    package mutating func decimal(_ name: String) throws(StoredJSONError) -> Decimal {
-        guard case .number(let literal) = try value(name), let decimal = Decimal(string: literal, locale: nil),
-            !decimal.isNaN
-        else { throw StoredJSONError(reason: "\(name) is not a decimal number") }
-        return decimal
+    package mutating func price(_ name: String) throws(StoredJSONError) -> Price {
+        guard case .number(let literal) = try value(name), let price = try? Price(literal: literal.utf8) else {
+            throw StoredJSONError(reason: "\(name) is not a decimal number")
+        }
+        return price
     }
 
     /// An instant written by `JSONWriter.appendExactDate`.
@@ -133,7 +133,7 @@ extension JSONWriter {
         appendRaw(#","imageName":"#)
         appendString(draft.imageName)
         appendRaw(#","price":"#)
-        appendRaw(draft.price.description)
+        appendRaw(draft.exactPrice.digits)
         appendRaw(#","start":"#)
         appendExactDate(draft.start)
         appendRaw(#","notes":"#)
@@ -153,7 +153,7 @@ extension StoredObject {
     package mutating func draftMembers() throws(StoredJSONError) -> TripDraft {
         TripDraft(
             city: try string("city"), country: try string("country"), nights: try integer("nights"),
-            isFavorite: try bool("isFavorite"), imageName: try string("imageName"), price: try decimal("price"),
+            isFavorite: try bool("isFavorite"), imageName: try string("imageName"), price: try price("price"),
             start: try date("start"), notes: try string("notes"))
     }
 

@@ -29,6 +29,30 @@ import TripsTestSupport
         try draft(city: "Vancouver", country: "Canada,BC").validate()
     }
 
+    /// Lengths are counted in characters, however many bytes each takes.
+    @Test func lengthsAreCountedInCharactersNotBytes() throws {
+        try draft(city: String(repeating: "é", count: 200)).validate()
+        try draft(city: String(repeating: "e\u{301}", count: 200)).validate()
+        #expect(throws: TripsError.invalidField(.city, "must be at most 200 characters")) {
+            try draft(city: String(repeating: "é", count: 201)).validate()
+        }
+        var trip = draft(city: "Kyoto")
+        trip.notes = String(repeating: "ü", count: 10_000)
+        try trip.validate()
+        trip.notes += "a"
+        #expect(throws: TripsError.invalidField(.notes, "must be at most 10000 characters")) { try trip.validate() }
+    }
+
+    /// A name that starts with whitespace is blank only when all of it is.
+    @Test func aNameIsBlankOnlyWhenAllOfItIsWhitespace() throws {
+        var trip = draft(city: "Kyoto")
+        trip.city = "\u{3000}Kyoto"
+        try trip.validate()
+        trip.city = "\u{3000}\u{2003}"
+        #expect(throws: TripsError.invalidField(.city, "must not be blank")) { try trip.validate() }
+        #expect(throws: TripsError.self) { try draft(city: "Abidjan", country: "Côte, d'Ivoire").validate() }
+    }
+
     @Test func everyBrokenRuleIsReported() {
         var bad = draft(city: " ", country: "A, B")
         bad.nights = 0

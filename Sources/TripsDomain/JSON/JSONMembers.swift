@@ -103,52 +103,6 @@ extension Int: JSONReadable {
     }
 }
 
-extension Decimal: JSONReadable {
-    /// The most significant digits a `Decimal` keeps; a number with more would be rounded.
-    package static let exactDigits = 38
-    /// The exponents a `Decimal` holds: it is a whole number of up to 38 digits times ten to
-    /// one of these.
-    package static let exponents = -128...127
-
-    /// A number, exactly as written: `1299.99` stays `1299.99`. A number `Decimal` cannot
-    /// hold exactly is refused rather than rounded, whichever way it is written: `1e128` and
-    /// `10e127` are the same number, and both are kept.
-    package init(json: JSONValue) throws(JSONTypeMismatch) {
-        guard case .number(let literal) = json else { throw Self.mismatch("a number", json) }
-        // The parser checked the grammar: an optional minus, digits with an optional point,
-        // an optional exponent.
-        let (mantissa, exponentPart) =
-            literal.firstIndex { $0 == "e" || $0 == "E" }
-            .map { (literal[..<$0], literal[literal.index(after: $0)...]) } ?? (literal[...], "0")
-        let fraction = mantissa.firstIndex(of: ".").map { mantissa[mantissa.index(after: $0)...] } ?? ""
-        let allDigits = mantissa.filter(\.isNumber).drop { $0 == "0" }
-        let digits = allDigits.reversed().drop { $0 == "0" }.reversed()
-        guard !digits.isEmpty else {
-            self = 0
-            return
-        }
-        guard digits.count <= Self.exactDigits else {
-            throw JSONTypeMismatch(reason: "\(literal) has more than \(Self.exactDigits) significant digits, which cannot be kept exactly")
-        }
-        // The number is `digits` × 10^exponent: the point and the trailing zeros moved into it.
-        // An exponent this far out is out of range whatever the digits (and safe to add to).
-        guard let written = Int(exponentPart), written.magnitude < 1 << 32 else {
-            throw JSONTypeMismatch(reason: "\(literal) is out of range")
-        }
-        var exponent = written - fraction.count + (allDigits.count - digits.count)
-        var significand = String(digits)
-        // Above the highest exponent, the significand takes zeros while it has room.
-        while exponent > Self.exponents.upperBound, significand.count < Self.exactDigits {
-            significand += "0"
-            exponent -= 1
-        }
-        guard Self.exponents.contains(exponent), let decimal = Decimal(string: "\(significand)e\(exponent)", locale: nil) else {
-            throw JSONTypeMismatch(reason: "\(literal) is out of range")
-        }
-        self = mantissa.hasPrefix("-") ? -decimal : decimal
-    }
-}
-
 extension Date: JSONReadable {
     /// An RFC 3339 timestamp or a bare date.
     package init(json: JSONValue) throws(JSONTypeMismatch) {

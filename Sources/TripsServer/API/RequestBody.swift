@@ -30,7 +30,7 @@ enum RequestBody {
     /// The body read through the value's import representation that `Content-Type` names, in
     /// the language `Content-Language` names.
     static func decode<Value: Importable>(_ request: HTTPRequest, as type: Value.Type) throws(APIError) -> Value {
-        let representation = try choose(Value.importRepresentations, by: \.mediaType, for: request)
+        let representation = try choose(Value.importRepresentations, by: { $0.mediaType }, for: request)
         do {
             return try representation.decode(request.body, language(of: request))
         } catch {

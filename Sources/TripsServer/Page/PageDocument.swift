@@ -135,7 +135,7 @@ enum PageDocument {
             json.appendString(trip.imageName)
         }
         json.appendRaw(#","price":"#)
-        json.appendRaw(trip.price.description)
+        json.appendRaw(trip.exactPrice.digits)
         json.appendRaw(#","start":"#)
         json.appendTimestamp(trip.start)
         if !trip.notes.isEmpty {

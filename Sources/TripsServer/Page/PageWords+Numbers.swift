@@ -10,35 +10,41 @@ import TripsDomain
 /// binary value and a fixed count of fraction digits.
 extension PageWords {
     /// A price, its digits as stored: "1,499.5" in English, "1 499,5" in French, "1499,5"
-    /// in Polish (which groups from five digits on).
-    func price(_ price: Decimal) -> String {
-        let written = price.description
-        guard written.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }) else { return written }
-        let isNegative = written.hasPrefix("-")
-        let unsigned = written.drop { $0 == "-" }
-        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        var text = isNegative ? "-" : ""
-        text += grouped(parts[0])
-        if parts.count == 2 {
+    /// in Polish (which groups from five digits on). Built from `Price.digits`, with no
+    /// `Decimal` work.
+    func price(_ price: Price) -> String {
+        let written = price.digits.utf8
+        guard written.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) else {
+            return price.digits
+        }
+        let unsigned = written.drop { $0 == UInt8(ascii: "-") }
+        let point = unsigned.firstIndex(of: UInt8(ascii: "."))
+        var text = unsigned.startIndex == written.startIndex ? "" : "-"
+        text += grouped(unsigned[..<(point ?? unsigned.endIndex)])
+        if let point {
             text += separators.decimal
-            text += parts[1]
+            text += Substring(unsigned[unsigned.index(after: point)...])
         }
         return text
     }
 
     /// A whole number, grouped as prices are.
     func number(_ value: Int) -> String {
-        value < 0 ? "-" + grouped(String(value.magnitude)[...]) : grouped(String(value)[...])
+        let digits = String(value.magnitude)
+        return value < 0 ? "-" + grouped(digits.utf8[...]) : grouped(digits.utf8[...])
     }
 
-    /// The integer digits with the grouping separator every three from the right, when
-    /// there are at least as many as the language starts grouping at.
-    private func grouped(_ digits: Substring) -> String {
-        guard digits.count >= 3 + separators.minimumGroupingDigits else { return String(digits) }
+    /// The integer digits (ASCII) with the grouping separator every three from the right,
+    /// when there are at least as many as the language starts grouping at.
+    private func grouped(_ digits: Substring.UTF8View) -> String {
+        let count = digits.count
+        guard count >= 3 + separators.minimumGroupingDigits else { return String(Substring(digits)) }
+        let group = separators.group
         var text = ""
+        text.reserveCapacity(count + count / 3 * group.utf8.count)
         for (offset, digit) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { text += separators.group }
-            text.append(digit)
+            if offset > 0 && (count - offset) % 3 == 0 { text += group }
+            text.unicodeScalars.append(Unicode.Scalar(digit))
         }
         return text
     }

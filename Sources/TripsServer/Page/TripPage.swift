@@ -77,7 +77,7 @@ struct TripPage {
         fact(words["detail.country"], trip.country, into: &html)
         fact(words["detail.nights"], words.number(trip.nights), into: &html)
         fact(words["detail.start"], words.language.longDate(of: trip.start), into: &html)
-        fact(words["detail.price"], words.price(trip.price), into: &html)
+        fact(words["detail.price"], words.price(trip.exactPrice), into: &html)
         fact(words["detail.favorite"], trip.isFavorite ? words["detail.yes"] : words["detail.no"], into: &html)
         if !trip.notes.isEmpty {
             html.markup("<dt>")

@@ -243,7 +243,7 @@ struct TripsListPage {
         html.markup("<p class=\"sentence\">")
         html.text(trip.sentence(in: language))
         html.markup("</p><p class=\"price\">")
-        html.text(words["row.price", ["price": words.price(trip.price)]])
+        html.text(words["row.price", ["price": words.price(trip.exactPrice)]])
         html.markup("</p></div>")
         RowMenu.renderButton(for: trip, words: words, into: &html)
         html.markup("</li>\n")

@@ -59,6 +59,17 @@ package struct StoredLayoutReader {
         return JournalRecord(revision: revision, change: .add(drafts, before: before))
     }
 
+    /// A snapshot's change event, `{"revision":8,"event":"change","data":"{\"revision\":8,…}"}`,
+    /// its data unescaped straight into bytes without a `String` made of it; nil for any other
+    /// layout (the general reader takes it).
+    package static func event(_ payload: UnsafeRawBufferPointer) -> ChangeEvent? {
+        var reader = StoredLayoutReader(payload)
+        guard reader.skip(#"{"revision":"#), let revision = reader.wholeNumber(), reader.skip(#","event":"#),
+            let name = reader.string(), reader.skip(#","data":"#), let data = reader.unescaped(), reader.skip("}"), reader.isAtEnd
+        else { return nil }
+        return ChangeEvent(revision: revision, name: name, data: data)
+    }
+
     private var isAtEnd: Bool { index == bytes.endIndex }
 
     /// The eight members `JSONWriter.appendDraftMembers` writes, `"city":…,"notes":…`.
@@ -66,7 +77,7 @@ package struct StoredLayoutReader {
         guard skip(#""city":"#), let city = string(), skip(#","country":"#), let country = string(),
             skip(#","nights":"#), let nights = wholeNumber().flatMap(Int.init(exactly:)), skip(#","isFavorite":"#),
             let isFavorite = boolean(), skip(#","imageName":"#), let imageName = string(), skip(#","price":"#),
-            let price = decimal(), skip(#","start":"#), let startText = string(), let start = TripDate.parse(startText),
+            let price = storedPrice(), skip(#","start":"#), let start = date(),
             skip(#","notes":"#), let notes = string()
         else { return nil }
         return TripDraft(
@@ -87,8 +98,8 @@ package struct StoredLayoutReader {
     /// Steps over `literal` if the bytes continue with it.
     private mutating func skip(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
-        guard bytes.endIndex - index >= count else { return false }
-        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { return false }
+        guard bytes.endIndex - index >= count, let base = bytes.baseAddress, memcmp(base + index, literal.utf8Start, count) == 0
+        else { return false }
         index += count
         return true
     }
@@ -112,43 +123,84 @@ package struct StoredLayoutReader {
         return nil
     }
 
-    /// A price as `0`, `12` or `1299.99` (JSON number syntax without sign or exponent) of at
-    /// most 18 digits, built from its digits as `Decimal(string:)` builds it: trailing zeros
-    /// fold into the exponent, and every zero is `0` (`0.00` would differ only in an exponent
-    /// nothing reads). Longer prices answer nil, for the general reader.
-    private mutating func decimal() -> Decimal? {
-        var significand: UInt64 = 0
-        var digitCount = 0
-        var exponent = 0
-        let digits = { (reader: inout StoredLayoutReader) -> Int in
-            let first = reader.index
-            while reader.index < reader.bytes.endIndex, case let byte = reader.bytes[reader.index], byte >= 0x30, byte <= 0x39 {
-                significand = significand &* 10 &+ UInt64(byte - 0x30)
-                reader.index += 1
-            }
-            digitCount += reader.index - first
-            return reader.index - first
-        }
+    /// A price as `Price.digits` writes one of zero or more, in at most 18 digits
+    /// (`Price(storedDigits:)`); any other form answers nil, for the general reader.
+    private mutating func storedPrice() -> Price? {
         let start = index
-        let whole = digits(&self)
-        guard whole > 0, bytes[start] != 0x30 || whole == 1 else { return nil }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
+        while index < bytes.endIndex, case let byte = bytes[index], (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") {
             index += 1
-            let fraction = digits(&self)
-            guard fraction > 0 else { return nil }
-            exponent = -fraction
         }
-        guard digitCount <= 18 else { return nil }
-        guard significand != 0 else { return Decimal() }
-        while significand % 10 == 0 {
-            significand /= 10
-            exponent += 1
-        }
-        return Decimal(sign: .plus, exponent: exponent, significand: Decimal(significand))
+        return Price(storedDigits: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+    }
+
+    /// A date as a JSON string without escapes (`"2027-03-05T00:00:00Z"`), read as
+    /// `TripDate.parse` reads it, without a `String` made of it.
+    private mutating func date() -> Date? {
+        quoted().flatMap { TripDate.parse(utf8: $0.utf8) }
     }
 
     /// A JSON string without escapes or control characters, in valid UTF-8.
     private mutating func string() -> String? {
+        guard let (utf8, isASCII) = quoted() else { return nil }
+        // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
+        return isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+    }
+
+    /// The bytes a JSON string stands for, with the escapes `JSONWriter.appendString` writes
+    /// (`\"`, `\\`, `\n`, `\r`, `\t`, and `\u00XX` for the other ASCII controls), in valid UTF-8;
+    /// nil for any other escape. Runs between escapes are copied whole.
+    private mutating func unescaped() -> [UInt8]? {
+        guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.endIndex - index)
+        var position = index + 1
+        var run = position
+        var isASCII = true
+        while position < bytes.endIndex {
+            let byte = bytes[position]
+            if byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                guard byte >= 0x20 else { return nil }
+                isASCII = isASCII && byte < 0x80
+                position += 1
+                continue
+            }
+            result.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<position]))
+            if byte == UInt8(ascii: "\"") {
+                index = position + 1
+                return isASCII || String(validating: result, as: UTF8.self) != nil ? result : nil
+            }
+            guard bytes.endIndex - position >= 2 else { return nil }
+            switch bytes[position + 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): result.append(bytes[position + 1])
+            case UInt8(ascii: "n"): result.append(0x0A)
+            case UInt8(ascii: "r"): result.append(0x0D)
+            case UInt8(ascii: "t"): result.append(0x09)
+            case UInt8(ascii: "u"):
+                guard bytes.endIndex - position >= 6, bytes[position + 2] == 0x30, bytes[position + 3] == 0x30,
+                    let high = Self.hexDigit(bytes[position + 4]), high < 8, let low = Self.hexDigit(bytes[position + 5])
+                else { return nil }
+                result.append(high << 4 | low)
+                position += 4
+            default: return nil
+            }
+            position += 2
+            run = position
+        }
+        return nil
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// The bytes of a JSON string without escapes or control characters, and whether they
+    /// are all ASCII.
+    private mutating func quoted() -> (utf8: UnsafeRawBufferPointer, isASCII: Bool)? {
         guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var end = start
@@ -160,8 +212,6 @@ package struct StoredLayoutReader {
         }
         guard end < bytes.endIndex else { return nil }
         index = end + 1
-        let utf8 = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-        // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
-        return isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+        return (UnsafeRawBufferPointer(rebasing: bytes[start..<end]), isASCII)
     }
 }

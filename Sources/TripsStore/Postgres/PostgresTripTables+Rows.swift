@@ -29,7 +29,7 @@ extension PostgresTripTables {
         guard row.count == 15, let id = row[0].flatMap({ Int($0) }), let version = row[1].flatMap({ UInt64($0) }),
             let city = row[2], let country = row[3], let nights = row[4].flatMap({ Int($0) }),
             let isFavorite = row[5].flatMap({ $0 == "t" ? true : $0 == "f" ? false : nil }), let imageName = row[6],
-            let price = row[7].flatMap({ Decimal(string: $0, locale: nil) }), let start = row[8].flatMap({ Double($0) }),
+            let price = row[7].flatMap({ try? Price(literal: $0.utf8) }), let start = row[8].flatMap({ Double($0) }),
             let notes = row[9]
         else { throw .damaged("a trips row reads \(row)") }
         var photo: TripPhoto?

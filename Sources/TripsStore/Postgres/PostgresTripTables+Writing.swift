@@ -276,7 +276,7 @@ extension PostgresTripTables {
             PostgresArrayLiteral.encode(trips.map(\.nights)),
             PostgresArrayLiteral.encode(trips.map { $0.isFavorite ? "true" : "false" }),
             PostgresArrayLiteral.encode(trips.map(\.imageName)),
-            PostgresArrayLiteral.encode(trips.map { $0.price.description }),
+            PostgresArrayLiteral.encode(trips.map(\.exactPrice.digits)),
             PostgresArrayLiteral.encode(trips.map { String($0.start.timeIntervalSinceReferenceDate) }),
             PostgresArrayLiteral.encode(trips.map(\.notes)),
             PostgresArrayLiteral.encode(trips.map(\.photo?.digest)),

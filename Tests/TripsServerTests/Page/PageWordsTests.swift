@@ -88,6 +88,17 @@ import TripsDomain
         #expect(PageWords.for(.french).counted("list.count", 0) == "0 voyage")
     }
 
+    /// Every occurrence is filled in, wherever it stands, and the values are not read again.
+    @Test(arguments: [
+        ("{city}", "Zürich", "Zürich"), ("Actions for {city}", "Kyoto", "Actions for Kyoto"),
+        ("{city} and {city}.", "Łódź", "Łódź and Łódź."), ("no placeholder", "x", "no placeholder"), ("{cit", "x", "{cit"),
+        ("「{city}」の操作", "京都", "「京都」の操作"), ("{city}{city}", "{city}", "{city}{city}"), ("", "x", ""),
+    ])
+    func aPlaceholderIsReplacedEverywhereItStands(phrase: String, city: String, filled: String) {
+        #expect(PageWords.replacing("{city}", with: city, in: phrase) == filled)
+        #expect(PageWords.replacing("{city}", with: city, in: phrase) == phrase.replacingOccurrences(of: "{city}", with: city))
+    }
+
     @Test func aPlaceholderTakesItsValueAndAnUnknownKeyShowsItself() {
         let english = PageWords.for(.english)
         #expect(english["row.actions", ["city": "Vancouver"]] == "Actions for Vancouver")
@@ -100,10 +111,13 @@ import TripsDomain
         ("1499.5", .spanish, "1499,5"), ("1499.5", .brazilianPortuguese, "1.499,5"), ("1499.5", .japanese, "1,499.5"),
         ("1499.5", .polish, "1499,5"), ("12345.678", .polish, "12\u{00A0}345,678"), ("12345", .spanish, "12.345"),
         ("2450", .english, "2,450"), ("0", .french, "0"), ("999.99", .german, "999,99"), ("1234567", .english, "1,234,567"),
-        ("0.000000000000000000001", .english, "0.000000000000000000001"),
+        ("0.000000000000000000001", .english, "0.000000000000000000001"), ("-1234.5", .french, "-1\u{202F}234,5"),
+        ("1234567890123456789012", .german, "1.234.567.890.123.456.789.012"), ("1000.10", .polish, "1000,1"),
+        ("12345678.9", .japanese, "12,345,678.9"), ("1e3", .spanish, "1000"), ("1e4", .spanish, "10.000"),
     ])
     func aPriceKeepsItsDigits(stored: String, language: Language, shown: String) throws {
-        let price = try #require(Decimal(string: stored, locale: Locale(identifier: "en_US_POSIX")))
-        #expect(PageWords.for(language).price(price) == shown)
+        let decimal = try #require(Decimal(string: stored, locale: Locale(identifier: "en_US_POSIX")))
+        #expect(PageWords.for(language).price(Price(decimal)) == shown)
+        #expect(PageWords.for(language).price(try Price(literal: stored.utf8)) == shown)
     }
 }

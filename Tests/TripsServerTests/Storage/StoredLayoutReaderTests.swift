@@ -57,6 +57,7 @@ import TripsDomain
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1e3,"start":"2027-03-05T00:00:00Z","notes":""}"#,
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":01.5,"start":"2027-03-05T00:00:00Z","notes":""}"#,
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1.,"start":"2027-03-05T00:00:00Z","notes":""}"#,
+        #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":"2027-03-05T00:00:00\u005A","notes":""}"#,
         #"{"version":1,"id":2,"city":"A\u0041","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":"2027-03-05T00:00:00Z","notes":""}"#,
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":null,"imageName":"","price":1,"start":"2027-03-05T00:00:00Z","notes":""}"#,
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":-3.5,"notes":""}"#,
@@ -80,9 +81,11 @@ import TripsDomain
         let payload =
             #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":"#
             + price + #","start":"2027-03-05T00:00:00Z","notes":""}"#
-        let read = try #require(fast(payload)?.trip.price)
+        let trip = try #require(fast(payload)?.trip)
+        let read = trip.price
         let expected = try #require(Decimal(string: price, locale: nil))
         #expect(read == expected && read.description == expected.description)
+        #expect(trip.exactPrice.digits == expected.description)
         #expect(read.exponent == expected.exponent || expected.isZero)  // `0.00` keeps an exponent of -2, unseen
     }
 

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import TripsDomain
+@testable import TripsStore
+
+/// The snapshot's fast change-event reader: the same event as the general reader for every
+/// record a snapshot writes, and nil (the general reader decides) for anything else.
+@Suite struct StoredEventReaderTests {
+    private func fast(_ payload: [UInt8]) -> ChangeEvent? {
+        payload.withUnsafeBytes { StoredLayoutReader.event($0) }
+    }
+
+    @Test func everyEventAsWrittenReadsBackTheSame() throws {
+        let data = [
+            #"{"revision":1,"trips":[{"city":"Say \"hi\"","notes":"Back\\slash"}]}"#, "line\nbreak\ttab\rreturn\u{1}\u{1F}\u{7F}",
+            "Zürich 🙂 東京", "", #"\u0041 is not an escape here"#,
+        ]
+        let events = data.enumerated().map { ChangeEvent(revision: UInt64($0.offset + 1), name: "change", data: Array($0.element.utf8)) }
+        let bytes = Snapshot(list: TripList(revision: UInt64(events.count)), events: events, journal: 1).bytes
+        var offset = 0
+        var readFast = 0
+        while offset < bytes.count, case .record(let payload, let next) = bytes.withUnsafeBytes({ RecordFrame.read($0, at: offset) }) {
+            if let event = fast(Array(bytes[payload])) {
+                readFast += 1
+                #expect(events.contains(event))
+            }
+            offset = next
+        }
+        #expect(readFast == events.count)
+        #expect(try Snapshot(bytes: bytes, file: "snapshot").events == events)
+    }
+
+    @Test(arguments: [
+        #"{"revision":1,"event":"change","data":"a\/b"}"#, #"{"revision":1,"event":"change","data":"\u0100"}"#,
+        #"{"revision":1,"event":"change","data":"\u00e9"}"#, #"{"revision":1,"event":"change","data":"\ud83d\ude42"}"#,
+        #"{"revision":1,"event":"change","data":"\x"}"#, #"{"revision":1,"event":"change","data":"\"#,
+        #"{"revision":1,"event":"change","data":"open"#, #"{"event":"change","revision":1,"data":""}"#,
+        #"{"revision":1,"event":"change","data":""} "#, "{\"revision\":1,\"event\":\"change\",\"data\":\"tab\u{9}inside\"}",
+    ])
+    func anythingElseIsLeftToTheGeneralReader(payload: String) {
+        #expect(fast(Array(payload.utf8)) == nil)
+    }
+
+    @Test func invalidUTF8IsLeftToTheGeneralReader() {
+        #expect(fast(Array(#"{"revision":1,"event":"change","data":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)) == nil)
+        #expect(fast(Array(#"{"revision":1,"event":"change","data":"é"}"#.utf8))?.data == Array("é".utf8))
+    }
+}
