@@ -19,8 +19,11 @@ extension PostgresTripTables {
     package func commit(_ requests: [ChangeRequest], to state: inout State) throws(PostgresStoreError) -> [PlannedChange] {
         let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
             tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
-            // The changes after ours are asked for with the lock: one round trip.
-            let opening = try queries([Self.stateRow(locking: true), Self.changes(after: state)])
+            // The changes after ours, and the end of the list, are asked for with the lock: one
+            // round trip (each statement after the lock sees what the last writer committed).
+            let opening = try queries([
+                Self.stateRow(locking: true), Self.changes(after: state), PostgresStatement("SELECT max(position) FROM trips"),
+            ])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
             guard revision >= state.list.revision else {
                 throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
@@ -29,7 +32,7 @@ extension PostgresTripTables {
                 // The state row is locked: no one else writes while everything is read again.
                 state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
             }
-            endKey = nil
+            endKey = try int64(opening[2].rows.first?[0] ?? nil)
             unwritten = ([], [], [])
             var working = state
             var results: [PlannedChange] = []

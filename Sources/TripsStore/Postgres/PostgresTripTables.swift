@@ -14,7 +14,7 @@ import TripsPostgres
 ///
 /// Statements whose answer nothing waits for (`execute`: the writes, `BEGIN`) are queued and
 /// sent with the next query, or with `COMMIT`, in one pipeline: a transaction of creates is
-/// three round trips (lock and catch up, find the end, write and commit), whatever it holds.
+/// two round trips (lock, catch up and find the end; write and commit), whatever it holds.
 package final class PostgresTripTables {
     /// What `NOTIFY` announces a new revision on.
     static let channel = "trips_changes"
@@ -35,9 +35,9 @@ package final class PostgresTripTables {
     }
 
     let connection: PostgresConnection
-    /// During a `commit`: a key no lower than any position in the table, once a placement at
-    /// the end found it (nil: not known yet). The next trips added at the end take the keys
-    /// after it without asking the table again.
+    /// During a `commit`: a key no lower than any position in the table (nil: the table is
+    /// empty, or not known), read with the lock and kept up as trips land at the end, so that
+    /// trips added at the end take the keys after it without asking the table.
     var endKey: Int64?
     /// During a `commit`: trips added at the end whose rows are not written yet, so that a
     /// run of creates is one `INSERT`; written before any other statement.
