@@ -22,7 +22,8 @@ extension PostgresTripTables {
             // The changes after ours, and the end of the list, are asked for with the lock: one
             // round trip (each statement after the lock sees what the last writer committed).
             let opening = try queries([
-                Self.stateRow(locking: true), Self.changes(after: state), PostgresStatement("SELECT max(position) FROM trips"),
+                Self.stateRow(locking: true), Self.changes(after: state),
+                PostgresStatement("SELECT max(position) FROM trips", prepared: true),
             ])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
             guard revision >= state.list.revision else {
@@ -56,7 +57,7 @@ extension PostgresTripTables {
                     WITH updated AS (UPDATE trips_state SET revision = $1, last_issued_id = $2 RETURNING revision)
                     SELECT pg_notify($3, revision::text) FROM updated
                     """,
-                    [String(working.list.revision), String(working.list.lastIssuedID), Self.channel])
+                    [String(working.list.revision), String(working.list.lastIssuedID), Self.channel], prepared: true)
             }
             return (results, working)
         }
@@ -77,7 +78,7 @@ extension PostgresTripTables {
     /// name may have.
     func tagTransaction(with traceparent: String?) {
         guard let traceparent else { return }
-        execute("SELECT set_config('application_name', $1, true)", [traceparent])
+        execute("SELECT set_config('application_name', $1, true)", [traceparent], prepared: true)
     }
 
     /// The changes' records and events in `trip_changes` (what other instances replay, and
@@ -91,7 +92,7 @@ extension PostgresTripTables {
                 PostgresArrayLiteral.encode(changes.map { String(decoding: $0.record.payload, as: UTF8.self) }),
                 PostgresArrayLiteral.encode(changes.map(\.event.name)),
                 PostgresArrayLiteral.encode(changes.map { String(decoding: $0.event.data, as: UTF8.self) }),
-            ])
+            ], prepared: true)
         // A key is used once per transaction: a second use of it is a replay, never written.
         let uses = changes.compactMap(\.record.idempotency)
         guard !uses.isEmpty else { return }
@@ -111,7 +112,7 @@ extension PostgresTripTables {
                         return String(decoding: writer.bytes, as: UTF8.self)
                     }),
                 PostgresArrayLiteral.encode(uses.map(\.at)),
-            ])
+            ], prepared: true)
     }
 
     /// Writes the rows `change` changed, which left the list as `after`.
@@ -132,7 +133,7 @@ extension PostgresTripTables {
             let keys = try place(trips.map(\.id), before: anchor, inTable: false)
             insertRows(trips, at: keys, versions: trips.map { _ in after.revision })
         case (.delete(let ids), _):
-            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)])
+            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)], prepared: true)
         case (.replace, .trip(let trip)), (.setFavorite, .trip(let trip)), (.setPhoto, .trip(let trip)):
             updateRows([trip.id], of: after)
         case (.makeFavorites, .addedFavorites(let ids)):
@@ -215,7 +216,7 @@ extension PostgresTripTables {
         if let endKey, let highest = keys.max() { self.endKey = max(endKey, highest) }
         execute(
             "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
-            [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)])
+            [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)], prepared: true)
     }
 
     package func writeUnwrittenRows() {
@@ -237,7 +238,7 @@ extension PostgresTripTables {
             [
                 photo.photo.digest, photo.photo.format.mediaType.description, String(photo.photo.width), String(photo.photo.height),
                 Hexadecimal.encode(photo.bytes),
-            ])
+            ], prepared: true)
     }
 
     package func insertRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) {
@@ -248,7 +249,7 @@ extension PostgresTripTables {
                 $7::boolean[], $8::text[], $9::numeric[], $10::double precision[], $11::text[], $12::text[])
             """,
             [PostgresArrayLiteral.encode(trips.map(\.id)), PostgresArrayLiteral.encode(keys)]
-                + Self.columns(of: trips, versions: versions))
+                + Self.columns(of: trips, versions: versions), prepared: true)
     }
 
     /// Writes every field of the trips `ids` names as `list` holds them.
@@ -266,7 +267,7 @@ extension PostgresTripTables {
             WHERE trips.id = t.id
             """,
             [PostgresArrayLiteral.encode(trips.map(\.id))]
-                + Self.columns(of: trips, versions: trips.map { list.version(of: $0.id) ?? list.revision }))
+                + Self.columns(of: trips, versions: trips.map { list.version(of: $0.id) ?? list.revision }), prepared: true)
     }
 
     /// The trips' fields from `version` to `notes`, and their photos' digests, each column as

@@ -126,7 +126,9 @@ package final class PostgresTripTables {
 
     /// The changes after `state`'s revision, in order.
     static func changes(after state: State) -> PostgresStatement {
-        PostgresStatement("SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision", [String(state.list.revision)])
+        PostgresStatement(
+            "SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision", [String(state.list.revision)], prepared: true
+        )
     }
 
     /// Replays `rows` of `changes(after: state)`; nil, with `state` as it was, when the first
@@ -186,7 +188,8 @@ package final class PostgresTripTables {
 
     static func stateRow(locking: Bool) -> PostgresStatement {
         PostgresStatement(
-            locking ? "SELECT revision, last_issued_id FROM trips_state FOR UPDATE" : "SELECT revision, last_issued_id FROM trips_state")
+            locking ? "SELECT revision, last_issued_id FROM trips_state FOR UPDATE" : "SELECT revision, last_issued_id FROM trips_state",
+            prepared: true)
     }
 
     static func revisionAndLastID(_ result: PostgresRows) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
@@ -219,9 +222,11 @@ package final class PostgresTripTables {
     }
 
     /// Queues a statement whose answer nothing needs: it runs before the next query, or with
-    /// `COMMIT` (`flush` sends it now).
-    func execute(_ sql: String, _ parameters: [String?] = []) {
-        queued.append(PostgresStatement(sql, parameters))
+    /// `COMMIT` (`flush` sends it now). `prepared`: a statement every write sends, parsed once
+    /// per connection (`PostgresStatement.isPrepared`); not one whose plan depends on its
+    /// values, which a generic plan would serve badly.
+    func execute(_ sql: String, _ parameters: [String?] = [], prepared: Bool = false) {
+        queued.append(PostgresStatement(sql, parameters, prepared: prepared))
     }
 
     /// Runs the statements queued.
@@ -232,10 +237,10 @@ package final class PostgresTripTables {
     /// Runs `body` between `begin` and `COMMIT`, both sent with other statements (`execute`);
     /// rolls back when it throws.
     func transaction<Value>(_ begin: String, _ body: () throws(PostgresStoreError) -> Value) throws(PostgresStoreError) -> Value {
-        queued = [PostgresStatement(begin)]
+        queued = [PostgresStatement(begin, prepared: true)]
         do throws(PostgresStoreError) {
             let value = try body()
-            execute("COMMIT")
+            execute("COMMIT", prepared: true)
             try flush()
             return value
         } catch {
