@@ -10,7 +10,7 @@ import TripsPlatform
 /// Statements go through the extended protocol (Parse, Bind, Describe, Execute, Sync) with
 /// every value as a text parameter: no SQL is ever built from data. A statement marked
 /// `isPrepared` is parsed once per session, as a named prepared statement, and then only bound
-/// (up to `preparedStatementLimit` of them). `simpleQuery` takes only string literals, for
+/// (`PostgresPreparedStatements`). `simpleQuery` takes only string literals, for
 /// fixed statements such as `LISTEN` and `BEGIN`.
 ///
 /// A statement the server refuses throws `.server` once the server is ready again, and the
@@ -32,11 +32,8 @@ package final class PostgresConnection {
     private var readIndex = 0
     /// Notifications that arrived and were not yet handed out.
     private var notifications: [PostgresNotification] = []
-    /// The named prepared statements this session holds, by their SQL: those whose Parse the
-    /// server completed.
-    private var preparedNames: [String: String] = [:]
-    /// How many statements a session keeps prepared; the others are parsed every time.
-    package static let preparedStatementLimit = 64
+    /// The named prepared statements this session holds.
+    private var prepared = PostgresPreparedStatements()
 
     /// The transaction state the last ReadyForQuery reported.
     package private(set) var transactionStatus: PostgresTransactionStatus = .idle
@@ -113,29 +110,7 @@ package final class PostgresConnection {
     package func pipeline(_ statements: [PostgresStatement]) throws(PostgresConnectionError) -> [PostgresRows] {
         try perform { () throws(PostgresConnectionError) in
             let deadline = ContinuousClock.now + configuration.queryTimeout
-            var messages: [FrontendMessage] = []
-            messages.reserveCapacity(statements.count * 4 + 1)
-            // Per statement, the name it is parsed under ("" unnamed), or nil when it is prepared already.
-            var parses: [(sql: String, name: String)?] = []
-            var preparing: [String: String] = [:]
-            for statement in statements {
-                if statement.isPrepared, let name = preparedNames[statement.sql] ?? preparing[statement.sql] {
-                    parses.append(nil)
-                    messages.append(.bind(portal: "", statement: name, parameters: statement.parameters))
-                } else {
-                    var name = ""
-                    if statement.isPrepared, preparedNames.count + preparing.count < Self.preparedStatementLimit {
-                        name = "trips_\(preparedNames.count + preparing.count)"
-                        preparing[statement.sql] = name
-                    }
-                    parses.append((statement.sql, name))
-                    messages.append(.parse(statement: name, query: statement.sql))
-                    messages.append(.bind(portal: "", statement: name, parameters: statement.parameters))
-                }
-                messages.append(.describe(.portal("")))
-                messages.append(.execute(portal: "", maxRows: 0))
-            }
-            messages.append(.sync)
+            let (messages, parses) = prepared.messages(for: statements)
             try send(messages, deadline: deadline)
             return try readExtendedQueryResults(parses, deadline: deadline)
         }
@@ -360,7 +335,7 @@ package final class PostgresConnection {
     /// the server skips to ReadyForQuery. A named statement whose Parse completed is prepared
     /// from then on, whatever follows.
     private func readExtendedQueryResults(
-        _ parses: [(sql: String, name: String)?], deadline: ContinuousClock.Instant
+        _ parses: [PostgresPreparedStatements.Parse], deadline: ContinuousClock.Instant
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         enum Stage { case parse, bind, describe, rows, done }
         let count = parses.count
@@ -388,7 +363,7 @@ package final class PostgresConnection {
             }
             switch (stage, message) {
             case (.parse, .parseComplete):
-                if let parse = parses[results.count], !parse.name.isEmpty { preparedNames[parse.sql] = parse.name }
+                prepared.parsed(parses[results.count])
                 stage = .bind
             case (.bind, .bindComplete): stage = .describe
             case (.describe, .rowDescription(let descriptions)):
