@@ -23,28 +23,29 @@ extension PostgresTripTables {
     /// The transaction's session is named after the first request's trace context
     /// (`tagTransaction`).
     package func commit(_ requests: [ChangeRequest], to state: inout State) throws(PostgresStoreError) -> [PlannedChange] {
-        var caughtUp = state
-        let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
+        // One copy of the state, caught up and changed in place (a second would copy the list
+        // and the history again); `state` is left as it was until the changes are durable.
+        var working = state
+        let results = try transaction("BEGIN") { () throws(PostgresStoreError) in
             tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
             // The changes after ours, and the end of the list, are asked for with the lock: one
             // round trip (each statement after the lock sees what the last writer committed).
             let opening = try queries([
-                Self.stateRow(locking: true), Self.changes(after: caughtUp),
+                Self.stateRow(locking: true), Self.changes(after: working),
                 PostgresStatement("SELECT max(position) FROM trips", prepared: true),
             ])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
-            guard revision >= caughtUp.list.revision else {
-                throw .damaged("the tables are at revision \(revision), behind the \(caughtUp.list.revision) already read")
+            guard revision >= working.list.revision else {
+                throw .damaged("the tables are at revision \(revision), behind the \(working.list.revision) already read")
             }
-            if revision > caughtUp.list.revision, try replay(opening[1].rows, onto: &caughtUp) == nil {
+            if revision > working.list.revision, try replay(opening[1].rows, onto: &working) == nil {
                 // The state row is locked: no one else writes while everything is read again.
-                caughtUp = try readAll(
-                    historyCapacity: caughtUp.history.capacity, ledger: IdempotencyLedger(byteLimit: caughtUp.ledger.byteLimit),
-                    instance: caughtUp.instance)
+                working = try readAll(
+                    historyCapacity: working.history.capacity, ledger: IdempotencyLedger(byteLimit: working.ledger.byteLimit),
+                    instance: working.instance)
             }
             endKey = try int64(opening[2].rows.first?[0] ?? nil)
             unwritten = ([], [], [])
-            var working = caughtUp
             var results: [PlannedChange] = []
             var changes: [PlannedChange.Entry] = []
             for request in requests {
@@ -66,7 +67,7 @@ extension PostgresTripTables {
                     [String(working.list.revision), String(working.list.lastIssuedID)], prepared: true)
                 execute("SELECT set_config('synchronous_commit', 'off', true)", prepared: true)
             }
-            return (results, working)
+            return results
         }
         // Answers based on changes other instances made (a replay, a 412) wait for them too.
         if working.list.revision > state.list.revision { try makeDurable(working) }
