@@ -1,26 +1,35 @@
 #!/usr/bin/env bash
-# scripts/bench/postgres.sh - trips-server on PostgreSQL (two instances on one database)
-# against the embedded journal, on this machine (issue #17's speed figures).
+# scripts/bench/postgres.sh - trips-server on PostgreSQL (two and four instances on one
+# database) against the database's own ceiling (pgbench) and the embedded journal, on this
+# machine (issue #17's speed figures, and #33's goals).
 #
-#   1. Acknowledged creates per second at 64 connections: wrk (scripts/bench/writes.lua) with
-#      32 connections on each of the two instances at once, against one instance on a data
-#      folder with all 64. PostgreSQL runs with fsync and synchronous_commit on, as the
-#      journal syncs every answer.
+#   1. Acknowledged creates per second at 64 connections, in one run on one database:
+#      - pgbench: single-row INSERT transactions into a table shaped like `trips` (LIKE trips,
+#        its indexes and checks), 64 clients, -j 2, -M prepared: the rate at which the
+#        database commits one row per transaction, with its p99 from the per-transaction log;
+#      - wrk (scripts/bench/writes.lua) with 32 connections on each of two instances at once,
+#        then 16 on each of four, and the ratio of each to pgbench;
+#      - one instance on a data folder with all 64 (the journal).
+#      PostgreSQL runs with fsync, synchronous_commit and full_page_writes on, as the journal
+#      syncs every answer. p99 is the worst instance's.
 #   2. GET /trips/2 per instance (served from memory), against the journal's server.
 #   3. The delay from a write's answer on one instance to its event on the other's change
 #      feed, p50 and p99, for 200 writes (one every 10 ms) while both instances take the
 #      creates of step 1.
-#   4. Start-up with 1,000,000 trips in the tables (written straight with SQL), from exec to
+#   4. Mixed changes on two instances, 32 connections each (BENCH_MIX=changes: creates, merge
+#      patches, reorders of one trip, favorite drops, in turn), and the ratio to pgbench.
+#   5. Start-up with 1,000,000 trips in the tables (written straight with SQL), from exec to
 #      the "listening" line, three times, and the server's resident memory then: what an
 #      instance added behind the balancer takes to join.
 #
 #   scripts/bench/postgres.sh
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
+#   BENCH_WRITES_ONLY=1 scripts/bench/postgres.sh   # steps 1 (without the journal), 3 and 4
 #
-# Nothing is pinned: the two instances, PostgreSQL and wrk share the machine's cores, and the
-# journal's server gets the same. Needs wrk, curl, python3 and PostgreSQL (installed with
-# apt-get when run as root; scripts/lib/require.sh). Stops everything it started, and removes
-# its folders, on any exit.
+# Nothing is pinned: the instances, PostgreSQL, pgbench and wrk share the machine's cores, and
+# the journal's server gets the same. Needs wrk, curl, python3 and PostgreSQL with pgbench
+# (installed with apt-get when run as root; scripts/lib/require.sh). Stops everything it
+# started, and removes its folders, on any exit.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -28,6 +37,7 @@ source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
 source "$ROOT/scripts/lib/server.sh"
 DURATION="${BENCH_DURATION:-10}"
+WRITES_ONLY="${BENCH_WRITES_ONLY:-0}"
 
 require_tool wrk wrk
 require_tool curl curl
@@ -49,6 +59,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 exports="$(scripts/lib/postgres.sh start "$POSTGRES_DIR")"
+# shellcheck disable=SC2012 # the versions are numbers
+PG_BIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 eval "$exports"
 # The test cluster trades durability for speed; the benchmark wants it back.
 psql_admin() { runuser -u postgres -- psql -X -q -h "$POSTGRES_DIR/socket" -p "${TRIPS_TEST_DATABASE_SOCKET_URL##*port=}" -d trips "$@"; }
@@ -71,29 +83,80 @@ start() {
   [[ -n "$PORT" ]] || { cat "$log" >&2; echo "bench/postgres.sh: a server did not start" >&2; exit 1; }
 }
 
-# creates PORT CONNECTIONS OUT: wrk creates for DURATION seconds, its summary in OUT.
-creates() {
-  BENCH_MIX=creates wrk -t1 -c"$2" -d"${DURATION}s" -s scripts/bench/writes.lua "http://127.0.0.1:$1/trips" >"$3" 2>&1
+# changes MIX PORT CONNECTIONS OUT: wrk with BENCH_MIX=MIX for DURATION seconds, its summary
+# in OUT.
+changes() {
+  BENCH_MIX="$1" wrk -t1 -c"$3" -d"${DURATION}s" -s scripts/bench/writes.lua "http://127.0.0.1:$2/trips" >"$4" 2>&1
 }
 rate() { grep -o '= [0-9]*/s' "$1" | head -1 | tr -d '= /s'; }
+p99() { sed -n 's/.*p99 \([0-9.]*\) ms.*/\1/p' "$1" | head -1; }
 latency() { grep '^latency' "$1"; }
 reads() { wrk -t1 -c64 -d"${DURATION}s" "http://127.0.0.1:$1/trips/2" | awk '/^Requests\/sec:/ { printf "%.0f", $2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
-echo "== journal: one instance, 64 connections" >&2
-start --data "$WORK/journal"
-journal_port="$PORT"
-curl -fsS -X POST "http://127.0.0.1:$journal_port/trips" -H 'Content-Type: text/plain' -d 'Lisbon, Portugal: 2 nights from May 1, 2027' >/dev/null
-curl -fsS -X POST "http://127.0.0.1:$journal_port/trips" -H 'Content-Type: text/plain' -d 'Porto, Portugal: 2 nights from May 2, 2027' >/dev/null
-creates "$journal_port" 64 "$WORK/journal.out"
-journal_reads="$(reads "$journal_port")"
+# at_once MIX CONNECTIONS NAME PORT...: wrk with CONNECTIONS on each instance at once; sets
+# TOTAL (acknowledged changes/s, summed) and WORST (the highest p99 of them, ms), the
+# summaries in WORK/NAME-<index>.out.
+at_once() {
+  local mix="$1" connections="$2" name="$3" index=0 port waits=()
+  shift 3
+  for port in "$@"; do
+    changes "$mix" "$port" "$connections" "$WORK/$name-$index.out" &
+    waits+=($!)
+    index=$((index + 1))
+  done
+  wait "${waits[@]}"
+  TOTAL=0
+  WORST=0
+  for ((index = 0; index < $#; index++)); do
+    TOTAL=$((TOTAL + $(rate "$WORK/$name-$index.out")))
+    WORST="$(awk -v a="$WORST" -v b="$(p99 "$WORK/$name-$index.out")" 'BEGIN { print (b > a ? b : a) }')"
+  done
+}
 
-echo "== PostgreSQL: two instances, 32 connections each" >&2
+# seed PORT: the two trips the reorders and merge patches of the mixes start from.
+seed() {
+  curl -fsS -X POST "http://127.0.0.1:$1/trips" -H 'Content-Type: text/plain' -d 'Lisbon, Portugal: 2 nights from May 1, 2027' >/dev/null
+  curl -fsS -X POST "http://127.0.0.1:$1/trips" -H 'Content-Type: text/plain' -d 'Porto, Portugal: 2 nights from May 2, 2027' >/dev/null
+}
+
+journal_rate="" journal_reads=""
+if [[ "$WRITES_ONLY" != 1 ]]; then
+  echo "== journal: one instance, 64 connections" >&2
+  start --data "$WORK/journal"
+  journal_port="$PORT"
+  seed "$journal_port"
+  changes creates "$journal_port" 64 "$WORK/journal.out"
+  journal_rate="$(rate "$WORK/journal.out")"
+  journal_reads="$(reads "$journal_port")"
+  kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+  unset 'PIDS[-1]'
+fi
+
+echo "== PostgreSQL: pgbench, single-row INSERT transactions, 64 clients" >&2
 TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start  # in the environment: ps shows a command line
 first="$PORT"
-TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start  # in the environment: ps shows a command line
+TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
 second="$PORT"
-curl -fsS -X POST "http://127.0.0.1:$first/trips" -H 'Content-Type: text/plain' -d 'Lisbon, Portugal: 2 nights from May 1, 2027' >/dev/null
-curl -fsS -X POST "http://127.0.0.1:$first/trips" -H 'Content-Type: text/plain' -d 'Porto, Portugal: 2 nights from May 2, 2027' >/dev/null
+seed "$first"
+# The instances made the tables; pgbench writes a copy of `trips` (its indexes, checks and
+# generated column; not its rows), over TCP as the instances' role does.
+psql_admin -c "CREATE TABLE bench_trips (LIKE trips INCLUDING ALL)" -c "CREATE SEQUENCE bench_trips_id" \
+  -c "ALTER TABLE bench_trips OWNER TO trips" -c "ALTER SEQUENCE bench_trips_id OWNER TO trips" >/dev/null
+cat >"$WORK/pgbench.sql" <<'SQL'
+INSERT INTO bench_trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
+VALUES (nextval('bench_trips_id'), currval('bench_trips_id') * 65536, 1, 'Bench ' || :client_id, 'Benchland', 3, false, '',
+  199.99, 820454400, 'written by pgbench');
+SQL
+"$PG_BIN/pgbench" -n -c 64 -j 2 -M prepared -T "$DURATION" -f "$WORK/pgbench.sql" \
+  -l --log-prefix="$WORK/pgbench" "$TRIPS_TEST_DATABASE_URL" >"$WORK/pgbench.out" 2>&1 \
+  || { cat "$WORK/pgbench.out" >&2; echo "bench/postgres.sh: pgbench failed" >&2; exit 1; }
+pgbench_rate="$(awk '/^tps = / { printf "%.0f", $3 }' "$WORK/pgbench.out")"
+# Each log line: client, transaction, latency in µs, script, epoch seconds, µs.
+pgbench_p99="$(cat "$WORK"/pgbench.* 2>/dev/null | awk 'NF >= 6 { print $3 }' | sort -n \
+  | awk '{ latency[NR] = $1 } END { printf "%.2f", latency[int(NR * 0.99)] / 1000 }')"
+
+echo "== PostgreSQL: two instances, 32 connections each" >&2
 python3 - "$first" "$second" "$DURATION" >"$WORK/delay.out" <<'PYTHON' &
 import http.client, socket, sys, threading, time
 writer, follower, duration = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
@@ -130,40 +193,58 @@ missing = len(answered) - len(delays)
 print(f"{len(delays)} events heard, {missing} missing; p50 {delays[len(delays) // 2]:.1f} ms, p99 {delays[int(len(delays) * 0.99)]:.1f} ms")
 PYTHON
 delay_pid=$!
-creates "$first" 32 "$WORK/first.out" &
-wrk_first=$!
-creates "$second" 32 "$WORK/second.out"
-wait "$wrk_first"
+at_once creates 32 two "$first" "$second"
 wait "$delay_pid"
-postgres_rate=$(($(rate "$WORK/first.out") + $(rate "$WORK/second.out")))
+two_rate="$TOTAL" two_p99="$WORST"
 first_reads="$(reads "$first")"
 second_reads="$(reads "$second")"
 
-echo "== PostgreSQL: start-up with 1,000,000 trips" >&2
-for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-PIDS=()
-psql_admin -c "CREATE DATABASE trips_large OWNER trips" >/dev/null
-large_url="${TRIPS_TEST_DATABASE_URL/\/trips\?/\/trips_large?}"
-# The first start makes the tables; then a million rows go in as the server would write them.
-TRIPS_DATABASE_URL="$large_url" start
-kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
-psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
-  SELECT g, g::bigint * 65536, 1, 'City ' || g, 'Country ' || (g % 200), 1 + g % 30, g % 7 = 0, 'image-' || (g % 12),
-    (g % 5000) + 0.99, 820454400 + g * 60.0, CASE WHEN g % 3 = 0 THEN 'Notes about trip ' || g ELSE '' END
-  FROM generate_series(1, 1000000) AS g" \
-  -c "UPDATE trips_state SET revision = 1, last_issued_id = 1000000" -c "VACUUM ANALYZE trips" >/dev/null
-startups=()
-for _ in 1 2 3; do
-  began="$(date +%s%N)"
+echo "== PostgreSQL: mixed changes on two instances, 32 connections each" >&2
+at_once changes 32 mixed "$first" "$second"
+mixed_rate="$TOTAL" mixed_p99="$WORST"
+
+echo "== PostgreSQL: four instances, 16 connections each" >&2
+TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
+third="$PORT"
+TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
+fourth="$PORT"
+at_once creates 16 four "$first" "$second" "$third" "$fourth"
+four_rate="$TOTAL" four_p99="$WORST"
+
+if [[ "$WRITES_ONLY" != 1 ]]; then
+  echo "== PostgreSQL: start-up with 1,000,000 trips" >&2
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  PIDS=()
+  psql_admin -c "CREATE DATABASE trips_large OWNER trips" >/dev/null
+  large_url="${TRIPS_TEST_DATABASE_URL/\/trips\?/\/trips_large?}"
+  # The first start makes the tables; then a million rows go in as the server would write them.
   TRIPS_DATABASE_URL="$large_url" start
-  startups+=("$(( ($(date +%s%N) - began) / 1000000 ))")
-  resident="$(awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/${PIDS[-1]}/status")"
   kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
-done
+  psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
+    SELECT g, g::bigint * 65536, 1, 'City ' || g, 'Country ' || (g % 200), 1 + g % 30, g % 7 = 0, 'image-' || (g % 12),
+      (g % 5000) + 0.99, 820454400 + g * 60.0, CASE WHEN g % 3 = 0 THEN 'Notes about trip ' || g ELSE '' END
+    FROM generate_series(1, 1000000) AS g" \
+    -c "UPDATE trips_state SET revision = 1, last_issued_id = 1000000" -c "VACUUM ANALYZE trips" >/dev/null
+  startups=()
+  for _ in 1 2 3; do
+    began="$(date +%s%N)"
+    TRIPS_DATABASE_URL="$large_url" start
+    startups+=("$(( ($(date +%s%N) - began) / 1000000 ))")
+    resident="$(awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/${PIDS[-1]}/status")"
+    kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+  done
+fi
 
 echo
-echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, PostgreSQL $("$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/postgres" --version | awk '{ print $3 }') with fsync on"
-echo "creates, 64 connections: journal $(rate "$WORK/journal.out")/s ($(latency "$WORK/journal.out")); two instances on PostgreSQL ${postgres_rate}/s: first $(rate "$WORK/first.out")/s ($(latency "$WORK/first.out")), second $(rate "$WORK/second.out")/s ($(latency "$WORK/second.out")); ratio $(awk -v a="$postgres_rate" -v b="$(rate "$WORK/journal.out")" 'BEGIN { printf "%.2f", a / b }')"
-echo "GET /trips/2, 64 connections: journal ${journal_reads}/s; PostgreSQL first ${first_reads}/s, second ${second_reads}/s"
-echo "a write on the first instance to its event on the second's feed, under those creates: $(cat "$WORK/delay.out")"
-echo "start-up with 1,000,000 trips on PostgreSQL: ${startups[*]} ms (resident ${resident} MiB once listening; start() looks for the line every 0.1 s)"
+echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }') with fsync on, ${DURATION} s each"
+echo "| what, 64 connections | changes/s | p99 | x pgbench |"
+echo "| --- | --- | --- | --- |"
+echo "| pgbench, single-row INSERT transactions | ${pgbench_rate} | ${pgbench_p99} ms | 1.00 |"
+echo "| creates, two instances (32 each) | ${two_rate} | ${two_p99} ms | $(ratio "$two_rate" "$pgbench_rate") |"
+echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ratio "$four_rate" "$pgbench_rate") |"
+echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms | $(ratio "$mixed_rate" "$pgbench_rate") |"
+[[ -z "$journal_rate" ]] || echo "| creates, one instance on its journal | ${journal_rate} | $(p99 "$WORK/journal.out") ms | $(ratio "$journal_rate" "$pgbench_rate") |"
+echo "per instance: $(for out in "$WORK"/two-*.out "$WORK"/four-*.out "$WORK"/mixed-*.out; do printf '%s: %s/s, %s, %s; ' "$(basename "$out" .out)" "$(rate "$out")" "$(grep -o 'other answers: [0-9]*' "$out")" "$(latency "$out")"; done)"
+echo "a write on the first instance to its event on the second's feed, under the creates of two instances: $(cat "$WORK/delay.out")"
+[[ -z "$journal_reads" ]] || echo "GET /trips/2, 64 connections: journal ${journal_reads}/s; PostgreSQL first ${first_reads}/s, second ${second_reads}/s"
+[[ "$WRITES_ONLY" == 1 ]] || echo "start-up with 1,000,000 trips on PostgreSQL: ${startups[*]} ms (resident ${resident} MiB once listening; start() looks for the line every 0.1 s)"

@@ -3,6 +3,9 @@
 --   mixed     90% GET /trips/2, 10% such creates
 --   reorders  PATCH /trips moving one trip in front of another, both among ids 1..BENCH_IDS
 --             (Prefer: return=minimal: a 204, not the whole list back)
+--   changes   every request a change, in turn: such a create, a merge patch of one trip's nights,
+--             such a reorder, and a favorite drop of the trip this thread created last (a
+--             trip not yet a favorite: a change, not a no-op); BENCH_IDS as for reorders
 -- The summary counts acknowledged changes (201, 200, 204) apart from everything else, and gives
 -- the latency of every request: p50, p99, p99.9 and max.
 --
@@ -23,6 +26,7 @@ function init(args)
   succeeded = 0
   refused = 0
   sequence = 0
+  last_created = 1
   math.randomseed(thread_number + 1)
 end
 
@@ -31,7 +35,15 @@ function request()
   if mix == "mixed" and sequence % 10 ~= 0 then
     return wrk.format("GET", "/trips/2")
   end
-  if mix == "reorders" then
+  local turn = mix == "changes" and sequence % 4 or nil
+  if turn == 1 then
+    local body = string.format('{"nights":%d}', sequence % 30 + 1)
+    return wrk.format("PATCH", "/trips/" .. math.random(ids), { ["Content-Type"] = "application/merge-patch+json" }, body)
+  end
+  if turn == 3 then
+    return wrk.format("PATCH", "/favorites", { ["Content-Type"] = "application/json" }, "[" .. last_created .. "]")
+  end
+  if mix == "reorders" or turn == 2 then
     local source, before = math.random(ids), math.random(ids)
     if before == source then before = source % ids + 1 end
     local body = string.format('{"sources":[%d],"destination":{"before":%d}}', source, before)
@@ -46,6 +58,7 @@ end
 function response(status, headers, body)
   if status == 201 then
     created = created + 1
+    last_created = tonumber(string.match(body, '"id":(%d+)')) or last_created
   elseif status == 200 or status == 204 then
     succeeded = succeeded + 1
   else
@@ -61,8 +74,9 @@ function done(summary, latency, requests)
     total_refused = total_refused + thread:get("refused")
   end
   local seconds = summary.duration / 1e6
-  -- "acknowledged" counts the changes: creates (201), and reorders (200) when they are the traffic.
-  local changes = total_created + (mix == "reorders" and total_succeeded or 0)
+  -- "acknowledged" counts the changes: creates (201), and the 200s and 204s when changes are
+  -- the traffic (reorders, changes), not reads.
+  local changes = total_created + ((mix == "reorders" or mix == "changes") and total_succeeded or 0)
   io.write(string.format(
     "acknowledged %s: %d in %.2f s = %.0f/s; all answers %.0f/s; other answers: %d; socket errors: %d\n",
     mix, changes, seconds, changes / seconds, (total_created + total_succeeded) / seconds, total_refused,

@@ -8,8 +8,10 @@ import TripsPlatform
 ///     // rows.columns == ["name"], rows.rows == [["Lisbon"]], rows.commandTag == "SELECT 1"
 ///
 /// Statements go through the extended protocol (Parse, Bind, Describe, Execute, Sync) with
-/// every value as a text parameter: no SQL is ever built from data. `simpleQuery` takes only
-/// string literals, for fixed statements such as `LISTEN` and `BEGIN`.
+/// every value as a text parameter: no SQL is ever built from data. A statement marked
+/// `isPrepared` is parsed once per session, as a named prepared statement, and then only bound
+/// (`PostgresPreparedStatements`). `simpleQuery` takes only string literals, for
+/// fixed statements such as `LISTEN` and `BEGIN`.
 ///
 /// A statement the server refuses throws `.server` once the server is ready again, and the
 /// connection goes on; a socket failure, a timeout, a malformed or misplaced message, or a
@@ -30,6 +32,8 @@ package final class PostgresConnection {
     private var readIndex = 0
     /// Notifications that arrived and were not yet handed out.
     private var notifications: [PostgresNotification] = []
+    /// The named prepared statements this session holds.
+    private var prepared = PostgresPreparedStatements()
 
     /// The transaction state the last ReadyForQuery reported.
     package private(set) var transactionStatus: PostgresTransactionStatus = .idle
@@ -106,17 +110,9 @@ package final class PostgresConnection {
     package func pipeline(_ statements: [PostgresStatement]) throws(PostgresConnectionError) -> [PostgresRows] {
         try perform { () throws(PostgresConnectionError) in
             let deadline = ContinuousClock.now + configuration.queryTimeout
-            var messages: [FrontendMessage] = []
-            messages.reserveCapacity(statements.count * 4 + 1)
-            for statement in statements {
-                messages.append(.parse(statement: "", query: statement.sql))
-                messages.append(.bind(portal: "", statement: "", parameters: statement.parameters))
-                messages.append(.describe(.portal("")))
-                messages.append(.execute(portal: "", maxRows: 0))
-            }
-            messages.append(.sync)
+            let (messages, parses) = prepared.messages(for: statements)
             try send(messages, deadline: deadline)
-            return try readExtendedQueryResults(count: statements.count, deadline: deadline)
+            return try readExtendedQueryResults(parses, deadline: deadline)
         }
     }
 
@@ -333,15 +329,20 @@ package final class PostgresConnection {
         }
     }
 
-    /// The extended query's answers, for each of `count` statements: ParseComplete,
-    /// BindComplete, RowDescription or NoData, DataRows, CommandComplete (or
-    /// EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse the server skips to
-    /// ReadyForQuery.
-    private func readExtendedQueryResults(count: Int, deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> [PostgresRows] {
+    /// The extended query's answers, for each statement: ParseComplete (unless `parses` says
+    /// it was prepared already), BindComplete, RowDescription or NoData, DataRows,
+    /// CommandComplete (or EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse
+    /// the server skips to ReadyForQuery. A named statement whose Parse completed is prepared
+    /// from then on, whatever follows.
+    private func readExtendedQueryResults(
+        _ parses: [PostgresPreparedStatements.Parse], deadline: ContinuousClock.Instant
+    ) throws(PostgresConnectionError) -> [PostgresRows] {
         enum Stage { case parse, bind, describe, rows, done }
+        let count = parses.count
         var results: [PostgresRows] = []
         results.reserveCapacity(count)
-        var stage = count == 0 ? Stage.done : .parse
+        func firstStage(of index: Int) -> Stage { index == count ? .done : parses[index] == nil ? .bind : .parse }
+        var stage = firstStage(of: 0)
         var columns: [String] = []
         var rows: [[String?]] = []
         var failure: PostgresServerError?
@@ -361,7 +362,9 @@ package final class PostgresConnection {
                 throw .server(failure)
             }
             switch (stage, message) {
-            case (.parse, .parseComplete): stage = .bind
+            case (.parse, .parseComplete):
+                prepared.parsed(parses[results.count])
+                stage = .bind
             case (.bind, .bindComplete): stage = .describe
             case (.describe, .rowDescription(let descriptions)):
                 guard descriptions.allSatisfy({ $0.formatCode == 0 }) else { throw .unexpectedMessage(.rowDescription) }
@@ -373,7 +376,7 @@ package final class PostgresConnection {
                 let tag = if case .commandComplete(let tag) = message { tag } else { "" }
                 results.append(PostgresRows(columns: columns, rows: rows, commandTag: tag))
                 (columns, rows) = ([], [])
-                stage = results.count == count ? .done : .parse
+                stage = firstStage(of: results.count)
             case (.done, .readyForQuery(let status)):
                 transactionStatus = status
                 return results

@@ -3,9 +3,15 @@
 package struct PostgresStatement: Sendable, Hashable {
     package var sql: String
     package var parameters: [String?]
+    /// Whether the connection keeps the statement parsed once it ran: a named prepared
+    /// statement, parsed and planned by the server the first time and then only bound and
+    /// executed. For the fixed statements a session runs again and again (the SQL is the key:
+    /// it must be a literal, never built from data).
+    package var isPrepared: Bool
 
-    package init(_ sql: String, _ parameters: [String?] = []) {
+    package init(_ sql: String, _ parameters: [String?] = [], prepared: Bool = false) {
         self.sql = sql
         self.parameters = parameters
+        self.isPrepared = prepared
     }
 }

@@ -330,9 +330,12 @@ package final class PostgresTripStore: Sendable {
     package func publish(
         _ working: PostgresTripTables.State, after seen: UInt64, failure: StorageError?, finishing batch: [PendingWrite] = []
     ) {
+        // What reads saw until now is swapped out, and freed after the lock, not while
+        // readers and the event loops wait for it.
+        var replaced = working
         state.withLock { state in
             let events = working.history.events(after: seen)
-            state.tables = working
+            swap(&state.tables, &replaced)
             for pending in batch { if let key = pending.request.idempotency?.key { state.keysInFlight[key] = nil } }
             if let failure {
                 state.lastWriteFailure = failure

@@ -8,30 +8,44 @@ import TripsPostgres
 extension PostgresTripTables {
     /// Plans and makes `requests` in one transaction, in order, after catching `state` up,
     /// as `ChangePlanner` plans them against the tables' newest list (so a precondition such
-    /// as `If-Match` holds inside the transaction); answers each one's plan. A request its plan
-    /// or the list refuses changes nothing, and the others go on. When the transaction fails,
-    /// `state` keeps only the catching up, and the error is thrown: nothing of the requests is
-    /// in the tables, unless the connection broke during `COMMIT`, when the next catching up
+    /// as `If-Match` holds inside the transaction); answers each one's plan once it is durable
+    /// (`makeDurable`). A request its plan or the list refuses changes nothing, and the others
+    /// go on. When the transaction fails, `state` is as it was (what it caught up on may not be
+    /// durable yet), and the error is thrown: nothing of the requests is in the tables, unless
+    /// the connection broke during `COMMIT` or before the flush, when the next catching up
     /// finds out.
+    ///
+    /// The transaction commits without waiting for the WAL flush (`synchronous_commit` off for
+    /// it alone), so the state row's lock passes to the next writer at once, and the flushes
+    /// of several instances' transactions overlap (early lock release). Nothing is answered or
+    /// shown before the flush: see `makeDurable`.
     ///
     /// The transaction's session is named after the first request's trace context
     /// (`tagTransaction`).
     package func commit(_ requests: [ChangeRequest], to state: inout State) throws(PostgresStoreError) -> [PlannedChange] {
-        let (results, working) = try transaction("BEGIN") { () throws(PostgresStoreError) in
+        // One copy of the state, caught up and changed in place (a second would copy the list
+        // and the history again); `state` is left as it was until the changes are durable.
+        var working = state
+        let results = try transaction("BEGIN") { () throws(PostgresStoreError) in
             tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
-            // The changes after ours are asked for with the lock: one round trip.
-            let opening = try queries([Self.stateRow(locking: true), Self.changes(after: state)])
+            // The changes after ours, and the end of the list, are asked for with the lock: one
+            // round trip (each statement after the lock sees what the last writer committed).
+            let opening = try queries([
+                Self.stateRow(locking: true), Self.changes(after: working),
+                PostgresStatement("SELECT max(position) FROM trips", prepared: true),
+            ])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
-            guard revision >= state.list.revision else {
-                throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
+            guard revision >= working.list.revision else {
+                throw .damaged("the tables are at revision \(revision), behind the \(working.list.revision) already read")
             }
-            if revision > state.list.revision, try replay(opening[1].rows, onto: &state) == nil {
+            if revision > working.list.revision, try replay(opening[1].rows, onto: &working) == nil {
                 // The state row is locked: no one else writes while everything is read again.
-                state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
+                working = try readAll(
+                    historyCapacity: working.history.capacity, ledger: IdempotencyLedger(byteLimit: working.ledger.byteLimit),
+                    instance: working.instance)
             }
-            endKey = nil
+            endKey = try int64(opening[2].rows.first?[0] ?? nil)
             unwritten = ([], [], [])
-            var working = state
             var results: [PlannedChange] = []
             var changes: [PlannedChange.Entry] = []
             for request in requests {
@@ -49,16 +63,42 @@ extension PostgresTripTables {
                 writeUnwrittenRows()
                 append(changes)
                 execute(
-                    """
-                    WITH updated AS (UPDATE trips_state SET revision = $1, last_issued_id = $2 RETURNING revision)
-                    SELECT pg_notify($3, revision::text) FROM updated
-                    """,
-                    [String(working.list.revision), String(working.list.lastIssuedID), Self.channel])
+                    "UPDATE trips_state SET revision = $1, last_issued_id = $2",
+                    [String(working.list.revision), String(working.list.lastIssuedID)], prepared: true)
+                execute("SELECT set_config('synchronous_commit', 'off', true)", prepared: true)
             }
-            return (results, working)
+            return results
         }
+        // Answers based on changes other instances made (a replay, a 412) wait for them too.
+        if working.list.revision > state.list.revision { try makeDurable(working) }
         state = working
         return results
+    }
+
+    /// Waits until the WAL is flushed past everything `state` holds, and says so to the other
+    /// instances: a transaction of its own, committed synchronously, that sets this instance's
+    /// row of `trips_durable_revisions` to `state`'s revision and notifies `channel` with it.
+    /// The WAL is one sequence, so its flush covers every commit before it: this instance's
+    /// own, which did not wait, and those of others it caught up on, which may not have been
+    /// flushed yet either. Until then nothing of them is answered, shown to reads, or sent on
+    /// a change feed; other instances catch up only to the highest durable revision
+    /// (`changes(after:durableOnly:)`). A failure here leaves the transaction committed,
+    /// perhaps: `durabilityUnknown`, never made again.
+    func makeDurable(_ state: State) throws(PostgresStoreError) {
+        let statement = PostgresStatement(
+            """
+            WITH durable AS (
+                INSERT INTO trips_durable_revisions AS d (instance, revision) VALUES ($1, $2)
+                ON CONFLICT (instance) DO UPDATE SET revision = greatest(d.revision, excluded.revision), at = now()
+                RETURNING revision)
+            SELECT pg_notify($3, revision::text) FROM durable
+            """,
+            [state.instance, String(state.list.revision), Self.channel], prepared: true)
+        do {
+            _ = try connection.pipeline([statement])
+        } catch {
+            throw .durabilityUnknown(error)
+        }
     }
 
     /// Names the session after `traceparent` until the transaction ends (`application_name`,
@@ -74,7 +114,7 @@ extension PostgresTripTables {
     /// name may have.
     func tagTransaction(with traceparent: String?) {
         guard let traceparent else { return }
-        execute("SELECT set_config('application_name', $1, true)", [traceparent])
+        execute("SELECT set_config('application_name', $1, true)", [traceparent], prepared: true)
     }
 
     /// The changes' records and events in `trip_changes` (what other instances replay, and
@@ -88,7 +128,7 @@ extension PostgresTripTables {
                 PostgresArrayLiteral.encode(changes.map { String(decoding: $0.record.payload, as: UTF8.self) }),
                 PostgresArrayLiteral.encode(changes.map(\.event.name)),
                 PostgresArrayLiteral.encode(changes.map { String(decoding: $0.event.data, as: UTF8.self) }),
-            ])
+            ], prepared: true)
         // A key is used once per transaction: a second use of it is a replay, never written.
         let uses = changes.compactMap(\.record.idempotency)
         guard !uses.isEmpty else { return }
@@ -108,7 +148,7 @@ extension PostgresTripTables {
                         return String(decoding: writer.bytes, as: UTF8.self)
                     }),
                 PostgresArrayLiteral.encode(uses.map(\.at)),
-            ])
+            ], prepared: true)
     }
 
     /// Writes the rows `change` changed, which left the list as `after`.
@@ -129,7 +169,7 @@ extension PostgresTripTables {
             let keys = try place(trips.map(\.id), before: anchor, inTable: false)
             insertRows(trips, at: keys, versions: trips.map { _ in after.revision })
         case (.delete(let ids), _):
-            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)])
+            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)], prepared: true)
         case (.replace, .trip(let trip)), (.setFavorite, .trip(let trip)), (.setPhoto, .trip(let trip)):
             updateRows([trip.id], of: after)
         case (.makeFavorites, .addedFavorites(let ids)):
@@ -212,7 +252,7 @@ extension PostgresTripTables {
         if let endKey, let highest = keys.max() { self.endKey = max(endKey, highest) }
         execute(
             "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
-            [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)])
+            [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)], prepared: true)
     }
 
     package func writeUnwrittenRows() {
@@ -234,7 +274,7 @@ extension PostgresTripTables {
             [
                 photo.photo.digest, photo.photo.format.mediaType.description, String(photo.photo.width), String(photo.photo.height),
                 Hexadecimal.encode(photo.bytes),
-            ])
+            ], prepared: true)
     }
 
     package func insertRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) {
@@ -245,7 +285,7 @@ extension PostgresTripTables {
                 $7::boolean[], $8::text[], $9::numeric[], $10::double precision[], $11::text[], $12::text[])
             """,
             [PostgresArrayLiteral.encode(trips.map(\.id)), PostgresArrayLiteral.encode(keys)]
-                + Self.columns(of: trips, versions: versions))
+                + Self.columns(of: trips, versions: versions), prepared: true)
     }
 
     /// Writes every field of the trips `ids` names as `list` holds them.
@@ -263,7 +303,7 @@ extension PostgresTripTables {
             WHERE trips.id = t.id
             """,
             [PostgresArrayLiteral.encode(trips.map(\.id))]
-                + Self.columns(of: trips, versions: trips.map { list.version(of: $0.id) ?? list.revision }))
+                + Self.columns(of: trips, versions: trips.map { list.version(of: $0.id) ?? list.revision }), prepared: true)
     }
 
     /// The trips' fields from `version` to `notes`, and their photos' digests, each column as

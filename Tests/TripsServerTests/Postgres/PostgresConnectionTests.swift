@@ -110,6 +110,40 @@ import Testing
         #expect(try connection.query("SELECT 1 AS one").rows == [["1"]])
     }
 
+    @Test func aPreparedStatementIsParsedOnceUnderItsNameAndThenOnlyBound() throws {
+        let (server, connection) = try Self.connected()
+        let statement = PostgresStatement("SELECT city FROM trips WHERE id = $1", ["1"], prepared: true)
+        try server.say(rowsAnswer(["city"], [["Lisbon"]], tag: "SELECT 1"))
+        #expect(try connection.pipeline([statement])[0].rows == [["Lisbon"]])
+        let first = frontendMessages(server.heard())
+        #expect(first.map(\.type) == ["P", "B", "D", "E", "S"])
+        #expect(first[0].body == Wire.cString("trips_0") + Wire.cString(statement.sql) + Wire.int16(0))
+        #expect(first[1].body.starts(with: [0] + Wire.cString("trips_0")))
+
+        // Bound to the name, twice in one pipeline, next to an unnamed statement parsed each time.
+        try server.say(
+            Wire.message("2", []) + Wire.rowDescription(["city"]) + Wire.dataRow(["Porto"]) + Wire.commandComplete("SELECT 1")
+                + Wire.message("1", []) + Wire.message("2", []) + Wire.message("n", []) + Wire.commandComplete("SET")
+                + Wire.message("2", []) + Wire.rowDescription(["city"]) + Wire.commandComplete("SELECT 0") + Wire.readyForQuery())
+        let results = try connection.pipeline([statement, PostgresStatement("SET x.y = 1"), statement])
+        #expect(results.map(\.commandTag) == ["SELECT 1", "SET", "SELECT 0"])
+        let second = frontendMessages(server.heard())
+        #expect(second.map(\.type) == ["B", "D", "E", "P", "B", "D", "E", "B", "D", "E", "S"])
+        #expect(second[0].body.starts(with: [0] + Wire.cString("trips_0")))
+        #expect(second[3].body.starts(with: [0]))  // unnamed
+    }
+
+    @Test func aStatementWhoseParseFailedIsParsedAgainNextTime() throws {
+        let (server, connection) = try Self.connected()
+        let statement = PostgresStatement("SELEC 1", prepared: true)
+        try server.say(Wire.error("42601", "syntax error at or near \"SELEC\"") + Wire.readyForQuery())
+        #expect(throws: PostgresConnectionError.self) { try connection.pipeline([statement]) }
+        _ = server.heard()
+        try server.say(Wire.error("42601", "syntax error at or near \"SELEC\"") + Wire.readyForQuery())
+        #expect(throws: PostgresConnectionError.self) { try connection.pipeline([statement]) }
+        #expect(frontendMessages(server.heard()).map(\.type) == ["P", "B", "D", "E", "S"])
+    }
+
     @Test func aParseErrorSkipsToReadyForQuery() throws {
         let (server, connection) = try Self.connected()
         try server.say(Wire.error("42601", "syntax error at or near \"SELEC\"") + Wire.readyForQuery())

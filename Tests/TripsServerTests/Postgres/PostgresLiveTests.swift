@@ -89,6 +89,28 @@ struct PostgresLiveTests {
         #expect(empty.isEmpty)
     }
 
+    @Test func preparedStatementsAreParsedOnceAndOutliveARollback() async throws {
+        let (cities, prepared, afterRollback) = try await withLiveConnection { connection in
+            let select = PostgresStatement("SELECT $1::text || ' ' || $2::text AS city", prepared: true)
+            var cities: [[String?]] = []
+            for country in ["Portugal", "Spain", "Poland"] {
+                var statement = select
+                statement.parameters = ["Lisbon", country]
+                cities += try connection.pipeline([statement, statement])[1].rows
+            }
+            let prepared = try connection.query("SELECT statement FROM pg_prepared_statements").rows
+            _ = try? connection.pipeline([
+                PostgresStatement("BEGIN"), PostgresStatement("SELECT 2 AS two", prepared: true), PostgresStatement("SELECT 1/0"),
+            ])
+            _ = try connection.simpleQuery("ROLLBACK")
+            let afterRollback = try connection.pipeline([PostgresStatement("SELECT 2 AS two", prepared: true)])[0].rows
+            return (cities, prepared, afterRollback)
+        }
+        #expect(cities == [["Lisbon Portugal"], ["Lisbon Spain"], ["Lisbon Poland"]])
+        #expect(prepared == [["SELECT $1::text || ' ' || $2::text AS city"]])
+        #expect(afterRollback == [["2"]])
+    }
+
     @Test func aPipelineStopsAtTheFirstRefusalAndTheConnectionGoesOn() async throws {
         let (error, status, count) = try await withLiveConnection { connection in
             try connection.simpleQuery("CREATE TEMP TABLE trips_refused (id int PRIMARY KEY)")
