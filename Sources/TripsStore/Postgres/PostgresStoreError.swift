@@ -11,9 +11,6 @@ package enum PostgresStoreError: Error, Sendable, CustomStringConvertible {
     /// The tables hold something this server would not have written (a change out of
     /// sequence, an unreadable record, a revision that went backwards).
     case damaged(String)
-    /// A write committed without waiting for the disk, and waiting for the flush failed: it
-    /// may be in the tables or not (the next catching up finds out), and must not be made again.
-    case durabilityUnknown(PostgresConnectionError)
 
     package var description: String {
         switch self {
@@ -21,7 +18,6 @@ package enum PostgresStoreError: Error, Sendable, CustomStringConvertible {
         case .connections(let error): "\(error)"
         case .migration(let error): "\(error)"
         case .damaged(let reason): "the trips tables are damaged: \(reason)"
-        case .durabilityUnknown(let error): "the database, waiting for a commit to reach the disk: \(error)"
         }
     }
 }

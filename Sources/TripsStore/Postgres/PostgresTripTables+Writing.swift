@@ -8,23 +8,17 @@ import TripsPostgres
 extension PostgresTripTables {
     /// Plans and makes `requests` in one transaction, in order, after catching `state` up,
     /// as `ChangePlanner` plans them against the tables' newest list (so a precondition such
-    /// as `If-Match` holds inside the transaction); answers each one's plan once it is durable
-    /// (`makeDurable`). A request its plan or the list refuses changes nothing, and the others
-    /// go on. When the transaction fails, `state` is as it was (what it caught up on may not be
-    /// durable yet), and the error is thrown: nothing of the requests is in the tables, unless
-    /// the connection broke during `COMMIT` or before the flush, when the next catching up
-    /// finds out.
-    ///
-    /// The transaction commits without waiting for the WAL flush (`synchronous_commit` off for
-    /// it alone), so the state row's lock passes to the next writer at once, and the flushes
-    /// of several instances' transactions overlap (early lock release). Nothing is answered or
-    /// shown before the flush: see `makeDurable`.
+    /// as `If-Match` holds inside the transaction); answers each one's plan. A request its plan
+    /// or the list refuses changes nothing, and the others go on. When the transaction fails,
+    /// `state` is as it was (the next transaction catches up again), and the error is thrown:
+    /// nothing of the requests is in the tables, unless the connection broke during `COMMIT`,
+    /// when the next catching up finds out.
     ///
     /// The transaction's session is named after the first request's trace context
     /// (`tagTransaction`).
     package func commit(_ requests: [ChangeRequest], to state: inout State) throws(PostgresStoreError) -> [PlannedChange] {
         // One copy of the state, caught up and changed in place (a second would copy the list
-        // and the history again); `state` is left as it was until the changes are durable.
+        // and the history again); `state` is left as it was until the transaction commits.
         var working = state
         let results = try transaction("BEGIN") { () throws(PostgresStoreError) in
             tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
@@ -41,8 +35,7 @@ extension PostgresTripTables {
             if revision > working.list.revision, try replay(opening[1].rows, onto: &working) == nil {
                 // The state row is locked: no one else writes while everything is read again.
                 working = try readAll(
-                    historyCapacity: working.history.capacity, ledger: IdempotencyLedger(byteLimit: working.ledger.byteLimit),
-                    instance: working.instance)
+                    historyCapacity: working.history.capacity, ledger: IdempotencyLedger(byteLimit: working.ledger.byteLimit))
             }
             endKey = try int64(opening[2].rows.first?[0] ?? nil)
             unwritten = ([], [], [])
@@ -63,42 +56,16 @@ extension PostgresTripTables {
                 writeUnwrittenRows()
                 append(changes)
                 execute(
-                    "UPDATE trips_state SET revision = $1, last_issued_id = $2",
-                    [String(working.list.revision), String(working.list.lastIssuedID)], prepared: true)
-                execute("SELECT set_config('synchronous_commit', 'off', true)", prepared: true)
+                    """
+                    WITH updated AS (UPDATE trips_state SET revision = $1, last_issued_id = $2 RETURNING revision)
+                    SELECT pg_notify($3, revision::text) FROM updated
+                    """,
+                    [String(working.list.revision), String(working.list.lastIssuedID), Self.channel], prepared: true)
             }
             return results
         }
-        // Answers based on changes other instances made (a replay, a 412) wait for them too.
-        if working.list.revision > state.list.revision { try makeDurable(working) }
         state = working
         return results
-    }
-
-    /// Waits until the WAL is flushed past everything `state` holds, and says so to the other
-    /// instances: a transaction of its own, committed synchronously, that sets this instance's
-    /// row of `trips_durable_revisions` to `state`'s revision and notifies `channel` with it.
-    /// The WAL is one sequence, so its flush covers every commit before it: this instance's
-    /// own, which did not wait, and those of others it caught up on, which may not have been
-    /// flushed yet either. Until then nothing of them is answered, shown to reads, or sent on
-    /// a change feed; other instances catch up only to the highest durable revision
-    /// (`changes(after:durableOnly:)`). A failure here leaves the transaction committed,
-    /// perhaps: `durabilityUnknown`, never made again.
-    func makeDurable(_ state: State) throws(PostgresStoreError) {
-        let statement = PostgresStatement(
-            """
-            WITH durable AS (
-                INSERT INTO trips_durable_revisions AS d (instance, revision) VALUES ($1, $2)
-                ON CONFLICT (instance) DO UPDATE SET revision = greatest(d.revision, excluded.revision), at = now()
-                RETURNING revision)
-            SELECT pg_notify($3, revision::text) FROM durable
-            """,
-            [state.instance, String(state.list.revision), Self.channel], prepared: true)
-        do {
-            _ = try connection.pipeline([statement])
-        } catch {
-            throw .durabilityUnknown(error)
-        }
     }
 
     /// Names the session after `traceparent` until the transaction ends (`application_name`,

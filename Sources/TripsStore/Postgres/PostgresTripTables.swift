@@ -10,9 +10,7 @@ import TripsPostgres
 /// (`trip_changes` after the revision in memory), plans each change against that list (so a
 /// precondition such as `If-Match` is checked inside the transaction), applies it, and writes
 /// only what it changed: k rows for k trips touched (`TripPositions`), the change's journal
-/// record and event, and the new revision. It commits without waiting for the disk, which
-/// frees the lock at once; a second, synchronous transaction then waits for the flush and
-/// notifies `channel` (`makeDurable`), before anything is answered.
+/// record and event, the new revision, and a notification on `channel` that commits with it.
 ///
 /// Statements whose answer nothing waits for (`execute`: the writes, `BEGIN`) are queued and
 /// sent with the next query, or with `COMMIT`, in one pipeline: a transaction of creates is
@@ -26,9 +24,6 @@ package final class PostgresTripTables {
         var list: TripList
         var history: ChangeHistory
         var ledger: IdempotencyLedger
-        /// This instance's row in `trips_durable_revisions` (`makeDurable`): random, made by
-        /// `load`.
-        var instance: String
     }
 
     /// How `catchUp` brought a state up to the tables' revision.
@@ -57,25 +52,16 @@ package final class PostgresTripTables {
     // MARK: Reading
 
     /// The whole state in one consistent snapshot of the tables: the list in order, the last
-    /// `historyCapacity` events, and the idempotency keys; once durable (`makeDurable`: the
-    /// snapshot may hold a commit not flushed yet). `instance` names this instance's row of
-    /// `trips_durable_revisions`.
-    func load(historyCapacity: Int, ledger: IdempotencyLedger, instance: String = newInstance()) throws(PostgresStoreError) -> State {
-        let state = try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { () throws(PostgresStoreError) in
-            try readAll(historyCapacity: historyCapacity, ledger: ledger, instance: instance)
+    /// `historyCapacity` events, and the idempotency keys.
+    func load(historyCapacity: Int, ledger: IdempotencyLedger) throws(PostgresStoreError) -> State {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { () throws(PostgresStoreError) in
+            try readAll(historyCapacity: historyCapacity, ledger: ledger)
         }
-        try makeDurable(state)
-        return state
-    }
-
-    /// A name for an instance's row of `trips_durable_revisions`, unlike any other's.
-    static func newInstance() -> String {
-        (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
     }
 
     /// `load`'s reading, in a transaction that sees the tables still (a snapshot, or the
     /// state row locked); the keys go into `ledger`, an empty one with the configured cap.
-    func readAll(historyCapacity: Int, ledger: consuming IdempotencyLedger, instance: String) throws(PostgresStoreError) -> State {
+    func readAll(historyCapacity: Int, ledger: consuming IdempotencyLedger) throws(PostgresStoreError) -> State {
         let (revision, lastIssuedID) = try readState(locking: false)
         let rows = try query(
             """
@@ -109,7 +95,7 @@ package final class PostgresTripTables {
         for row in try query("SELECT use FROM trip_idempotency_keys ORDER BY used_at, scope, key").rows {
             ledger.finish(try Self.keyUse(row.first ?? nil), now: now)
         }
-        return State(list: list, history: history, ledger: ledger, instance: instance)
+        return State(list: list, history: history, ledger: ledger)
     }
 
     /// Writes `list` as the tables' first content when they are new (revision 0, no id ever
@@ -129,30 +115,20 @@ package final class PostgresTripTables {
         }
     }
 
-    /// Brings `state` up to the tables' durable revision (`makeDurable`) by replaying the
-    /// changes after it, as the journal's replay does, or, when some of them were pruned, by
-    /// loading everything again.
+    /// Brings `state` up to the tables' revision by replaying the changes after it, as the
+    /// journal's replay does, or, when some of them were pruned, by loading everything again.
     @discardableResult
     func catchUp(_ state: inout State) throws(PostgresStoreError) -> CatchUp {
-        if let replayed = try replay(query(Self.changes(after: state, durableOnly: true)).rows, onto: &state) {
-            return .replayed(replayed)
-        }
-        state = try load(
-            historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit), instance: state.instance)
+        if let replayed = try replay(query(Self.changes(after: state)).rows, onto: &state) { return .replayed(replayed) }
+        state = try load(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
         return .reloaded
     }
 
-    /// The changes after `state`'s revision, in order; `durableOnly`: up to the highest
-    /// revision an instance made durable, not those whose flush is still under way.
-    static func changes(after state: State, durableOnly: Bool = false) -> PostgresStatement {
+    /// The changes after `state`'s revision, in order.
+    static func changes(after state: State) -> PostgresStatement {
         PostgresStatement(
-            durableOnly
-                ? """
-                SELECT revision, record FROM trip_changes
-                WHERE revision > $1 AND revision <= (SELECT max(revision) FROM trips_durable_revisions) ORDER BY revision
-                """
-                : "SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision",
-            [String(state.list.revision)], prepared: true)
+            "SELECT revision, record FROM trip_changes WHERE revision > $1 ORDER BY revision", [String(state.list.revision)], prepared: true
+        )
     }
 
     /// Replays `rows` of `changes(after: state)`; nil, with `state` as it was, when the first
@@ -188,7 +164,6 @@ package final class PostgresTripTables {
             WHERE k.scope = old.scope AND k.key = old.key
             """,
             [String(retention.keyBytes)])
-        execute("DELETE FROM trips_durable_revisions WHERE at < now() - interval '1 day'")
         try flush()
         try prunePhotos()
     }

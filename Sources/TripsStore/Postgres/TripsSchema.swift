@@ -1,8 +1,7 @@
 /// The PostgreSQL store's tables, as the migrations that make them.
 ///
 /// - `trips_state`: one row, the list's revision and the highest id issued. Every write
-///   locks it (`FOR UPDATE`) first, which makes writers of all instances take turns (until
-///   their commit, not its flush: `PostgresTripTables.commit`).
+///   locks it (`FOR UPDATE`) first, which makes writers of all instances take turns.
 /// - `trips`: one row per trip; `position` orders the list (keys with gaps, `TripPositions`,
 ///   so moving k trips rewrites k rows; unique once a transaction ends, since spreading keys
 ///   out rewrites several rows in one statement). `start` is the `Double` the API holds:
@@ -20,10 +19,6 @@
 /// Both of the last are pruned (`PostgresRetention`); version 2 indexes the keys by when
 /// they were used, which pruning asks; version 3 gives each key the scope it was used in (the
 /// token's name; empty without tokens, as every key before), so two tokens' keys never meet.
-///
-/// - `trips_durable_revisions` (version 5): per instance (a random name each start), the
-///   highest revision whose flush it waited for (`PostgresTripTables.makeDurable`); their
-///   maximum is as far as other instances catch up. Rows a day old are pruned.
 package enum TripsSchema {
     package static let migrations = [
         SchemaMigration(
@@ -84,15 +79,6 @@ package enum TripsSchema {
                 );
                 ALTER TABLE trips ADD COLUMN photo_digest text REFERENCES trip_photos (digest);
                 CREATE INDEX trips_photo_digest ON trips (photo_digest) WHERE photo_digest IS NOT NULL;
-                """),
-        SchemaMigration(
-            version: 5, name: "the revision each instance made durable",
-            sql: """
-                CREATE TABLE trips_durable_revisions (
-                    instance text PRIMARY KEY,
-                    revision bigint NOT NULL CHECK (revision >= 0),
-                    at timestamptz NOT NULL DEFAULT now()
-                );
                 """),
     ]
 }

@@ -44,13 +44,6 @@ import Testing
         #expect(PostgresStoreError.damaged("change 4 follows 2").handling == .fault)
     }
 
-    @Test func aWriteCommittedBeforeItsFlushFailedIsNeverMadeAgain() {
-        // The session ended after the asynchronous commit: making it again could make it twice.
-        guard case .database(let ended) = Self.refused("57P01") else { return }
-        #expect(PostgresStoreError.durabilityUnknown(ended).handling == .unavailable)
-        #expect(PostgresStoreError.durabilityUnknown(.closedByServer).handling == .unavailable)
-    }
-
     @Test func aValueThatCannotBeSentRefusesItsChangeAlone() {
         #expect(PostgresStoreError.database(.encoding(.nulCharacter(in: .parameter(3)))).handling == .refuseChange)
     }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TripsDomain
 import TripsTestSupport
+
 @testable import TripsPostgres
 @testable import TripsServer
 @testable import TripsStore
@@ -53,31 +54,6 @@ struct PostgresTripTablesLiveTests {
             #expect(Set(second.state.list.trips.map(\.id)).count == second.state.list.count)
             #expect(try first.tables.catchUp(&first.state) == .replayed(1))
             #expect(first.state.list == second.state.list)
-        }
-    }
-
-    @Test func anotherInstanceCatchesUpOnlyAsFarAsAnInstanceMadeDurable() async throws {
-        try await inFreshSchema(named: "trips_tables") { schema in
-            let first = try Instance(schema: schema)
-            let second = try Instance(schema: schema)
-            try first.commit([.add(Self.samples, before: nil), .add(storageDraft("Faro"))])
-            let durable = "SELECT revision FROM trips_durable_revisions WHERE instance = $1"
-            #expect(try first.tables.connection.query(durable, [first.state.instance]).rows == [["2"]])
-
-            // Revision 2 committed, its flush still under way: the others wait for it.
-            let setDurable = "UPDATE trips_durable_revisions SET revision = $2 WHERE instance = $1"
-            _ = try first.tables.connection.query(setDurable, [first.state.instance, "1"])
-            #expect(try second.tables.catchUp(&second.state) == .replayed(1))
-            #expect(second.state.list.revision == 1)
-            _ = try first.tables.connection.query(setDurable, [first.state.instance, "2"])
-            #expect(try second.tables.catchUp(&second.state) == .replayed(1))
-            #expect(second.state.list == first.state.list)
-
-            // A writer catches up on everything committed, under the lock, and waits for the
-            // flush of all of it before it answers.
-            _ = try first.tables.connection.query(setDurable, [first.state.instance, "0"])
-            try second.commit([.add(storageDraft("Sines"))])
-            #expect(try second.tables.connection.query(durable, [second.state.instance]).rows == [["3"]])
         }
     }
 
