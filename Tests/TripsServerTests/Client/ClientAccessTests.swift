@@ -18,7 +18,7 @@ import TripsDomain
             #expect(list.value.count == 6)
             try await client.move([1], before: nil, ifMatch: list.etag)
             let revision = list.revision ?? 0
-            let event = try await within(seconds: 10) {
+            let event = try await within(seconds: 60) {
                 var feed = client.changes(since: revision).makeAsyncIterator()
                 return try await feed.next()
             }
@@ -40,7 +40,7 @@ import TripsDomain
                     },
                 ]
                 for call in calls {
-                    let error = try await within(seconds: 10) { () -> TripsClientError? in
+                    let error = try await within(seconds: 60) { () -> TripsClientError? in
                         do {
                             try await call()
                             return nil

@@ -11,7 +11,7 @@ import TripsDomain
 @Suite struct ClientLimitsTests {
     /// The error `body` ends with, or nil.
     private func failure(_ body: @escaping @Sendable () async throws -> Void) async throws -> TripsClientError? {
-        try await within(seconds: 10) {
+        try await within(seconds: 60) {
             do {
                 try await body()
                 return nil
@@ -53,7 +53,7 @@ import TripsDomain
         let client = TripsClient(baseURL: server.url, retry: RetryPolicy { _ in }, limits: limits)
         let error = try await failure { _ = try await client.list() }
         #expect(error == .answerTooLarge(limit: 1 << 20))
-        try await within(seconds: 10) { await server.closed(1) }  // the client hung up
+        try await within(seconds: 60) { await server.closed(1) }  // the client hung up
     }
 
     /// A reader that takes one event and then nothing while the server floods: the client
@@ -75,7 +75,7 @@ import TripsDomain
         defer { server.stop() }
         let limits = ClientLimits(maxBufferedBytes: 64 << 10, maxPendingEvents: 16, sleep: TestTime().wait)
         let client = TripsClient(baseURL: server.url, retry: RetryPolicy { _ in }, limits: limits)
-        let (revisions, resumedFrom) = try await within(seconds: 30) {
+        let (revisions, resumedFrom) = try await within(seconds: 60) {
             var feed = client.changes(since: 2).makeAsyncIterator()
             guard let first = try await feed.next() else { throw TestFailure("the feed ended") }
             var revisions = [first.revision]
@@ -130,7 +130,7 @@ import TripsDomain
         defer { server.stop() }
         let waits = ClientRetryTests.Waits()
         let client = TripsClient(baseURL: server.url, retry: waits.policy, limits: ClientLimits(maxEventBytes: 1024))
-        let events = try await within(seconds: 10) {
+        let events = try await within(seconds: 60) {
             var feed = client.changes(since: 2).makeAsyncIterator()
             return [try await feed.next(), try await feed.next()]
         }
@@ -164,7 +164,7 @@ import TripsDomain
         let limits = ClientLimits(feedSilence: .seconds(30), sleep: time.wait)
         let waits = ClientRetryTests.Waits()
         let client = TripsClient(baseURL: server.url, retry: waits.policy, limits: limits)
-        let events = try await within(seconds: 10) {
+        let events = try await within(seconds: 60) {
             var feed = client.changes(since: 2).makeAsyncIterator()
             let first = try await feed.next()
             // Bytes came during the first wait; none during the second: the connection is dead.

@@ -171,7 +171,9 @@ final class DroppingProxy: Sendable {
 /// `body`'s result, or a failure once `seconds` pass first: a guard against a test that
 /// would otherwise wait forever, never a wait the test relies on. The watchdog is the
 /// server's own clock (`SystemClock.schedule`): when it fires it cancels `body`, whose waits
-/// all end on cancellation (`TestTime`, the hostile server's reads).
+/// all end on cancellation (`TestTime`, the hostile server's reads). The tests give a minute:
+/// in a whole run with PostgreSQL's live tests, which hold the two cooperative threads while
+/// they wait for the database, a test that takes a second alone was seen waiting 10 s for one.
 func within<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     let work = Task { try await body() }
     let expired = Atomic(false)

@@ -58,7 +58,7 @@ import Observation
         let revision = try await TripsClient(baseURL: server.url).listVersion().revision ?? 0
         for store in stores {
             await store.sent()
-            try await within(seconds: 10) { @MainActor in await store.waitUntil(revision: revision) }
+            try await within(seconds: 60) { @MainActor in await store.waitUntil(revision: revision) }
         }
     }
 
