@@ -14,6 +14,7 @@ extension TripsAPI {
     /// nor the store's writer, which a change's answer is made on, wait for it.
     func encode(_ reply: inout HTTPReply, for request: HTTPRequest) {
         let compression = cache.compression
+        let work = compressionWork
         switch reply {
         case .now(let response):
             guard !response.isPrepared else { return }  // a cache's answer, encoded already
@@ -23,13 +24,13 @@ extension TripsAPI {
                 return
             }
             reply = .later { responder in
-                Self.compressionWork.async { responder.respond(compression.encode(response, as: coding)) }
+                work.async { responder.respond(compression.encode(response, as: coding)) }
             }
         case .later(let start):
             let coding = ResponseCompression.coding(for: request)
             reply = .later { responder in
                 start(
-                    responder.mapping(offloading: { Self.isHeavy($0, coding) }, to: Self.compressionWork) { response in
+                    responder.mapping(offloading: { Self.isHeavy($0, coding) }, to: work) { response in
                         response.isPrepared ? response : compression.encode(response, as: coding)
                     })
             }
@@ -46,9 +47,6 @@ extension TripsAPI {
     /// The largest answer compressed on its event loop: 256 KiB, about 9 million
     /// instructions, a few milliseconds.
     static let compressedOnTheLoop = 256 << 10
-
-    /// Where larger answers are compressed, off the event loops (a test holds it back).
-    static let compressionWork = DispatchQueue(label: "trips-compression", qos: .userInitiated, attributes: .concurrent)
 
     /// 304 when `If-None-Match` names `current`, in either coding; nil to go on with the full
     /// answer. `fields` are those the 304 repeats besides `ETag`.

@@ -1,3 +1,4 @@
+import Dispatch
 import TripsDomain
 import TripsFormats
 import TripsHTTP
@@ -27,6 +28,9 @@ struct TripsAPI: HTTPHandler {
     let caching: ReadCaching
     /// `--require-if-match`: a change of trips or of the list without `If-Match` gets 428.
     let requiresIfMatch: Bool
+    /// Where larger answers are compressed, off the event loops (`encode`): one queue per
+    /// server, so that a test holding one server's back holds no other's.
+    let compressionWork = DispatchQueue(label: "trips-compression", qos: .userInitiated, attributes: .concurrent)
 
     /// 8 MiB: a phone's full-size JPEG, with room to spare.
     static let defaultMaxPhotoBytes = 8 << 20

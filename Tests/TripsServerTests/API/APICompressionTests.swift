@@ -60,17 +60,18 @@ import TripsDomain
         let plain = try await api.request("GET", target)
         #expect(plain.body.count > TripsAPI.compressedOnTheLoop)
         let port = api.port
+        let work = api.compressionWork
         let (waited, other, packed) = try await onOwnThread {
-            TripsAPI.compressionWork.suspend()
+            work.suspend()
             var held = true
-            defer { if held { TripsAPI.compressionWork.resume() } }
+            defer { if held { work.resume() } }
             let large = try TestClient(port: port)
             try large.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
             let small = try TestClient(port: port)
             try small.send("GET /trips/2 HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
             let other = try small.readResponse()
             let waited = !large.hasBytesWaiting()
-            TripsAPI.compressionWork.resume()
+            work.resume()
             held = false
             return (waited, other.status, try large.readResponse())
         }
@@ -88,10 +89,11 @@ import TripsDomain
         defer { api.stop() }
         let port = api.port
         let body = #"{"sources":[2],"destination":"end"}"#
+        let work = api.compressionWork
         let (waited, other, packed) = try await onOwnThread {
-            TripsAPI.compressionWork.suspend()
+            work.suspend()
             var held = true
-            defer { if held { TripsAPI.compressionWork.resume() } }
+            defer { if held { work.resume() } }
             let large = try TestClient(port: port)
             try large.send(
                 "PATCH /trips HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\nContent-Type: application/json\r\n"
@@ -100,7 +102,7 @@ import TripsDomain
             try small.send("PUT /favorites/3 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
             let other = try small.readResponse()
             let waited = !large.hasBytesWaiting()
-            TripsAPI.compressionWork.resume()
+            work.resume()
             held = false
             return (waited, other.status, try large.readResponse())
         }

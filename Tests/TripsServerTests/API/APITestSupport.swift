@@ -86,6 +86,9 @@ final class APIServer: Sendable {
         self.server = server
     }
 
+    /// Where this server compresses large answers: a test suspends it to hold them back.
+    var compressionWork: DispatchQueue { api.compressionWork }
+
     /// Sends one request and reads the answer: on a new connection in `.live` mode, in memory
     /// in `.router` mode.
     func request(
