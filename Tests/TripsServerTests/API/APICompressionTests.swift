@@ -23,6 +23,30 @@ import TripsDomain
         return api
     }
 
+    /// Sends `large` with the server's compression work held back, then `small` on another
+    /// connection and reads its answer; answers whether `large` was still unanswered then,
+    /// `small`'s status, and `large`'s answer once the work goes on.
+    private static func heldBack(_ large: String, while small: String, on api: APIServer) async throws -> (
+        waited: Bool, other: Int, packed: TestResponse
+    ) {
+        let port = api.port
+        let work = api.compressionWork
+        return try await onOwnThread {
+            work.suspend()
+            var held = true
+            defer { if held { work.resume() } }
+            let largeClient = try TestClient(port: port)
+            try largeClient.send(large)
+            let smallClient = try TestClient(port: port)
+            try smallClient.send(small)
+            let other = try smallClient.readResponse()
+            let waited = !largeClient.hasBytesWaiting()
+            work.resume()
+            held = false
+            return (waited, other.status, try largeClient.readResponse())
+        }
+    }
+
     /// The bytes a gzip answer decodes to; fails the test when it is not gzip.
     private static func decoded(_ response: TestResponse) throws -> [UInt8] {
         #expect(response.field("Content-Encoding") == "gzip")
@@ -59,22 +83,9 @@ import TripsDomain
         let target = "/trips?q=City"
         let plain = try await api.request("GET", target)
         #expect(plain.body.count > TripsAPI.compressedOnTheLoop)
-        let port = api.port
-        let work = api.compressionWork
-        let (waited, other, packed) = try await onOwnThread {
-            work.suspend()
-            var held = true
-            defer { if held { work.resume() } }
-            let large = try TestClient(port: port)
-            try large.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
-            let small = try TestClient(port: port)
-            try small.send("GET /trips/2 HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
-            let other = try small.readResponse()
-            let waited = !large.hasBytesWaiting()
-            work.resume()
-            held = false
-            return (waited, other.status, try large.readResponse())
-        }
+        let (waited, other, packed) = try await Self.heldBack(
+            "GET \(target) HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n",
+            while: "GET /trips/2 HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n", on: api)
         #expect(waited)
         #expect(other == 200)
         #expect(packed.status == 200)
@@ -87,25 +98,11 @@ import TripsDomain
     @Test func aChangesLargeAnswerIsCompressedOffTheWriter() async throws {
         let api = try await Self.server(trips: 2000)
         defer { api.stop() }
-        let port = api.port
         let body = #"{"sources":[2],"destination":"end"}"#
-        let work = api.compressionWork
-        let (waited, other, packed) = try await onOwnThread {
-            work.suspend()
-            var held = true
-            defer { if held { work.resume() } }
-            let large = try TestClient(port: port)
-            try large.send(
-                "PATCH /trips HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
-            let small = try TestClient(port: port)
-            try small.send("PUT /favorites/3 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
-            let other = try small.readResponse()
-            let waited = !large.hasBytesWaiting()
-            work.resume()
-            held = false
-            return (waited, other.status, try large.readResponse())
-        }
+        let (waited, other, packed) = try await Self.heldBack(
+            "PATCH /trips HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)",
+            while: "PUT /favorites/3 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n", on: api)
         #expect(waited)
         #expect((200..<300).contains(other))
         #expect(packed.status == 200)
