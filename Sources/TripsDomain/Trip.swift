@@ -2,19 +2,22 @@ import Foundation
 
 /// One trip: plain data, as the lesson's Trips app keeps it.
 public struct Trip: Identifiable, Sendable, Hashable {
+    // The stored order packs the fields (a list keeps a million of them): the 8-byte ones
+    // first, then `Price` (36 bytes, 4-aligned) and the `Bool` in its tail, 133 bytes in all;
+    // in the order JSON writes them, the padding made it 144.
     public let id: Int
     public var city: String
     public var country: String
     public var nights: Int
-    public var isFavorite: Bool
     public var imageName: String
-    /// The price with its digits (`Price`); `price` reads and sets its `Decimal`.
-    public var exactPrice: Price
     public var start: Date
     public var notes: String
     /// The photo, set and cleared only by its own change (`TripChange.setPhoto`): a client
     /// sees it in the trip's JSON but cannot send it, and a replace keeps it.
     public var photo: TripPhoto?
+    /// The price with its digits (`Price`); `price` reads and sets its `Decimal`.
+    public var exactPrice: Price
+    public var isFavorite: Bool
 
     public init(
         id: Int, city: String, country: String, nights: Int, isFavorite: Bool = false,

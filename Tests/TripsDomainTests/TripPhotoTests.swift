@@ -190,4 +190,10 @@ private func written(_ trip: Trip) -> String {
         #expect(examplePhoto() == examplePhoto() && examplePhoto().hashValue == examplePhoto().hashValue)
         #expect(examplePhoto("a") != examplePhoto("b") && examplePhoto(byteCount: 1) != examplePhoto(byteCount: 2))
     }
+
+    /// A list keeps a million trips: their fields are ordered so that none pads another.
+    @Test func aTripIsPackedWithoutPadding() {
+        #expect(MemoryLayout<Price>.size == 36)
+        #expect(MemoryLayout<Trip>.size == 133)
+    }
 }
