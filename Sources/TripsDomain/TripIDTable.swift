@@ -47,8 +47,13 @@ package struct TripIDTable<Value: Sendable>: Sendable {
 
     private static func replace(_ offset: Int, with value: Value?, in page: inout Page) -> Value? {
         if offset >= page.slots.count {
-            guard value != nil else { return nil }
-            page.slots.append(contentsOf: repeatElement(nil, count: offset + 1 - page.slots.count))
+            guard let value else { return nil }
+            // Ids come in sequence (a restore, an add): most often the next slot, appended
+            // as it is rather than as a nil overwritten in place.
+            if offset > page.slots.count { page.slots.append(contentsOf: repeatElement(nil, count: offset - page.slots.count)) }
+            page.slots.append(value)
+            page.count += 1
+            return nil
         }
         let old = page.slots[offset]
         page.slots[offset] = value
