@@ -87,17 +87,19 @@ package struct Compaction: Sendable {
     package static func loadSnapshot(
         folder: DataFolder, fileSystem: any FileSystem, configuration: StorageConfiguration
     ) throws(StorageError) -> LoadedSnapshot {
-        guard let bytes = try fileSystem.readFile(folder.snapshot) else {
+        let read = try fileSystem.withContents(of: folder.snapshot) { (contents) throws(StorageError) in
+            (snapshot: try Snapshot(contents: contents, file: folder.snapshot), size: contents.bytes.count)
+        }
+        guard let (snapshot, size) = read else {
             throw .corrupt(file: folder.snapshot, offset: 0, reason: "the snapshot is missing")
         }
-        let snapshot = try Snapshot(bytes: bytes, file: folder.snapshot)
         var history = ChangeHistory(
             capacity: configuration.historyCapacity, revision: snapshot.list.revision - UInt64(snapshot.events.count))
         for event in snapshot.events { history.append(event) }
         let now = Int64(time(nil))
         var ledger = configuration.emptyLedger
         for use in snapshot.keys { ledger.finish(use, now: now) }
-        return LoadedSnapshot(state: (snapshot.list, history, ledger), journal: snapshot.journal, bytes: bytes.count, now: now)
+        return LoadedSnapshot(state: (snapshot.list, history, ledger), journal: snapshot.journal, bytes: size, now: now)
     }
 
     /// Makes `snapshot` the snapshot, atomically: write a new `snapshot.tmp`, `fsync` it, rename it

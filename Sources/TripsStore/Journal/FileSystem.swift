@@ -46,6 +46,12 @@ package protocol FileSystem: Sendable {
     func contentsOfDirectory(_ path: String) throws(StorageError) -> [String]
     /// The whole file, or nil when it does not exist; a symbolic link is refused (`ELOOP`).
     func readFile(_ path: String) throws(StorageError) -> [UInt8]?
+    /// Lends the whole file to `body`, read-only, and answers what it does; nil when the file
+    /// does not exist. A symbolic link is refused (`ELOOP`). The bytes are valid only during
+    /// the call.
+    func withContents<Value>(
+        of path: String, _ body: (FileContents) throws(StorageError) -> Value
+    ) throws(StorageError) -> Value?
     func open(_ path: String, mode: OpenMode) throws(StorageError) -> OpenFile
     /// Takes an exclusive `flock` without waiting; false when someone else holds it.
     func tryLock(_ file: OpenFile) throws(StorageError) -> Bool
@@ -74,4 +80,14 @@ package protocol FileSystem: Sendable {
     func removeFile(_ path: String) throws(StorageError)
     /// `fsync` on the folder itself, so names created, renamed or removed in it are durable.
     func synchronizeDirectory(_ path: String) throws(StorageError)
+}
+
+extension FileSystem {
+    /// The file read whole into memory (`readFile`): what a layer that cannot map files lends.
+    package func withContents<Value>(
+        of path: String, _ body: (FileContents) throws(StorageError) -> Value
+    ) throws(StorageError) -> Value? {
+        guard let bytes = try readFile(path) else { return nil }
+        return try bytes.withUnsafeBytes { raw in Result { () throws(StorageError) in try body(FileContents(raw)) } }.get()
+    }
 }

@@ -62,6 +62,31 @@ package struct PosixFileSystem: FileSystem {
         return bytes
     }
 
+    /// Maps the file (`mmap`, private and read-only) for `body`, and unmaps it after. Only the
+    /// store that holds the folder's lock changes its files, and it replaces a snapshot by
+    /// renaming a new one over it, never by cutting it short: the mapped bytes stay there.
+    package func withContents<Value>(
+        of path: String, _ body: (FileContents) throws(StorageError) -> Value
+    ) throws(StorageError) -> Value? {
+        let descriptor: Int32
+        do {
+            descriptor = try blockingSystemCall("open") { Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        } catch {
+            if error.errno == ENOENT { return nil }
+            throw .io(call: "open", path: path, errno: error.errno)
+        }
+        defer { Glibc.close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .io(call: "fstat", path: path, errno: errno) }
+        let length = Int(info.st_size)
+        guard length > 0 else { return try body(FileContents(UnsafeRawBufferPointer(start: nil, count: 0))) }
+        guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
+            throw .io(call: "mmap", path: path, errno: errno)
+        }
+        defer { munmap(base, length) }
+        return try body(FileContents(UnsafeRawBufferPointer(start: base, count: length), isMapped: true))
+    }
+
     package func open(_ path: String, mode: OpenMode) throws(StorageError) -> OpenFile {
         let flags =
             switch mode {

@@ -118,12 +118,22 @@ package struct Snapshot: Sendable, Equatable {
 
     /// Reads a snapshot file; any flaw is `.corrupt` naming `file` and the record's offset.
     package init(bytes: [UInt8], file: String) throws(StorageError) {
+        self = try bytes.withUnsafeBytes { raw in
+            Result { () throws(StorageError) in try Snapshot(contents: FileContents(raw), file: file) }
+        }.get()
+    }
+
+    /// Reads a snapshot file lent by the file layer, handing back each part of its trip
+    /// records once read (`FileContents.release`); any flaw is `.corrupt` naming `file` and
+    /// the record's offset.
+    package init(contents: FileContents, file: String) throws(StorageError) {
+        let bytes = contents.bytes
         var offset = 0
         /// Steps over the next record's frame; answers where it starts and its payload.
         func nextPayload() throws(StorageError) -> Frame {
             let start = offset
             guard start < bytes.count else { throw .corrupt(file: file, offset: start, reason: "the snapshot ends early") }
-            switch bytes.withUnsafeBytes({ RecordFrame.read($0, at: start) }) {
+            switch RecordFrame.read(bytes, at: start) {
             case .record(let range, let next):
                 offset = next
                 return (start, range)
@@ -152,7 +162,7 @@ package struct Snapshot: Sendable, Equatable {
         frames.reserveCapacity(min(count, bytes.count / 64))
         for _ in 0..<count { frames.append(try nextPayload()) }
         var restoration = TripList.Restoration(expectedCount: count, revision: revision, lastIssuedID: lastIssuedID)
-        try Self.readTrips(frames, of: bytes, file: file) { (frame, trip, version) throws(StorageError) in
+        try Self.readTrips(frames, of: contents, file: file) { (frame, trip, version) throws(StorageError) in
             guard restoration.append(trip, version: version) else {
                 throw .corrupt(file: file, offset: frame.start, reason: "trip \(trip.id) appears twice")
             }
@@ -166,7 +176,7 @@ package struct Snapshot: Sendable, Equatable {
             let frame = try nextPayload()
             // The layout this file writes, read directly (its data is most of a long history's bytes).
             let event: ChangeEvent
-            if let fast = bytes.withUnsafeBytes({ StoredLayoutReader.event(UnsafeRawBufferPointer(rebasing: $0[frame.payload])) }) {
+            if let fast = StoredLayoutReader.event(UnsafeRawBufferPointer(rebasing: bytes[frame.payload])) {
                 event = fast
             } else {
                 event = try record(frame) { (object) throws(StoredJSONError) in
@@ -198,7 +208,7 @@ extension Snapshot {
 
     /// Reads a record's payload with `read`; any flaw is `.corrupt` at the record's offset.
     private static func record<Value>(
-        _ frame: Frame, of bytes: [UInt8], file: String, _ read: (inout StoredObject) throws(StoredJSONError) -> Value
+        _ frame: Frame, of bytes: UnsafeRawBufferPointer, file: String, _ read: (inout StoredObject) throws(StoredJSONError) -> Value
     ) throws(StorageError) -> Value {
         do {
             var object = try StoredObject(parsing: Array(bytes[frame.payload]), describing: "the record")
@@ -215,13 +225,13 @@ extension Snapshot {
     /// With a million trips this is most of start-up, and each record stands alone: parts of
     /// `partSize` records are read on one thread per core, and `body` takes each part as soon
     /// as it is read, while later ones are still being read. The first flaw in file order is
-    /// the one thrown.
+    /// the one thrown. Each part's bytes are handed back once it is read.
     package static func readTrips(
-        _ frames: [Frame], of bytes: [UInt8], file: String, partSize: Int = 20_000,
+        _ frames: [Frame], of contents: FileContents, file: String, partSize: Int = 20_000,
         _ body: (Frame, Trip, UInt64) throws(StorageError) -> Void
     ) throws(StorageError) {
         guard frames.count > partSize else {
-            for (frame, entry) in zip(frames, try readPart(frames[...], of: bytes, file: file)) {
+            for (frame, entry) in zip(frames, try readPart(frames[...], of: contents, file: file)) {
                 try body(frame, entry.trip, entry.version)
             }
             return
@@ -234,7 +244,7 @@ extension Snapshot {
             DispatchQueue.global().async(group: group) {
                 for part in stride(from: reader, to: parts.count, by: readers).lazy.map({ parts[$0] }) {
                     guard !isAbandoned.isSet else { return }
-                    part.finish(Result { () throws(StorageError) in try readPart(frames[part.range], of: bytes, file: file) })
+                    part.finish(Result { () throws(StorageError) in try readPart(frames[part.range], of: contents, file: file) })
                 }
             }
         }
@@ -248,11 +258,12 @@ extension Snapshot {
     }
 
     private static func readPart(
-        _ frames: ArraySlice<Frame>, of bytes: [UInt8], file: String
+        _ frames: ArraySlice<Frame>, of contents: FileContents, file: String
     ) throws(StorageError) -> [(trip: Trip, version: UInt64)] {
         var entries: [(trip: Trip, version: UInt64)] = []
         entries.reserveCapacity(frames.count)
-        for frame in frames { entries.append(try readTrip(frame, of: bytes, file: file)) }
+        for frame in frames { entries.append(try readTrip(frame, of: contents.bytes, file: file)) }
+        if let first = frames.first, let last = frames.last { contents.release(first.start..<last.payload.upperBound) }
         return entries
     }
 
@@ -286,8 +297,10 @@ extension Snapshot {
 
     /// One trip record: the layout this file writes read directly, anything else by the
     /// general reader.
-    private static func readTrip(_ frame: Frame, of bytes: [UInt8], file: String) throws(StorageError) -> (trip: Trip, version: UInt64) {
-        let fast = bytes.withUnsafeBytes { StoredLayoutReader.trip(UnsafeRawBufferPointer(rebasing: $0[frame.payload])) }
+    private static func readTrip(
+        _ frame: Frame, of bytes: UnsafeRawBufferPointer, file: String
+    ) throws(StorageError) -> (trip: Trip, version: UInt64) {
+        let fast = StoredLayoutReader.trip(UnsafeRawBufferPointer(rebasing: bytes[frame.payload]))
         if let fast { return fast }
         return try record(frame, of: bytes, file: file) { (object) throws(StoredJSONError) in
             let version: UInt64 = try object.integer("version")

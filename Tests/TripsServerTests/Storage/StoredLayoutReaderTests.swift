@@ -137,14 +137,18 @@ import TripsDomain
     @Test func tripsReadInPartsComeBackInOrder() throws {
         let (bytes, frames, trips) = tripFrames(40)
         var read: [Trip] = []
-        try Snapshot.readTrips(frames, of: bytes, file: "snapshot", partSize: 3) { _, trip, _ in read.append(trip) }
+        try bytes.withUnsafeBytes { raw in
+            try Snapshot.readTrips(frames, of: FileContents(raw), file: "snapshot", partSize: 3) { _, trip, _ in read.append(trip) }
+        }
         #expect(read == trips)
     }
 
     @Test func theFirstFlawInFileOrderIsNamedWhicheverPartFindsIt() {
         let (bytes, frames, _) = tripFrames(40, flawed: [5, 35])
         #expect {
-            try Snapshot.readTrips(frames, of: bytes, file: "snapshot", partSize: 3) { _, _, _ in }
+            try bytes.withUnsafeBytes { raw in
+                try Snapshot.readTrips(frames, of: FileContents(raw), file: "snapshot", partSize: 3) { _, _, _ in }
+            }
         } throws: { error in
             guard case StorageError.corrupt(_, let offset, let reason) = error else { return false }
             return offset == frames[5].start && reason == "id is missing"
