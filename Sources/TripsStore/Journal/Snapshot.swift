@@ -262,7 +262,8 @@ extension Snapshot {
     ) throws(StorageError) -> [(trip: Trip, version: UInt64)] {
         var entries: [(trip: Trip, version: UInt64)] = []
         entries.reserveCapacity(frames.count)
-        for frame in frames { entries.append(try readTrip(frame, of: contents.bytes, file: file)) }
+        var strings = RecentStrings()
+        for frame in frames { entries.append(try readTrip(frame, of: contents.bytes, file: file, strings: &strings)) }
         if let first = frames.first, let last = frames.last { contents.release(first.start..<last.payload.upperBound) }
         return entries
     }
@@ -298,9 +299,9 @@ extension Snapshot {
     /// One trip record: the layout this file writes read directly, anything else by the
     /// general reader.
     private static func readTrip(
-        _ frame: Frame, of bytes: UnsafeRawBufferPointer, file: String
+        _ frame: Frame, of bytes: UnsafeRawBufferPointer, file: String, strings: inout RecentStrings
     ) throws(StorageError) -> (trip: Trip, version: UInt64) {
-        let fast = StoredLayoutReader.trip(UnsafeRawBufferPointer(rebasing: bytes[frame.payload]))
+        let fast = StoredLayoutReader.trip(UnsafeRawBufferPointer(rebasing: bytes[frame.payload]), strings: &strings)
         if let fast { return fast }
         return try record(frame, of: bytes, file: file) { (object) throws(StoredJSONError) in
             let version: UInt64 = try object.integer("version")

@@ -17,6 +17,8 @@ import TripsFormats
 package struct StoredLayoutReader {
     private let bytes: UnsafeRawBufferPointer
     private var index: Int
+    /// The long strings read lately, lent by the caller for one record (none by default).
+    private var strings = RecentStrings(slotCount: 0)
 
     private init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -24,9 +26,13 @@ package struct StoredLayoutReader {
     }
 
     /// A snapshot's trip record: the trip and its version, or nil when the record is not in
-    /// the expected layout.
-    package static func trip(_ payload: UnsafeRawBufferPointer) -> (trip: Trip, version: UInt64)? {
+    /// the expected layout. A long string equal to one in `strings` shares its storage.
+    package static func trip(
+        _ payload: UnsafeRawBufferPointer, strings: inout RecentStrings
+    ) -> (trip: Trip, version: UInt64)? {
         var reader = StoredLayoutReader(payload)
+        swap(&reader.strings, &strings)
+        defer { swap(&reader.strings, &strings) }
         guard reader.skip(#"{"version":"#), let version = reader.wholeNumber(), reader.skip(#","id":"#),
             let id = reader.wholeNumber().flatMap(Int.init(exactly:)), reader.skip(","), let draft = reader.draftMembers()
         else { return nil }
@@ -142,8 +148,7 @@ package struct StoredLayoutReader {
     /// A JSON string without escapes or control characters, in valid UTF-8.
     private mutating func string() -> String? {
         guard let (utf8, isASCII) = quoted() else { return nil }
-        // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
-        return isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+        return strings.string(utf8, isASCII: isASCII)
     }
 
     /// The bytes a JSON string stands for, with the escapes `JSONWriter.appendString` writes

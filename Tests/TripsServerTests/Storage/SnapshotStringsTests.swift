@@ -3,8 +3,8 @@ import Testing
 import TripsDomain
 @testable import TripsStore
 
-/// Snapshot strings as start-up reads them: from a mapped file, every awkward string back
-/// exactly as it was written.
+/// Snapshot strings as start-up reads them: from a mapped file, long repeats sharing one
+/// buffer (`RecentStrings`), and every awkward string back exactly as it was written.
 @Suite struct SnapshotStringsTests {
     /// Names and notes around the 15-byte line (inside a `String` below it, a buffer of its
     /// own above), with escapes, other scripts, and long repeats.
@@ -24,7 +24,7 @@ import TripsDomain
                     id: index + 1, city: text.isEmpty ? "City" : text, country: other.isEmpty ? "Country" : other, nights: 1,
                     imageName: other, price: Decimal(index), start: start, notes: text))
         }
-        // The same strings again, in the same part.
+        // The same strings again, in the same part: the long ones come back shared.
         for trip in trips { trips.append(Trip(id: trips.count + 1, draft: trip.draft)) }
         return TripList(trips: trips, revision: 3)
     }
@@ -60,5 +60,26 @@ import TripsDomain
         }
         #expect(reread?.0 == bytes)
         #expect(reread?.1 == bytes)
+    }
+
+    @Test(arguments: [0, 1, 15, 16, 17, 24, 100])
+    func longRepeatsShareOneBuffer(length: Int) throws {
+        let text = Array(String(repeating: "é", count: length / 2).utf8) + (length % 2 == 1 ? [UInt8(ascii: "x")] : [])
+        var strings = RecentStrings()
+        let (first, second) = text.withUnsafeBytes { raw in
+            (strings.string(raw, isASCII: false), strings.string(raw, isASCII: false))
+        }
+        var (a, b) = try (#require(first), #require(second))
+        #expect(Array(a.utf8) == text && b == a)
+        // A short string has no buffer to share: it lives in the value.
+        if length > 15 { #expect(a.withUTF8 { $0.baseAddress } == b.withUTF8 { $0.baseAddress }) }
+    }
+
+    @Test func stringsOfOneSlotThatDifferAreEachRead() {
+        var strings = RecentStrings(slotCount: 1)
+        let texts = ["a long string of twenty-four", "a long string of twenty-five", "a long string of twenty-four", "short"]
+        let read = texts.map { text in Array(text.utf8).withUnsafeBytes { strings.string($0, isASCII: true) } }
+        #expect(read == texts)
+        #expect(([0xFF] + Array("sixteen bytes!!!".utf8)).withUnsafeBytes { strings.string($0, isASCII: false) } == nil)
     }
 }

@@ -170,7 +170,8 @@ enum PhotoStore: String, Sendable, CustomTestStringConvertible {
         writer.appendRaw(#","photo":"#)
         writer.appendStoredPhoto(photo)
         writer.appendRaw("}")
-        #expect(writer.bytes.withUnsafeBytes(StoredLayoutReader.trip) == nil)
+        var strings = RecentStrings()
+        #expect(writer.bytes.withUnsafeBytes { StoredLayoutReader.trip($0, strings: &strings) } == nil)
         var payload: [UInt8] = []
         RecordFrame.append(payload: writer.bytes, to: &payload)
         var bytes = snapshot.bytes

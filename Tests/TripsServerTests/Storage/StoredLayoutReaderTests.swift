@@ -9,7 +9,12 @@ import TripsDomain
 /// it reads, and nil (the general reader decides) for anything outside the written layout.
 @Suite struct StoredLayoutReaderTests {
     private func fast(_ payload: String) -> (trip: Trip, version: UInt64)? {
-        Array(payload.utf8).withUnsafeBytes { StoredLayoutReader.trip($0) }
+        fast(Array(payload.utf8))
+    }
+
+    private func fast(_ payload: [UInt8]) -> (trip: Trip, version: UInt64)? {
+        var strings = RecentStrings()
+        return payload.withUnsafeBytes { StoredLayoutReader.trip($0, strings: &strings) }
     }
 
     private func general(_ payload: String) -> (trip: Trip, version: UInt64)? {
@@ -100,11 +105,11 @@ import TripsDomain
         let valid = Array(
             #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":"2027-03-05T00:00:00Z","notes":"xy"}"#
                 .utf8)
-        #expect(valid.withUnsafeBytes { StoredLayoutReader.trip($0) } != nil)
+        #expect(fast(valid) != nil)
         for bad: [UInt8] in [[0x0A], [0xFF], [0xC3], [0xED, 0xA0, 0x80]] {
             var payload = valid
             payload.replaceSubrange((payload.count - 4)..<(payload.count - 2), with: bad)
-            #expect(payload.withUnsafeBytes { StoredLayoutReader.trip($0) } == nil, "\(bad)")
+            #expect(fast(payload) == nil, "\(bad)")
             #expect((try? StoredObject(parsing: payload, describing: "the record")) == nil, "the general reader refuses \(bad) too")
         }
     }
