@@ -11,12 +11,15 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
         @convention(c) (
             Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32
         ) -> Int32
+    package typealias MallocTrim = @convention(c) (Int) -> Int32
 
     package let epollCreate1: EpollCreate1
     package let epollCtl: EpollCtl
     package let epollWait: EpollWait
     package let eventFD: EventFD
     package let accept4: Accept4
+    /// Glibc's `malloc_trim` (in `malloc.h`, which the Glibc module leaves out).
+    package let mallocTrim: MallocTrim
 
     package static let calls = Linux()
 
@@ -31,6 +34,15 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
         epollWait = load("epoll_wait", as: EpollWait.self)
         eventFD = load("eventfd", as: EventFD.self)
         accept4 = load("accept4", as: Accept4.self)
+        mallocTrim = load("malloc_trim", as: MallocTrim.self)
+    }
+
+    /// Gives the memory `free` kept back to the system (`malloc_trim(0)`: every arena, and
+    /// the free pages inside them, not only at their tops). After a burst of short-lived
+    /// allocations, such as reading a long list at start-up, Glibc keeps the freed pages for
+    /// later allocations, and they stay resident: 78 MiB of them after a million trips.
+    package static func returnFreedMemory() {
+        _ = calls.mallocTrim(0)
     }
 
     package static let epollIn: UInt32 = 0x001

@@ -80,6 +80,8 @@ package final class TripStore: Sendable {
         signal(SIGXFSZ, SIG_IGN)
         let (disk, list, history, ledger) = try DiskStore.open(
             directory, seedSamples: seedSamples, fileSystem: fileSystem, log: log, configuration: configuration)
+        // Reading the snapshot and the journals freed as much as the list they left behind.
+        Linux.returnFreedMemory()
         state = Mutex(State(durable: list, history: history, tip: list, ledger: ledger))
         self.disk = Mutex(disk)
         writer.start(
