@@ -133,10 +133,11 @@ extension String {
     /// those are returned as they are, without Foundation's trimming, which costs more than
     /// the rest of reading a stored trip.
     package var trimmedOfWhitespace: String {
+        // Visible ASCII (`!` to `~`) is in no whitespace set, and asks for no `CharacterSet`;
+        // a byte of it is a whole scalar in UTF-8, so the bytes at the ends tell.
+        let visible: ClosedRange<UInt8> = 0x21...0x7E
+        if let first = utf8.first, let last = utf8.last, visible.contains(first) && visible.contains(last) { return self }
         guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
-        // Visible ASCII (`!` to `~`) is in no whitespace set, and asks for no `CharacterSet`.
-        let visibleASCII: ClosedRange<UInt32> = 0x21...0x7E
-        if visibleASCII.contains(first.value) && visibleASCII.contains(last.value) { return self }
         let surrounding = CharacterSet.whitespacesAndNewlines
         guard surrounding.contains(first) || surrounding.contains(last) else { return self }
         return trimmingCharacters(in: surrounding)

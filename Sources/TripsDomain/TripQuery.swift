@@ -74,8 +74,23 @@ extension String {
     /// ASCII text (most text) folds to its lower case, as Foundation folds it, without
     /// asking Foundation, whose folding costs a microsecond or more per string.
     public var searchFolded: String {
-        if utf8.allSatisfy({ $0 < 0x80 }) { return lowercased() }
+        if isAllASCII { return lowercased() }
         return folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// Whether every character is ASCII, checked eight bytes at a time (start-up asks it of
+    /// three words of each of a million trips).
+    package var isAllASCII: Bool {
+        var text = self
+        return text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            var index = 0
+            while bytes.count - index >= 8 {
+                guard bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return false }
+                index += 8
+            }
+            return bytes[index...].allSatisfy { $0 < 0x80 }
+        }
     }
 }
 

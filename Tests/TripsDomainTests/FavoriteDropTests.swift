@@ -191,6 +191,31 @@ import TripsTestSupport
         #expect("Zürich".searchFolded == "zurich")
     }
 
+    /// Read eight bytes at a time, a string is ASCII unless any byte, in a whole word or in
+    /// the tail after it, is not.
+    @Test func asciiIsToldWhereverTheOtherCharacterStands() {
+        for length in 0...20 {
+            let ascii = String(repeating: "a", count: length)
+            #expect(ascii.isAllASCII)
+            for position in 0...length {
+                var text = ascii
+                text.insert("é", at: text.index(text.startIndex, offsetBy: position))
+                #expect(!text.isAllASCII, "\(text)")
+            }
+        }
+        #expect("\u{7F}".isAllASCII && !"\u{80}".isAllASCII)
+    }
+
+    /// Names with visible ASCII at both ends are taken as they are; any other end is trimmed.
+    @Test func namesAreTrimmedOnlyOfSurroundingWhitespace() {
+        for (name, trimmed) in [
+            ("Lima", "Lima"), (" Lima", "Lima"), ("Lima\n", "Lima"), ("\u{A0}Lima\u{2003}", "Lima"), ("Éze", "Éze"), ("a b", "a b"),
+            ("", ""), (" ", ""), ("é ", "é"),
+        ] {
+            #expect(name.trimmedOfWhitespace == trimmed, "\(name)")
+        }
+    }
+
     /// A search finds what folding every trip's words would find, whether notes are ASCII
     /// (compared byte by byte, not kept folded) or not.
     @Test func searchesFindWhatFoldingEveryTripWouldFind() throws {
