@@ -6,6 +6,9 @@
 #   scripts/checks/sanitizers.sh thread     # one of them: thread or address
 #   CLEAN=1 scripts/checks/sanitizers.sh    # from empty scratch folders (what the timings
 #                                           # in the notes measure)
+#   scripts/checks/sanitizers.sh --build-only [thread|address]
+#                                           # only the builds (.ci/run makes them behind the
+#                                           # checks from outside, which mostly wait)
 #
 # TSan: the test processes get scripts/checks/tsan-mutex.c preloaded, which tells TSan about
 # the contended handoff inside Synchronization.Mutex (see that file for why; without it every
@@ -24,6 +27,8 @@ cd "$(dirname "$0")/../.."
 source scripts/lib/require.sh
 source scripts/lib/build.sh
 
+build_only=0
+if [[ "${1:-}" == "--build-only" ]]; then build_only=1; shift; fi
 kinds=("$@")
 [[ ${#kinds[@]} -eq 0 ]] && kinds=(thread address)
 status=0
@@ -70,7 +75,9 @@ for kind in "${kinds[@]}"; do
     result=0
     : >"$log"
     if run "$log" swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"; then
-        if [[ "$kind" == thread ]]; then
+        if ((build_only)); then
+            :
+        elif [[ "$kind" == thread ]]; then
             "$clang" -O2 -shared -fPIC -fdollars-in-identifiers -o "$scratch/tsan-mutex.so" scripts/checks/tsan-mutex.c -ldl
             LD_PRELOAD="$PWD/$scratch/tsan-mutex.so" TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" \
                 run "$log" swift test --skip-build --sanitize=thread --scratch-path "$scratch" || result=$?
@@ -88,9 +95,12 @@ for kind in "${kinds[@]}"; do
     elapsed=$(echo "$(date +%s.%N) - $started" | bc)
     reports=$(grep -cE "^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (Address|Leak)Sanitizer)" "$log" || true)
     verdict=$(grep -E "^(✔|✘) Test run with" "$log" | tail -1 || true)
+    ((build_only)) && verdict="built"
     if [[ $result -ne 0 || $reports -ne 0 ]]; then
         status=1
         grep -E "^(WARNING: ThreadSanitizer|SUMMARY:|==[0-9]+==ERROR)" "$log" | head -20 || true
+        # The failed tests and what they recorded, so that CI's log names them.
+        grep -E "^✘ Test .*(failed|recorded an issue)" "$log" | head -20 || true
     fi
     summary+=("$(printf '%-8s exit %-3s reports %-3s %6.1f s  %s' "$kind" "$result" "$reports" "$elapsed" "${verdict:-no test summary}")")
 done
