@@ -7,6 +7,7 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
     package typealias EpollCtl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
     package typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
     package typealias EventFD = @convention(c) (UInt32, Int32) -> Int32
+    package typealias SchedGetAffinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer?) -> Int32
     package typealias Accept4 =
         @convention(c) (
             Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32
@@ -18,6 +19,7 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
     package let epollWait: EpollWait
     package let eventFD: EventFD
     package let accept4: Accept4
+    package let schedGetAffinity: SchedGetAffinity
     /// Glibc's `malloc_trim` (in `malloc.h`, which the Glibc module leaves out).
     package let mallocTrim: MallocTrim
 
@@ -34,6 +36,7 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
         epollWait = load("epoll_wait", as: EpollWait.self)
         eventFD = load("eventfd", as: EventFD.self)
         accept4 = load("accept4", as: Accept4.self)
+        schedGetAffinity = load("sched_getaffinity", as: SchedGetAffinity.self)
         mallocTrim = load("malloc_trim", as: MallocTrim.self)
     }
 
@@ -85,6 +88,19 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
 }
 
 extension Linux {
+    /// The cores the calling thread may run on: its affinity mask's, which `taskset`, a
+    /// container's cpuset or a benchmark's pinning narrow, falling back to the online cores.
+    /// One event loop per core the process may use, as nginx's `worker_processes auto` counts:
+    /// two loops taking turns on one core only add context switches.
+    package static func usableCores() -> Int {
+        let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        var mask = [UInt64](repeating: 0, count: 16)  // 1,024 CPUs, glibc's cpu_set_t
+        let result = mask.withUnsafeMutableBytes { calls.schedGetAffinity(0, $0.count, $0.baseAddress) }
+        guard result == 0 else { return online }
+        let allowed = mask.reduce(0) { $0 + $1.nonzeroBitCount }
+        return allowed > 0 ? allowed : online
+    }
+
     /// Gives the calling thread a nicer scheduling priority (0 to 19, higher yields more): on
     /// Linux the nice value is per thread, and `setpriority` with `who == 0` sets the caller's.
     /// Background work (a compaction) then takes the CPU the request path leaves, as RocksDB

@@ -7,6 +7,8 @@
 #   FUZZ_JOBS=2 scripts/checks/fuzz.sh 600                # two targets at a time (default 1)
 #   scripts/checks/fuzz.sh --merge 600                    # afterwards, merge new coverage into
 #                                                         # the repo corpus
+#   scripts/checks/fuzz.sh --build-only                   # only the builds (.ci/run makes them
+#                                                         # behind the checks from outside)
 #   FUZZ_SEED=1 scripts/checks/fuzz.sh 30                 # a fixed libFuzzer seed (CI): the
 #                                                         # same inputs first, so a short run
 #                                                         # does not pass one day and fail the
@@ -25,9 +27,13 @@ source scripts/lib/require.sh
 source scripts/lib/build.sh
 
 merge=0
-if [[ "${1:-}" == "--merge" ]]; then merge=1; shift; fi
+build_only=0
+case "${1:-}" in
+--merge) merge=1; shift ;;
+--build-only) build_only=1; shift ;;
+esac
 seconds="${1:-30}"
-[[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: scripts/checks/fuzz.sh [--merge] [seconds-per-target]" >&2; exit 2; }
+[[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: scripts/checks/fuzz.sh [--merge|--build-only] [seconds-per-target]" >&2; exit 2; }
 jobs="${FUZZ_JOBS:-1}"
 targets=(${FUZZ_TARGETS:-FuzzRequestParser FuzzAccept FuzzJSONBodies FuzzTextImport FuzzPostgresMessages FuzzImages})
 scratch=$FUZZ_SCRATCH
@@ -55,6 +61,7 @@ for target in "${targets[@]}"; do
   pids=()
 done
 echo "built ${#targets[@]} targets in $((SECONDS - started)) s" >&2
+if ((build_only)); then rm -rf "$run_dir"; exit 0; fi
 bin="$(swift build --sanitize=fuzzer --scratch-path "$scratch" --show-bin-path)"
 
 run_target() {

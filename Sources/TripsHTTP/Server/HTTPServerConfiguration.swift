@@ -8,8 +8,8 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     package var host: String = "127.0.0.1"
     /// The TCP port; 0 picks a free one (read it from `HTTPServer.port` after `start()`). Default: 8080.
     package var port: Int = 8080
-    /// Event loop threads. Default: the number of online cores.
-    package var eventLoopCount: Int = HTTPServerConfiguration.onlineCores
+    /// Event loop threads. Default: the cores the process may run on (`Linux.usableCores()`).
+    package var eventLoopCount: Int = Linux.usableCores()
     /// The listen backlog of each loop's socket. Default: 1024.
     package var backlog: Int32 = 1024
     /// Whether each answered request gets a logfmt line on standard output. Default: off
@@ -74,10 +74,6 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
         /// After an error response, how long the connection drains what the client still sends
         /// so that the response is not lost to a reset. Default: 2 s.
         package var lingeringClose: Duration = .seconds(2)
-    }
-
-    package static var onlineCores: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 }
 
