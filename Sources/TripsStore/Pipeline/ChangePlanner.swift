@@ -51,7 +51,7 @@ enum ChangePlanner {
         }
         guard let change, let applied, let event = applied.event else {
             if let use { ledger.finish(use, now: use.at) }  // nothing to make durable: kept in the ledger only
-            return PlannedChange(result: .success(mutation), entry: nil)
+            return PlannedChange(result: .success(mutation), entry: nil, keptUse: use)
         }
         if let use { ledger.begin(use.ledgerKey, fingerprint: use.fingerprint) }  // kept once durable
         let record = JournalRecord(revision: list.revision, change: change, idempotency: use)

@@ -17,6 +17,9 @@ package struct PlannedChange: Sendable {
     let result: Result<Mutation, MutationError>
     /// nil when the list did not change: nothing to make durable.
     let entry: Entry?
+    /// When the list did not change: the idempotency key's use the ledger kept at once, if the
+    /// request had a key (a store with a second copy of the ledger keeps it there too).
+    var keptUse: IdempotencyKeyUse?
     /// The idempotency key alone made the answer (a replay, a conflict, a key in flight):
     /// the plan did not run, and the answer need not wait for the changes ahead of it.
     var isAnsweredByKey = false

@@ -34,6 +34,13 @@ package final class PostgresTripStore: Sendable {
     package let retention: PostgresRetention
     package let log: any StorageLog
     package let state: Mutex<State>
+    /// The writer's own copy of the state: what its transactions plan against and change in
+    /// place. Once one commits, the copy is swapped with `state.tables` (what reads see), and
+    /// the one swapped out is brought to the same revision by the same steps
+    /// (`PostgresTripTables.State.redo`), so a transaction copies neither the list nor the
+    /// history. After a failure it becomes a copy of what reads see, which is what committed.
+    /// Taken by the writer thread alone.
+    package let writerState: Mutex<PostgresTripTables.State>
     package let writer = WriterThread()
     package let followerStopped = DispatchSemaphore(value: 0)
     /// Cuts the follower's wait before reconnecting short when the store closes.
@@ -115,6 +122,7 @@ package final class PostgresTripStore: Sendable {
                 return try tables.load(historyCapacity: configuration.historyCapacity, ledger: configuration.emptyLedger)
             }
             state = Mutex(State(tables: loaded))
+            writerState = Mutex(loaded)
             prunedAt = Atomic(loaded.list.revision)
         } catch {
             pool.close()
@@ -232,28 +240,33 @@ package final class PostgresTripStore: Sendable {
 
     /// Makes a batch in one transaction and completes every write in it, in order.
     package func write(_ batch: [PendingWrite]) {
+        guard let refusal = writerState.withLock({ copy in write(batch, on: &copy) }) else { return }
+        refuseAlone(batch, refusal)
+    }
+
+    /// Makes `batch` in one transaction on the writer's copy of the state, and completes every
+    /// write in it, in order; answers the error, and completes nothing, when a value of a change
+    /// could not be sent (`refuseAlone` is next).
+    package func write(_ batch: [PendingWrite], on copy: inout PostgresTripTables.State) -> PostgresStoreError? {
         let failure: StorageError
-        var working = state.withLock { $0.tables }
-        let seen = working.list.revision
+        let seen = copy.list.revision
         let requests = batch.map(\.request)
         var attempt = 1
         var reconnected = false
         while true {
             do {
-                let results = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
-                    try tables.commit(requests, to: &working)
+                let (results, steps) = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
+                    (try tables.commit(requests, to: &copy), tables.steps)
                 }
                 for photo in results.compactMap(\.entry?.photo) { photoCache.keep(photo.bytes, for: photo.photo.digest) }
-                publish(working, after: seen, failure: nil, finishing: batch)
+                publish(&copy, steps: steps, after: seen, finishing: batch)
                 for (pending, planned) in zip(batch, results) { pending.completion(planned.result) }
-                return
+                return nil
             } catch {
+                // What the transaction did to the copy never committed.
+                copy = state.withLock { $0.tables }
                 let handling = error.handling
-                if handling == .refuseChange {
-                    // The value was never sent: the database is fine, and so is the catching up.
-                    refuseAlone(batch, error, caughtUp: working, after: seen)
-                    return
-                }
+                if handling == .refuseChange { return error }  // the value was never sent: the database is fine
                 if handling == .reconnect, !reconnected {
                     log.info("PostgreSQL ended the session before the transaction committed (\(error)); once more on a new connection")
                     reconnected = true
@@ -269,24 +282,21 @@ package final class PostgresTripStore: Sendable {
                 break
             }
         }
-        // The catching up a failed transaction did is still true: keep it.
-        publish(working, after: seen, failure: failure, finishing: batch)
+        state.withLock { Self.finish(batch, failure: failure, in: &$0) }
         log.warning("\(batch.count) change\(batch.count == 1 ? "" : "s") refused: \(failure)")
         for pending in batch { pending.completion(.failure(.storage(failure))) }
+        return nil
     }
 
     /// A value of a change in `batch` could not be sent: makes each write alone, so that
     /// only the one holding the value is refused (and its key is free again, as for any
     /// refused change), and the others, and readiness, go on.
-    package func refuseAlone(
-        _ batch: [PendingWrite], _ error: PostgresStoreError, caughtUp working: PostgresTripTables.State, after seen: UInt64
-    ) {
+    package func refuseAlone(_ batch: [PendingWrite], _ error: PostgresStoreError) {
         guard batch.count == 1 else {
-            publish(working, after: seen, failure: nil)
             for pending in batch { write([pending]) }
             return
         }
-        publish(working, after: seen, failure: nil, finishing: batch)
+        state.withLock { Self.finish(batch, failure: nil, in: &$0) }
         log.warning("a change refused: \(error)")
         let reason = "the change holds a value PostgreSQL cannot store (U+0000 in a string, or more than one message can carry)"
         batch[0].completion(.failure(.rejected(.invalidBody(reason))))
@@ -294,14 +304,19 @@ package final class PostgresTripStore: Sendable {
 
     /// Brings the list up to the tables' newest revision (another instance wrote).
     package func catchUp() {
-        var working = state.withLock { $0.tables }
-        let seen = working.list.revision
-        do {
-            _ = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in try tables.catchUp(&working) }
-        } catch {
-            log.warning("catching up on other instances' changes failed: \(error)")
+        writerState.withLock { copy in
+            let seen = copy.list.revision
+            do {
+                let steps = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
+                    try tables.catchUp(&copy)
+                    return tables.steps
+                }
+                publish(&copy, steps: steps, after: seen)
+            } catch {
+                log.warning("catching up on other instances' changes failed: \(error)")
+                copy = state.withLock { $0.tables }  // some of the changes, perhaps: the next catching up makes them all
+            }
         }
-        publish(working, after: seen, failure: nil)
     }
 
     /// Prunes the tables in the background, on a connection of its own, once
@@ -324,33 +339,44 @@ package final class PostgresTripStore: Sendable {
         }
     }
 
-    /// Makes `working` what reads see, and tells the listener every change after `seen`
-    /// (`reset` when they are more than the history holds, or were pruned); the keys of
-    /// `finishing`, a batch written or failed, are no longer in flight.
+    /// Makes `copy`, which a transaction or a catching up brought from revision `seen` to a
+    /// newer one by `steps` (nil: it was read whole again), what reads see, and tells the
+    /// listener every change after `seen` (`reset` when they are more than the history holds,
+    /// or were pruned); the keys of `finishing`, a batch written, are no longer in flight.
+    /// Then, outside the lock, the state swapped out into `copy` takes the same steps, and is
+    /// the writer's copy again.
     package func publish(
-        _ working: PostgresTripTables.State, after seen: UInt64, failure: StorageError?, finishing batch: [PendingWrite] = []
+        _ copy: inout PostgresTripTables.State, steps: [PostgresTripTables.Step]?, after seen: UInt64, finishing batch: [PendingWrite] = []
     ) {
-        // What reads saw until now is swapped out, and freed after the lock, not while
-        // readers and the event loops wait for it.
-        var replaced = working
         state.withLock { state in
-            let events = working.history.events(after: seen)
-            swap(&state.tables, &replaced)
-            for pending in batch { if let key = pending.request.idempotency?.key { state.keysInFlight[key] = nil } }
-            if let failure {
-                state.lastWriteFailure = failure
-                state.statistics.recordFailure(failure)
-            } else if working.list.revision != seen || state.lastWriteFailure != nil {
-                state.lastWriteFailure = nil
-            }
+            swap(&state.tables, &copy)
+            Self.finish(batch, failure: nil, in: &state)
             guard let listener = state.listener else { return }
-            if let events {
+            if let events = state.tables.history.events(after: seen) {
                 for event in events { listener(event) }
             } else {
                 log.warning(
-                    "\(working.list.revision - seen) changes arrived at once, more than the history holds: the change feed says reset")
-                listener(.reset(revision: working.list.revision))
+                    "\(state.tables.list.revision - seen) changes arrived at once, more than the history holds: the change feed says reset")
+                listener(.reset(revision: state.tables.list.revision))
             }
         }
+        guard let steps else {
+            copy = state.withLock { $0.tables }  // shared until the next change copies what it touches
+            return
+        }
+        do throws(PostgresStoreError) {
+            for step in steps { try copy.redo(step) }
+        } catch {
+            log.warning("the writer's copy of the state could not take the steps reads' copy took (\(error)): it is copied whole")
+            copy = state.withLock { $0.tables }
+        }
+    }
+
+    /// The keys of `batch`, written or refused, are no longer in flight; `failure`, if any, is
+    /// what a write meets now (none: the database wrote, or could have).
+    package static func finish(_ batch: [PendingWrite], failure: StorageError?, in state: inout State) {
+        for pending in batch { if let key = pending.request.idempotency?.key { state.keysInFlight[key] = nil } }
+        state.lastWriteFailure = failure
+        if let failure { state.statistics.recordFailure(failure) }
     }
 }

@@ -76,8 +76,9 @@ extension PostgresTripTables {
         }
     }
 
-    /// Applies a `trip_changes` row (revision, record) as the journal's replay does.
-    package static func replay(_ row: [String?], onto state: inout State) throws(PostgresStoreError) {
+    /// Applies a `trip_changes` row (revision, record) as the journal's replay does; answers
+    /// it as a step, for the other copy of the state (`State.redo`).
+    package static func replay(_ row: [String?], onto state: inout State) throws(PostgresStoreError) -> Step {
         guard row.count == 2, let revision = row[0].flatMap({ UInt64($0) }), let text = row[1] else {
             throw .damaged("a trip_changes row reads \(row)")
         }
@@ -101,5 +102,6 @@ extension PostgresTripTables {
         }
         state.history.append(event)
         if let use = record.idempotency { state.ledger.finish(use, now: use.at) }
+        return .change(record, event)
     }
 }

@@ -9,46 +9,51 @@ extension PostgresTripTables {
     /// Plans and makes `requests` in one transaction, in order, after catching `state` up,
     /// as `ChangePlanner` plans them against the tables' newest list (so a precondition such
     /// as `If-Match` holds inside the transaction); answers each one's plan. A request its plan
-    /// or the list refuses changes nothing, and the others go on. When the transaction fails,
-    /// `state` is as it was (the next transaction catches up again), and the error is thrown:
-    /// nothing of the requests is in the tables, unless the connection broke during `COMMIT`,
-    /// when the next catching up finds out.
+    /// or the list refuses changes nothing, and the others go on.
+    ///
+    /// `state` is changed in place, and `steps` says how, for the store's other copy: what a
+    /// transaction costs grows with its changes, not with the list or the history. When the
+    /// transaction fails, the error is thrown and `state` may hold changes the tables do not:
+    /// the caller replaces it with a copy of what committed. Nothing of the requests is in the
+    /// tables then, unless the connection broke during `COMMIT`, when the next catching up
+    /// finds out.
     ///
     /// The transaction's session is named after the first request's trace context
     /// (`tagTransaction`).
     package func commit(_ requests: [ChangeRequest], to state: inout State) throws(PostgresStoreError) -> [PlannedChange] {
-        // One copy of the state, caught up and changed in place (a second would copy the list
-        // and the history again); `state` is left as it was until the transaction commits.
-        var working = state
-        let results = try transaction("BEGIN") { () throws(PostgresStoreError) in
+        steps = []
+        return try transaction("BEGIN") { () throws(PostgresStoreError) in
             tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
             // The changes after ours, and the end of the list, are asked for with the lock: one
             // round trip (each statement after the lock sees what the last writer committed).
             let opening = try queries([
-                Self.stateRow(locking: true), Self.changes(after: working),
+                Self.stateRow(locking: true), Self.changes(after: state),
                 PostgresStatement("SELECT max(position) FROM trips", prepared: true),
             ])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
-            guard revision >= working.list.revision else {
-                throw .damaged("the tables are at revision \(revision), behind the \(working.list.revision) already read")
+            guard revision >= state.list.revision else {
+                throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
             }
-            if revision > working.list.revision, try replay(opening[1].rows, onto: &working) == nil {
+            if revision > state.list.revision, try replay(opening[1].rows, onto: &state) == nil {
                 // The state row is locked: no one else writes while everything is read again.
-                working = try readAll(
-                    historyCapacity: working.history.capacity, ledger: IdempotencyLedger(byteLimit: working.ledger.byteLimit))
+                state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
+                steps = nil
             }
             endKey = try int64(opening[2].rows.first?[0] ?? nil)
             unwritten = ([], [], [])
             var results: [PlannedChange] = []
             var changes: [PlannedChange.Entry] = []
             for request in requests {
-                let planned = ChangePlanner.plan(request, on: &working.list, ledger: &working.ledger)
+                let planned = ChangePlanner.plan(request, on: &state.list, ledger: &state.ledger)
                 if let entry = planned.entry {
                     if let photo = entry.photo { insertPhoto(photo) }
-                    try writeRows(of: entry.record.change, outcome: entry.outcome, to: working.list)
+                    try writeRows(of: entry.record.change, outcome: entry.outcome, to: state.list)
                     changes.append(entry)
-                    // Durable once the transaction commits, and `working` is kept only then.
-                    entry.settle(history: &working.history, ledger: &working.ledger)
+                    // Durable once the transaction commits; the caller drops `state` otherwise.
+                    entry.settle(history: &state.history, ledger: &state.ledger)
+                    steps?.append(.change(entry.record, entry.event))
+                } else if let use = planned.keptUse {
+                    steps?.append(.keyKept(use))
                 }
                 results.append(planned)
             }
@@ -60,12 +65,10 @@ extension PostgresTripTables {
                     WITH updated AS (UPDATE trips_state SET revision = $1, last_issued_id = $2 RETURNING revision)
                     SELECT pg_notify($3, revision::text) FROM updated
                     """,
-                    [String(working.list.revision), String(working.list.lastIssuedID), Self.channel], prepared: true)
+                    [String(state.list.revision), String(state.list.lastIssuedID), Self.channel], prepared: true)
             }
             return results
         }
-        state = working
-        return results
     }
 
     /// Names the session after `traceparent` until the transaction ends (`application_name`,

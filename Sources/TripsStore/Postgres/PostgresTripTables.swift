@@ -44,6 +44,9 @@ package final class PostgresTripTables {
     var unwritten: (trips: [Trip], keys: [Int64], versions: [UInt64]) = ([], [], [])
     /// Statements queued by `execute`, sent before the next query's.
     var queued: [PostgresStatement] = []
+    /// What the last `commit` or `catchUp` did to its state, in order (`State.redo`); nil when
+    /// it read the state whole again.
+    package internal(set) var steps: [Step]? = []
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -116,11 +119,14 @@ package final class PostgresTripTables {
     }
 
     /// Brings `state` up to the tables' revision by replaying the changes after it, as the
-    /// journal's replay does, or, when some of them were pruned, by loading everything again.
+    /// journal's replay does, or, when some of them were pruned, by loading everything again;
+    /// `steps` says which. When it throws, `state` may hold some of the changes.
     @discardableResult
     func catchUp(_ state: inout State) throws(PostgresStoreError) -> CatchUp {
+        steps = []
         if let replayed = try replay(query(Self.changes(after: state)).rows, onto: &state) { return .replayed(replayed) }
         state = try load(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
+        steps = nil
         return .reloaded
     }
 
@@ -136,7 +142,10 @@ package final class PostgresTripTables {
     func replay(_ rows: [[String?]], onto state: inout State) throws(PostgresStoreError) -> Int? {
         guard let first = rows.first else { return 0 }
         guard first[0].flatMap({ UInt64($0) }) == state.list.revision + 1 else { return nil }
-        for row in rows { try Self.replay(row, onto: &state) }
+        for row in rows {
+            let step = try Self.replay(row, onto: &state)
+            steps?.append(step)
+        }
         return rows.count
     }
 

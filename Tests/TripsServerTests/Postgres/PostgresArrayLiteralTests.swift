@@ -8,6 +8,8 @@ import Testing
             PostgresArrayLiteral.encode(["a", "b \"c\"", nil, "", #"back\slash"#, "{,}"]) == #"{"a","b \"c\"",NULL,"","back\\slash","{,}"}"#
         )
         #expect(PostgresArrayLiteral.encode([String?]()) == "{}")
+        // Characters of several bytes next to escapes, and escapes at either end.
+        #expect(PostgresArrayLiteral.encode([#""Évora"✓\"#, #"日本\"#]) == #"{"\"Évora\"✓\\","日本\\"}"#)
         #expect(PostgresArrayLiteral.encode([3, -1, 0]) == "{3,-1,0}")
     }
 }

@@ -285,6 +285,56 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
+    /// The writer changes its copy of the state in place before `COMMIT`. A `COMMIT` that fails
+    /// then (here a deferred trigger refuses every change) must leave nothing of the changes:
+    /// reads, the feed, the idempotency keys and the next transaction see what committed, and
+    /// the list is the one a new store loads.
+    @Test func aCommitThatFailsAfterTheChangesWereMadeInMemoryLeavesWhatCommitted() async throws {
+        try await inFreshDatabase { configuration in
+            let store = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { store.close() }
+            let feed = FeedRecorder(store)
+            _ = try mutateWaiting(store) { _ in .add([storageDraft("Lisbon"), storageDraft("Porto")], before: nil) }.get()
+            let admin = try PostgresConnection.connect(configuration)
+            defer { admin.close() }
+            try admin.simpleQuery(
+                """
+                CREATE FUNCTION refuse_changes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
+                CREATE CONSTRAINT TRIGGER refuse_changes AFTER INSERT ON trip_changes
+                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_changes()
+                """)
+            let committed = (list: store.list, history: store.withHistory { $0.all })
+            let keyed = IdempotencyRequest(key: IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "f", now: 1_800_000_000) { _ in
+                StoredAnswer(status: 200, fields: [:], content: .body([]))
+            }
+            let doomed: [TripChange] = [
+                .replace(1, storageDraft("Braga")), .add([storageDraft("Sines"), storageDraft("Faro")], before: 2),
+                .setFavorite(2, true), .move(ReorderDifference(sources: [2], destination: .before(1))), .delete([1]),
+            ]
+            for change in doomed {
+                let key = change == doomed[0] ? keyed : nil
+                guard case .failure(.storage(.databaseFault)) = mutateWaiting(store, idempotency: key, { _ in change }) else {
+                    Issue.record("\(change): the refused COMMIT is a fault")
+                    continue
+                }
+                #expect(store.list == committed.list && Array(store.list.trips) == Array(committed.list.trips), "\(change)")
+                #expect(store.withHistory { $0.all } == committed.history)
+            }
+            try admin.simpleQuery("DROP TRIGGER refuse_changes ON trip_changes")
+            // The key is free again, the ids the refused creates took are issued now, once.
+            #expect((try? mutateWaiting(store, idempotency: keyed) { _ in .replace(1, storageDraft("Braga")) }.get())?.revision == 2)
+            let made = try mutateWaiting(store) { _ in .add([storageDraft("Sines"), storageDraft("Faro")], before: 2) }.get()
+            #expect(made.revision == 3)
+            #expect(feed.all.map(\.revision) == [1, 2, 3])
+            let loaded = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { loaded.close() }
+            #expect(Array(loaded.list.trips) == Array(store.list.trips))
+            #expect(loaded.list == store.list)
+            #expect(loaded.withHistory { $0.all } == store.withHistory { $0.all })
+            #expect(store.list.trips.map(\.id) == [1, 3, 4, 2])
+        }
+    }
+
     @Test func aStoreStartsFromWhatTheDatabaseHolds() async throws {
         try await inFreshDatabase { configuration in
             let first = try PostgresTripStore(connection: configuration, seedSamples: false)

@@ -38,6 +38,46 @@ struct PostgresTripTablesLiveTests {
         }
     }
 
+    /// `PostgresTripStore` keeps a second copy of the state and brings it up by the steps a
+    /// transaction or a catching up took on the first (`State.redo`): the copy ends equal to
+    /// the state changed in place, and to one read from the tables.
+    @Test func aSecondCopyTakingTheStepsOfATransactionOrACatchingUpEndsTheSame() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let first = try Instance(schema: schema)
+            let second = try Instance(schema: schema)
+            var copies = (first.state, second.state)
+            let keyed = { (key: String, change: TripChange?) in
+                ChangeRequest(
+                    plan: { _ in change },
+                    idempotency: IdempotencyRequest(key: IdempotencyLedger.Key(scope: "", key: key), fingerprint: "f", now: 1_800_000_000) {
+                        _ in StoredAnswer(status: 200, fields: [:], content: .body([]))
+                    })
+            }
+            let changes = [TripChange.add(Self.samples, before: nil)] + everyKindOfChange
+            // A keyed change, and a keyed request that changes nothing: its key is kept alone.
+            let requests =
+                changes.map { change in ChangeRequest { _ in change } } + [keyed("k-1", .setFavorite(2, false)), keyed("k-2", nil)]
+            _ = try first.tables.commit(requests, to: &first.state)
+            let steps = try #require(first.tables.steps)
+            #expect(steps.count == changes.count + 2)
+            #expect(steps.last == .keyKept(try #require(first.state.ledger.all.last)))
+            for step in steps { try copies.0.redo(step) }
+            #expect(try second.tables.catchUp(&second.state) == .replayed(changes.count + 1))
+            for step in try #require(second.tables.steps) { try copies.1.redo(step) }
+            let reread = try Instance(schema: schema).state
+            for state in [copies.0, second.state, copies.1] {
+                #expect(state.list == first.state.list && state.list.trips.map(\.id) == first.state.list.trips.map(\.id))
+                #expect(state.history == first.state.history && state.history == reread.history)
+                #expect(state.list == reread.list)
+            }
+            #expect(copies.0.ledger == first.state.ledger)
+            #expect(copies.1.ledger == second.state.ledger)
+            // A step that does not follow the copy's revision is refused, and changes nothing.
+            #expect(throws: PostgresStoreError.self) { try copies.0.redo(steps[1]) }
+            #expect(copies.0.list == first.state.list && copies.0.history == first.state.history)
+        }
+    }
+
     @Test func anotherInstanceCatchesUpOnWhatOneWrote() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
             let first = try Instance(schema: schema)

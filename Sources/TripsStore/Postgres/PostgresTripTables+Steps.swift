@@ -1,0 +1,40 @@
+import TripsDomain
+
+/// What a transaction or a catching up did to a `State`, one step at a time, so that a second
+/// copy of the state can be brought to the same revision by doing the same steps (`redo`)
+/// instead of being copied whole: `PostgresTripStore` keeps two copies, the one reads see and
+/// the one its writer changes in place, and swaps them once a transaction commits.
+extension PostgresTripTables {
+    package enum Step: Sendable, Equatable {
+        /// A change made, here or by another instance, with the event the history keeps for it.
+        case change(JournalRecord, ChangeEvent)
+        /// An idempotency key's use kept in the ledger with no change (the change changed
+        /// nothing, so there is nothing to make durable: `ChangePlanner`).
+        case keyKept(IdempotencyKeyUse)
+    }
+}
+
+extension PostgresTripTables.State {
+    /// Does `step` on this state, as the journal's replay does a record: the change's revision
+    /// must follow the list's, and lead to it.
+    package mutating func redo(_ step: PostgresTripTables.Step) throws(PostgresStoreError) {
+        switch step {
+        case .keyKept(let use):
+            ledger.finish(use, now: use.at)
+        case .change(let record, let event):
+            guard record.revision == list.revision + 1, event.revision == record.revision else {
+                throw .damaged("change \(record.revision) follows \(list.revision)")
+            }
+            do throws(TripsError) {
+                _ = try list.apply(record.change)
+            } catch {
+                throw .damaged("change \(record.revision) no longer applies: \(error)")
+            }
+            guard list.revision == record.revision else {
+                throw .damaged("change \(record.revision) does not lead to revision \(record.revision)")
+            }
+            history.append(event)
+            if let use = record.idempotency { ledger.finish(use, now: use.at) }
+        }
+    }
+}
