@@ -147,12 +147,18 @@ package final class PostgresConnection {
         // The session ends either way: a goodbye that cannot be sent (the server already
         // left) changes nothing.
         try? socket?.send(goodbye, deadline: ContinuousClock.now + min(configuration.queryTimeout, .seconds(1)))
+        endSession()
+    }
+
+    // MARK: - The protocol's steps
+
+    /// Forgets a session the server ended, or whose state is no longer known: the connection
+    /// is closed from here on (`isOpen` is false).
+    private func endSession() {
         socket = nil
         buffer = []
         readIndex = 0
     }
-
-    // MARK: - The protocol's steps
 
     /// Runs `body` on an open connection; closes the connection after an error that leaves
     /// the protocol's state unknown.
@@ -163,9 +169,7 @@ package final class PostgresConnection {
         } catch {
             if !error.leavesConnectionUsable {
                 if case .socket(.timedOut) = error { requestCancel() }
-                socket = nil
-                buffer = []
-                readIndex = 0
+                endSession()
             }
             throw error
         }
@@ -351,7 +355,17 @@ package final class PostgresConnection {
             if case .errorResponse(let diagnostic) = message {
                 let error = PostgresServerError(diagnostic: diagnostic)
                 // A FATAL error ends the session at once, even after an ordinary one.
-                if error.endsSession { throw .server(error) }
+                if error.endsSession {
+                    // After every statement finished, the answers stand: a COMMIT's
+                    // CommandComplete means it committed, and a session ended right after it
+                    // (an administrator's shutdown before ReadyForQuery) takes nothing back.
+                    // Taking the error instead would have the caller run committed work again.
+                    if stage == .done, failure == nil {
+                        endSession()
+                        return results
+                    }
+                    throw .server(error)
+                }
                 guard failure == nil else { throw .unexpectedMessage(.errorResponse) }
                 failure = error
                 continue

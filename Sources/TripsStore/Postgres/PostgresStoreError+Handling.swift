@@ -28,7 +28,7 @@ extension PostgresStoreError {
     /// From the SQLSTATE when the server refused a statement (`SQLState` says why each).
     package var handling: Handling {
         switch self {
-        case .connections: return .unavailable
+        case .connections, .commitOutcomeUnknown: return .unavailable
         case .migration, .damaged: return .fault
         case .database(let error):
             if case .encoding = error { return .refuseChange }

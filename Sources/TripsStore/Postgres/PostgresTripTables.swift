@@ -244,13 +244,18 @@ package final class PostgresTripTables {
     }
 
     /// Runs `body` between `begin` and `COMMIT`, both sent with other statements (`execute`);
-    /// rolls back when it throws.
+    /// rolls back when it throws. A session that ends while `COMMIT` is in flight is
+    /// `.commitOutcomeUnknown`, never an error that would have the caller run the work again.
     func transaction<Value>(_ begin: String, _ body: () throws(PostgresStoreError) -> Value) throws(PostgresStoreError) -> Value {
         queued = [PostgresStatement(begin, prepared: true)]
         do throws(PostgresStoreError) {
             let value = try body()
             execute("COMMIT", prepared: true)
-            try flush()
+            do throws(PostgresStoreError) {
+                try flush()
+            } catch .database(let error) where !error.leavesConnectionUsable {
+                throw .commitOutcomeUnknown(error)
+            }
             return value
         } catch {
             queued = []

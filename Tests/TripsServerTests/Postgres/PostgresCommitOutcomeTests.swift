@@ -1,0 +1,76 @@
+import Testing
+@testable import TripsPlatform
+@testable import TripsPostgres
+@testable import TripsServer
+@testable import TripsStore
+
+/// A session that ends around `COMMIT`, played from a script: a COMMIT the server answered
+/// stands even when the session ends before ReadyForQuery (`pg_terminate_backend` right after
+/// a commit), and a COMMIT sent but not answered is never taken for a transaction that did not
+/// commit (the store would make the change a second time on a new connection).
+@Suite struct PostgresCommitOutcomeTests {
+    static let shutdown = Wire.error("57P01", "terminating connection due to administrator command", severity: "FATAL")
+    /// What the server says to an unnamed statement without rows: ParseComplete, BindComplete,
+    /// NoData, CommandComplete.
+    static func finished(_ tag: String) -> [UInt8] {
+        Wire.message("1", []) + Wire.message("2", []) + Wire.message("n", []) + Wire.commandComplete(tag)
+    }
+
+    @Test func answersGivenBeforeTheSessionEndedStand() throws {
+        let (server, connection) = try PostgresConnectionTests.connected()
+        try server.say(Self.finished("UPDATE 1") + Self.finished("COMMIT") + Self.shutdown)
+        let results = try connection.pipeline([PostgresStatement("UPDATE trips_state SET revision = 2"), PostgresStatement("COMMIT")])
+        #expect(results.map(\.commandTag) == ["UPDATE 1", "COMMIT"])
+        #expect(!connection.isOpen, "the session is over all the same")
+    }
+
+    @Test func aSessionEndedBeforeTheLastAnswerIsStillAnError() throws {
+        let (server, connection) = try PostgresConnectionTests.connected()
+        try server.say(Self.finished("UPDATE 1") + Self.shutdown)
+        let error = try #require(throws: PostgresConnectionError.self) {
+            try connection.pipeline([PostgresStatement("UPDATE trips_state SET revision = 2"), PostgresStatement("COMMIT")])
+        }
+        #expect(error.serverError?.sqlState == .adminShutdown)
+        #expect(!connection.isOpen)
+    }
+
+    /// BEGIN and the writes answered, then the session ends (a FATAL, or the socket closes)
+    /// with COMMIT unanswered: the outcome is unknown, which the store answers 503 without
+    /// running the transaction again.
+    @Test(arguments: [true, false])
+    func aCommitLeftUnansweredHasAnUnknownOutcome(fatal: Bool) throws {
+        let (server, connection) = try PostgresConnectionTests.connected()
+        let tables = PostgresTripTables(connection: connection)
+        // BEGIN and COMMIT are named statements, parsed on first use: ParseComplete comes first too.
+        try server.say(Self.finished("BEGIN") + Self.finished("UPDATE 1") + (fatal ? Self.shutdown : []))
+        if !fatal { server.hangUp() }
+        let error = try #require(throws: PostgresStoreError.self) {
+            try tables.transaction("BEGIN") { () throws(PostgresStoreError) in
+                tables.execute("UPDATE trips_state SET revision = 2")
+            }
+        }
+        guard case .commitOutcomeUnknown = error else {
+            Issue.record("expected an unknown outcome, got \(error)")
+            return
+        }
+        #expect(error.handling == .unavailable, "answered 503, not run again")
+        #expect(error.description.contains("may have been made"))
+    }
+
+    /// A statement the server refused (an ordinary ERROR) aborts the transaction: it did not
+    /// commit, and the error keeps its own handling.
+    @Test func aRefusedStatementBeforeCommitKeepsItsHandling() throws {
+        let (server, connection) = try PostgresConnectionTests.connected()
+        let tables = PostgresTripTables(connection: connection)
+        try server.say(
+            Self.finished("BEGIN") + Wire.message("1", []) + Wire.message("2", [])
+                + Wire.error("40001", "could not serialize access") + Wire.readyForQuery("E")
+                + Wire.message("C", Wire.cString("ROLLBACK")) + Wire.readyForQuery())
+        let error = try #require(throws: PostgresStoreError.self) {
+            try tables.transaction("BEGIN") { () throws(PostgresStoreError) in
+                tables.execute("UPDATE trips_state SET revision = 2")
+            }
+        }
+        #expect(error.handling == .retry)
+    }
+}
