@@ -15,8 +15,15 @@ import Testing
                 throw TestFailure("no sched_setaffinity")
             }
             let setAffinity = unsafeBitCast(symbol, to: SchedSetAffinity.self)
+            var original = [UInt64](repeating: 0, count: 16)
+            guard original.withUnsafeMutableBytes({ Linux.calls.schedGetAffinity(0, $0.count, $0.baseAddress) }) == 0 else {
+                throw TestFailure("sched_getaffinity: errno \(errno)")
+            }
+            // Given back before the thread resumes the test: a thread this one starts (the
+            // shared pool grows from the thread that wakes it) would inherit the pin.
+            defer { _ = original.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress) } }
             var mask = [UInt64](repeating: 0, count: 16)
-            mask[0] = 1  // CPU 0 alone; this thread is its own, so no other test is pinned
+            mask[0] = 1  // CPU 0 alone
             let result = mask.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress) }
             guard result == 0 else { throw TestFailure("sched_setaffinity: errno \(errno)") }
             return (Linux.usableCores(), Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
