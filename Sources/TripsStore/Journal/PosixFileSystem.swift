@@ -39,17 +39,9 @@ package struct PosixFileSystem: FileSystem {
     }
 
     package func readFile(_ path: String) throws(StorageError) -> [UInt8]? {
-        let descriptor: Int32
-        do {
-            descriptor = try blockingSystemCall("open") { Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-        } catch {
-            if error.errno == ENOENT { return nil }
-            throw .io(call: "open", path: path, errno: error.errno)
-        }
+        guard let (descriptor, size) = try Self.openForReading(path) else { return nil }
         defer { Glibc.close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .io(call: "fstat", path: path, errno: errno) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var bytes = [UInt8](repeating: 0, count: size)
         var offset = 0
         while offset < bytes.count {
             let count = try Self.call("read", path) {
@@ -68,6 +60,19 @@ package struct PosixFileSystem: FileSystem {
     package func withContents<Value>(
         of path: String, _ body: (FileContents) throws(StorageError) -> Value
     ) throws(StorageError) -> Value? {
+        guard let (descriptor, length) = try Self.openForReading(path) else { return nil }
+        defer { Glibc.close(descriptor) }
+        guard length > 0 else { return try body(FileContents(UnsafeRawBufferPointer(start: nil, count: 0))) }
+        guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
+            throw .io(call: "mmap", path: path, errno: errno)
+        }
+        defer { munmap(base, length) }
+        return try body(FileContents(UnsafeRawBufferPointer(start: base, count: length), isMapped: true))
+    }
+
+    /// The file at `path` opened for reading, and its size; nil when there is none. The caller
+    /// closes the descriptor.
+    private static func openForReading(_ path: String) throws(StorageError) -> (descriptor: Int32, size: Int)? {
         let descriptor: Int32
         do {
             descriptor = try blockingSystemCall("open") { Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
@@ -75,16 +80,13 @@ package struct PosixFileSystem: FileSystem {
             if error.errno == ENOENT { return nil }
             throw .io(call: "open", path: path, errno: error.errno)
         }
-        defer { Glibc.close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .io(call: "fstat", path: path, errno: errno) }
-        let length = Int(info.st_size)
-        guard length > 0 else { return try body(FileContents(UnsafeRawBufferPointer(start: nil, count: 0))) }
-        guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
-            throw .io(call: "mmap", path: path, errno: errno)
+        guard fstat(descriptor, &info) == 0 else {
+            let failure = errno
+            Glibc.close(descriptor)
+            throw .io(call: "fstat", path: path, errno: failure)
         }
-        defer { munmap(base, length) }
-        return try body(FileContents(UnsafeRawBufferPointer(start: base, count: length), isMapped: true))
+        return (descriptor, Int(info.st_size))
     }
 
     package func open(_ path: String, mode: OpenMode) throws(StorageError) -> OpenFile {
