@@ -1,0 +1,123 @@
+/// Reading the answers to a query: the extended protocol's (`pipeline`, `query`) and the
+/// simple protocol's (`simpleQuery`), message by message, into rows of text.
+extension PostgresConnection {
+    /// The extended query's answers, for each statement: ParseComplete (unless `parses` says
+    /// it was prepared already), BindComplete, RowDescription or NoData, DataRows,
+    /// CommandComplete (or EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse
+    /// the server skips to ReadyForQuery. A named statement whose Parse completed is prepared
+    /// from then on, whatever follows.
+    func readExtendedQueryResults(
+        _ parses: [PostgresPreparedStatements.Parse], deadline: ContinuousClock.Instant
+    ) throws(PostgresConnectionError) -> [PostgresRows] {
+        enum Stage { case parse, bind, describe, rows, done }
+        let count = parses.count
+        var results: [PostgresRows] = []
+        results.reserveCapacity(count)
+        func firstStage(of index: Int) -> Stage { index == count ? .done : parses[index] == nil ? .bind : .parse }
+        var stage = firstStage(of: 0)
+        var columns: [String] = []
+        var rows: [[String?]] = []
+        var failure: PostgresServerError?
+        while true {
+            let message = try nextMessage(deadline: deadline)
+            if case .errorResponse(let diagnostic) = message {
+                let error = PostgresServerError(diagnostic: diagnostic)
+                // A FATAL error ends the session at once, even after an ordinary one.
+                if error.endsSession {
+                    // After every statement finished, the answers stand: a COMMIT's
+                    // CommandComplete means it committed, and a session ended right after it
+                    // (an administrator's shutdown before ReadyForQuery) takes nothing back.
+                    // Taking the error instead would have the caller run committed work again.
+                    if stage == .done, failure == nil {
+                        endSession()
+                        return results
+                    }
+                    throw .server(error)
+                }
+                guard failure == nil else { throw .unexpectedMessage(.errorResponse) }
+                failure = error
+                continue
+            }
+            if let failure {
+                guard case .readyForQuery(let status) = message else { throw .unexpectedMessage(message.kind) }
+                transactionStatus = status
+                throw .server(failure)
+            }
+            switch (stage, message) {
+            case (.parse, .parseComplete):
+                prepared.parsed(parses[results.count])
+                stage = .bind
+            case (.bind, .bindComplete): stage = .describe
+            case (.describe, .rowDescription(let descriptions)):
+                guard descriptions.allSatisfy({ $0.formatCode == 0 }) else { throw .unexpectedMessage(.rowDescription) }
+                columns = descriptions.map(\.name)
+                stage = .rows
+            case (.describe, .noData): stage = .rows
+            case (.rows, .dataRow(let values)): rows.append(try Self.text(values, columnCount: columns.count))
+            case (.rows, .commandComplete), (.rows, .emptyQueryResponse):
+                let tag = if case .commandComplete(let tag) = message { tag } else { "" }
+                results.append(PostgresRows(columns: columns, rows: rows, commandTag: tag))
+                (columns, rows) = ([], [])
+                stage = firstStage(of: results.count)
+            case (.done, .readyForQuery(let status)):
+                transactionStatus = status
+                return results
+            default: throw .unexpectedMessage(message.kind)
+            }
+        }
+    }
+
+    /// The simple query's answers: per statement, RowDescription and DataRows if it returns
+    /// rows, then CommandComplete (EmptyQueryResponse for empty SQL); ReadyForQuery at the end.
+    /// An ErrorResponse ends the statements early.
+    func readSimpleQueryResults(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> [PostgresRows] {
+        var results: [PostgresRows] = []
+        var columns: [String]?
+        var rows: [[String?]] = []
+        var failure: PostgresServerError?
+        while true {
+            let message = try nextMessage(deadline: deadline)
+            if case .errorResponse(let diagnostic) = message, diagnostic.endsSession {
+                throw .server(PostgresServerError(diagnostic: diagnostic))
+            }
+            if failure != nil, message.kind != .readyForQuery { throw .unexpectedMessage(message.kind) }
+            switch message {
+            case .rowDescription(let descriptions) where columns == nil:
+                guard descriptions.allSatisfy({ $0.formatCode == 0 }) else { throw .unexpectedMessage(.rowDescription) }
+                columns = descriptions.map(\.name)
+            case .dataRow(let values) where columns != nil:
+                rows.append(try Self.text(values, columnCount: columns?.count ?? 0))
+            case .commandComplete(let tag):
+                results.append(PostgresRows(columns: columns ?? [], rows: rows, commandTag: tag))
+                columns = nil
+                rows = []
+            case .emptyQueryResponse where columns == nil:
+                results.append(PostgresRows(columns: [], rows: [], commandTag: ""))
+            case .errorResponse(let diagnostic):
+                failure = PostgresServerError(diagnostic: diagnostic)
+            case .readyForQuery(let status) where columns == nil:
+                transactionStatus = status
+                if let failure { throw .server(failure) }
+                return results
+            default:
+                throw .unexpectedMessage(message.kind)
+            }
+        }
+    }
+
+    /// A DataRow's values as text; the row must have one value per column.
+    private static func text(_ values: [[UInt8]?], columnCount: Int) throws(PostgresConnectionError) -> [String?] {
+        guard values.count == columnCount else { throw .unexpectedMessage(.dataRow) }
+        var row: [String?] = []
+        row.reserveCapacity(values.count)
+        for value in values {
+            guard let value else {
+                row.append(nil)
+                continue
+            }
+            guard let text = String(validating: value, as: UTF8.self) else { throw .wire(.invalidUTF8(.dataRow)) }
+            row.append(text)
+        }
+        return row
+    }
+}
