@@ -103,13 +103,14 @@ final class DroppingProxy: Sendable {
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    /// Stops accepting; connections in flight end with their peers.
+    /// Stops accepting (the accepting thread closes the listener); connections in flight end
+    /// with their peers.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
@@ -118,24 +119,35 @@ final class DroppingProxy: Sendable {
                 continue
             }
             let drops = dropsLeft.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue > 0
-            Thread { Self.pump(from: client, to: upstream) }.start()
-            Thread { [self] in
-                if drops {
-                    // The first bytes of the answer mean the change was made: lose them.
-                    var byte: UInt8 = 0
-                    _ = read(upstream, &byte, 1)
-                    droppedCount.add(1, ordering: .releasing)
-                    shutdown(client, Int32(SHUT_RDWR))
-                    shutdown(upstream, Int32(SHUT_RDWR))
-                    close(upstream)
-                } else {
-                    Self.pump(from: upstream, to: client)
-                }
-            }.start()
+            Thread { [self] in relay(client: client, upstream: upstream, dropping: drops) }.start()
         }
     }
 
-    /// Copies bytes until either side ends, then ends both.
+    /// Relays one connection both ways, and closes both descriptors once both directions have
+    /// ended: only shutdowns before that, so neither direction can touch a number the system
+    /// has already given to the next connection.
+    private func relay(client: Int32, upstream: Int32, dropping: Bool) {
+        let requestDone = DispatchSemaphore(value: 0)
+        Thread {
+            Self.pump(from: client, to: upstream)
+            requestDone.signal()
+        }.start()
+        if dropping {
+            // The first bytes of the answer mean the change was made: lose them.
+            var byte: UInt8 = 0
+            _ = read(upstream, &byte, 1)
+            droppedCount.add(1, ordering: .releasing)
+            shutdown(client, Int32(SHUT_RDWR))
+            shutdown(upstream, Int32(SHUT_RDWR))
+        } else {
+            Self.pump(from: upstream, to: client)
+        }
+        requestDone.wait()
+        close(client)
+        close(upstream)
+    }
+
+    /// Copies bytes until either side ends, then shuts both down (the relay closes them).
     private static func pump(from source: Int32, to destination: Int32) {
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while true {
@@ -146,7 +158,6 @@ final class DroppingProxy: Sendable {
         }
         shutdown(source, Int32(SHUT_RDWR))
         shutdown(destination, Int32(SHUT_RDWR))
-        close(source)
     }
 
     private static func connect(port: Int) -> Int32? {
