@@ -108,9 +108,7 @@ extension JSONWriter {
     /// `date` as a quoted RFC 3339 timestamp, as `TripDate.rfc3339` spells it, written digit
     /// by digit (no text built first).
     public mutating func appendTimestamp(_ date: Date) {
-        appendRaw("\"")
-        appendRFC3339(date)
-        appendRaw("\"")
+        appendRFC3339(date, quoted: true)
     }
 
     /// A date on a whole second in years 1 to 9999 as a quoted timestamp, exactly what
@@ -126,26 +124,39 @@ extension JSONWriter {
     }
 
     /// `2027-03-05T00:00:00Z`, with `.sss` only when there are milliseconds: the one place
-    /// that spells a timestamp.
-    fileprivate mutating func appendRFC3339(_ date: Date) {
+    /// that spells a timestamp. Written in one step, each field straight into the buffer.
+    fileprivate mutating func appendRFC3339(_ date: Date, quoted: Bool = false) {
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
         let msOfDay = ((milliseconds % 86_400_000) + 86_400_000) % 86_400_000
         let day = CivilDate(daysSinceEpoch: (milliseconds - msOfDay) / 86_400_000)
-        appendDigits(day.year, width: 4)
-        appendRaw("-")
-        appendDigits(day.month, width: 2)
-        appendRaw("-")
-        appendDigits(day.day, width: 2)
-        appendRaw("T")
-        appendDigits(msOfDay / 3_600_000, width: 2)
-        appendRaw(":")
-        appendDigits(msOfDay / 60_000 % 60, width: 2)
-        appendRaw(":")
-        appendDigits(msOfDay / 1000 % 60, width: 2)
-        if msOfDay % 1000 != 0 {
-            appendRaw(".")
-            appendDigits(msOfDay % 1000, width: 3)
+        appendBytes(atMost: 9 + 7 * JSONWriter.maxDigits(width: 4)) { target in
+            var written = 0
+            func put(_ byte: UInt8) {
+                target[written] = byte
+                written += 1
+            }
+            func put(_ value: Int, width: Int) {
+                written += JSONWriter.writeDigits(value, width: width, to: target + written)
+            }
+            if quoted { put(UInt8(ascii: "\"")) }
+            put(day.year, width: 4)
+            put(UInt8(ascii: "-"))
+            put(day.month, width: 2)
+            put(UInt8(ascii: "-"))
+            put(day.day, width: 2)
+            put(UInt8(ascii: "T"))
+            put(msOfDay / 3_600_000, width: 2)
+            put(UInt8(ascii: ":"))
+            put(msOfDay / 60_000 % 60, width: 2)
+            put(UInt8(ascii: ":"))
+            put(msOfDay / 1000 % 60, width: 2)
+            if msOfDay % 1000 != 0 {
+                put(UInt8(ascii: "."))
+                put(msOfDay % 1000, width: 3)
+            }
+            put(UInt8(ascii: "Z"))
+            if quoted { put(UInt8(ascii: "\"")) }
+            return written
         }
-        appendRaw("Z")
     }
 }
