@@ -177,6 +177,9 @@ extension PostgresTripTables {
             }
             high = key
         }
+        // Not prepared: planned with its values, `$1 IS NULL` folds away and the scan starts at
+        // the anchor; a generic plan would read the list backwards from its end (30 ms for an
+        // anchor near the start of 100,000 trips).
         let neighboursBefore = """
             SELECT id, position FROM trips WHERE ($1::bigint IS NULL OR position < $1::bigint) AND id <> ALL($2::bigint[])
             ORDER BY position DESC LIMIT $3
