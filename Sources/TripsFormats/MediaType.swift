@@ -40,4 +40,13 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(type)/\(subtype)" }
+
+    /// Whether `text` is exactly `description`, byte for byte (so lowercase, no parameters),
+    /// compared without building it.
+    public func isSpelled(exactlyBy text: String) -> Bool {
+        let (typeBytes, subtypeBytes, utf8) = (type.utf8, subtype.utf8, text.utf8)
+        guard utf8.count == typeBytes.count + 1 + subtypeBytes.count else { return false }
+        return utf8.prefix(typeBytes.count).elementsEqual(typeBytes) && utf8.dropFirst(typeBytes.count).first == UInt8(ascii: "/")
+            && utf8.suffix(subtypeBytes.count).elementsEqual(subtypeBytes)
+    }
 }

@@ -10,11 +10,14 @@ enum RequestBody {
     static func choose<Representation>(
         _ accepted: [Representation], by mediaType: (Representation) -> MediaType, for request: HTTPRequest
     ) throws(APIError) -> Representation {
-        if let value = request.headerFields[.contentType],
-            let range = AcceptField.parseRange(Substring(value)), range.type != "*", range.subtype != "*",
-            let chosen = accepted.first(where: { range.matches(mediaType($0)) })
-        {
-            return chosen
+        if let value = request.headerFields[.contentType] {
+            // Most requests name a type bare and in lowercase, as the list spells it: no parsing.
+            if let chosen = accepted.first(where: { mediaType($0).isSpelled(exactlyBy: value) }) { return chosen }
+            if let range = AcceptField.parseRange(Substring(value)), range.type != "*", range.subtype != "*",
+                let chosen = accepted.first(where: { range.matches(mediaType($0)) })
+            {
+                return chosen
+            }
         }
         let names = accepted.map { mediaType($0).description }.joined(separator: ", ")
         let sent = request.headerFields[.contentType].map { "\($0) is" } ?? "a body without Content-Type is"
