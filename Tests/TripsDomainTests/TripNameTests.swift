@@ -43,6 +43,31 @@ import TripsTestSupport
         #expect(throws: TripsError.invalidField(.notes, "must be at most 10000 characters")) { try trip.validate() }
     }
 
+    /// Printable ASCII takes a shorter way through the rules (`isPlainlyValid`): at their
+    /// limits and just past them, with a leading space or nothing, it judges as the rules do.
+    @Test func asciiNamesAndNotesAreJudgedAlikeAtTheirLimits() throws {
+        var trip = draft(city: String(repeating: "a", count: 200))
+        trip.imageName = String(repeating: "b", count: 200)
+        trip.notes = String(repeating: "c", count: 10_000)
+        try trip.validate()
+        trip.imageName = ""
+        trip.city = " Kyoto"  // set past the trimming initializer: not blank
+        try trip.validate()
+        let breaks: [(TripsError, (inout TripDraft) -> Void)] = [
+            (.invalidField(.city, "must be at most 200 characters"), { $0.city = String(repeating: "a", count: 201) }),
+            (.invalidField(.city, "must not be blank"), { $0.city = "   " }),
+            (.invalidField(.imageName, "must be at most 200 characters"), { $0.imageName = String(repeating: "b", count: 201) }),
+            (.invalidField(.imageName, "must not hold control characters or line breaks"), { $0.imageName = "a\tb" }),
+            (.invalidField(.notes, "must be at most 10000 characters"), { $0.notes += "c" }),
+            (.invalidField(.notes, "must not hold U+0000 (NUL)"), { $0.notes = "a\u{0}b" }),
+        ]
+        for (expected, change) in breaks {
+            var broken = trip
+            change(&broken)
+            #expect(throws: expected) { try broken.validate() }
+        }
+    }
+
     /// A name that starts with whitespace is blank only when all of it is.
     @Test func aNameIsBlankOnlyWhenAllOfItIsWhitespace() throws {
         var trip = draft(city: "Kyoto")
