@@ -6,7 +6,10 @@ import TripsFormats
     @Test func onlyTheBareLowercaseSpellingIsExact() {
         #expect(MediaType.json.isSpelled(exactlyBy: "application/json"))
         #expect(MediaType.mergePatchJSON.isSpelled(exactlyBy: "application/merge-patch+json"))
-        for other in ["Application/JSON", "application/json; charset=utf-8", "application/jso", "application/jsonx", "applicationXjson", "", "text/json"] {
+        for other in [
+            "Application/JSON", "application/json; charset=utf-8", "application/jso", "application/jsonx", "applicationXjson", "",
+            "text/json",
+        ] {
             #expect(!MediaType.json.isSpelled(exactlyBy: other), "\(other)")
         }
     }
