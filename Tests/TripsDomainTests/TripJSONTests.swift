@@ -228,6 +228,22 @@ private func exportJSON(_ trip: Trip) -> String {
         #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: [0x22, 0xFF, 0x22]) }
     }
 
+    /// Strings without an escape are taken whole, the others byte by byte: both read alike,
+    /// and both refuse what JSON does not allow.
+    @Test func stringsAreReadAlikeWithAndWithoutEscapes() throws {
+        #expect(
+            try json(#"["Zürich", "a\"b", "long run then \u00e9", ""]"#)
+                == .array([.string("Zürich"), .string("a\"b"), .string("long run then é"), .string("")]))
+        for bytes: [UInt8] in [
+            Array(#"["a"#.utf8) + [0xFF] + Array(#""]"#.utf8),  // invalid UTF-8, no escape
+            Array(#"["\n"#.utf8) + [0xC3] + Array(#""]"#.utf8),  // invalid UTF-8 after an escape
+            Array(#"["a"#.utf8) + [0x0A] + Array(#"b"]"#.utf8),  // a raw line break
+            Array(#"["abc"#.utf8),  // unterminated
+        ] {
+            #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: bytes) }
+        }
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONSyntaxError.self) { try json(deep) }

@@ -149,7 +149,20 @@ struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // the opening quote
-        var utf8: [UInt8] = []
+        // Most strings hold no escape: found whole, then validated and copied once, rather
+        // than gathered byte by byte.
+        let start = index
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
+            index += 1
+        }
+        if current == UInt8(ascii: "\"") {
+            index += 1
+            guard let string = String(validating: bytes[start..<(index - 1)], as: UTF8.self) else {
+                throw failure("string is not valid UTF-8")
+            }
+            return string
+        }
+        var utf8 = Array(bytes[start..<index])
         while true {
             guard let byte = current else { throw failure("unterminated string") }
             switch byte {
