@@ -80,10 +80,11 @@ public struct TripDraft: Sendable, Hashable {
     }
 
     /// Whether the draft is one of the common kind that breaks no rule, told in one pass over
-    /// each name's bytes: names of printable ASCII (whose characters are their bytes, none a
-    /// control or a line break) that start visibly (not blank), within their lengths. Any
-    /// other draft, valid or not, is judged rule by rule; this only spares the usual one the
-    /// reasons, sets and scalar walks.
+    /// each string's bytes: names of printable ASCII (whose characters are their bytes, none a
+    /// control or a line break) that start visibly (not blank), within their lengths; nights
+    /// in range; a price that starts with a digit; notes short enough in bytes, without NUL.
+    /// Any other draft, valid or not, is judged rule by rule; this only spares the usual one
+    /// the reasons, sets and scalar walks.
     private var isPlainlyValid: Bool {
         Self.isPlainASCII(city, startingVisibly: true) && Self.isPlainASCII(country, startingVisibly: true)
             && !Self.containsCommaSpace(country) && Limits.nights.contains(nights)
