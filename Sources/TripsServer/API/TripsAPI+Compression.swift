@@ -15,11 +15,12 @@ extension TripsAPI {
     func encode(_ reply: inout HTTPReply, for request: HTTPRequest) {
         let compression = cache.compression
         let work = compressionWork
+        let limit = compressedOnTheLoop
         switch reply {
         case .now(let response):
             guard !response.isPrepared else { return }  // a cache's answer, encoded already
             let coding = ResponseCompression.coding(for: request)
-            guard Self.isHeavy(response, coding) else {
+            guard Self.isHeavy(response, coding, over: limit) else {
                 reply = .now(compression.encode(response, as: coding))
                 return
             }
@@ -30,7 +31,7 @@ extension TripsAPI {
             let coding = ResponseCompression.coding(for: request)
             reply = .later { responder in
                 start(
-                    responder.mapping(offloading: { Self.isHeavy($0, coding) }, to: work) { response in
+                    responder.mapping(offloading: { Self.isHeavy($0, coding, over: limit) }, to: work) { response in
                         response.isPrepared ? response : compression.encode(response, as: coding)
                     })
             }
@@ -39,14 +40,15 @@ extension TripsAPI {
         }
     }
 
-    /// Whether compressing `response` for `coding` is too long for the thread that answers.
-    private static func isHeavy(_ response: HTTPResponse, _ coding: ContentCoding) -> Bool {
-        coding != .identity && !response.isPrepared && response.body.count > compressedOnTheLoop
+    /// Whether compressing `response` for `coding` is too long for the thread that answers:
+    /// more than `limit` bytes.
+    private static func isHeavy(_ response: HTTPResponse, _ coding: ContentCoding, over limit: Int) -> Bool {
+        coding != .identity && !response.isPrepared && response.body.count > limit
     }
 
-    /// The largest answer compressed on its event loop: 256 KiB, about 9 million
+    /// The largest answer a server compresses on its event loop: 256 KiB, about 9 million
     /// instructions, a few milliseconds.
-    static let compressedOnTheLoop = 256 << 10
+    static let defaultCompressedOnTheLoop = 256 << 10
 
     /// 304 when `If-None-Match` names `current`, in either coding; nil to go on with the full
     /// answer. `fields` are those the 304 repeats besides `ETag`.

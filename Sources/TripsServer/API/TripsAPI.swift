@@ -31,6 +31,9 @@ struct TripsAPI: HTTPHandler {
     /// Where larger answers are compressed, off the event loops (`encode`): one queue per
     /// server, so that a test holding one server's back holds no other's.
     let compressionWork = DispatchQueue(label: "trips-compression", qos: .userInitiated, attributes: .concurrent)
+    /// The largest answer compressed on the thread that makes it (`encode`): the default in a
+    /// server; a test sets a few KiB, so that a short list shows what a long one does.
+    let compressedOnTheLoop: Int
 
     /// 8 MiB: a phone's full-size JPEG, with room to spare.
     static let defaultMaxPhotoBytes = 8 << 20
@@ -39,7 +42,8 @@ struct TripsAPI: HTTPHandler {
         store: any TripStoring, access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []),
         hosts: HostAllowList = .loopback, maxSubscribers: Int = ChangeFeed.defaultMaxSubscribers,
         maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = defaultMaxPhotoBytes,
-        requiresIfMatch: Bool = false, rateLimit: RateLimitOptions = RateLimitOptions(), clock: any SchedulingClock = SystemClock()
+        requiresIfMatch: Bool = false, rateLimit: RateLimitOptions = RateLimitOptions(),
+        compressedOnTheLoop: Int = defaultCompressedOnTheLoop, clock: any SchedulingClock = SystemClock()
     ) {
         self.store = store
         self.access = access
@@ -51,6 +55,7 @@ struct TripsAPI: HTTPHandler {
             trustedProxies: TrustedProxies(rateLimit.trustedProxies), capacity: rateLimit.capacity, clock: clock)
         rateLimits = limits.isEmpty ? nil : limits
         self.requiresIfMatch = requiresIfMatch
+        self.compressedOnTheLoop = compressedOnTheLoop
         caching = ReadCaching(access: access)
         feed = ChangeFeed(store: store, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes, clock: clock)
     }

@@ -47,11 +47,12 @@ final class APIServer: Sendable {
         samples: Bool = true, mode: Mode = .router, clock: any SchedulingClock = SystemClock(), maxSubscribers: Int = 10_000,
         access: AccessPolicy? = nil, cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback,
         requiresIfMatch: Bool = false, rateLimit: RateLimitOptions = RateLimitOptions(),
-        configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+        compressedOnTheLoop: Int = TripsAPI.defaultCompressedOnTheLoop, configure: (inout HTTPServerConfiguration) -> Void = { _ in }
     ) async throws {
         try await self.init(
             store: MemoryTripStore(seedSamples: samples), mode: mode, clock: clock, maxSubscribers: maxSubscribers,
-            access: access, cors: cors, hosts: hosts, requiresIfMatch: requiresIfMatch, rateLimit: rateLimit, configure: configure)
+            access: access, cors: cors, hosts: hosts, requiresIfMatch: requiresIfMatch, rateLimit: rateLimit,
+            compressedOnTheLoop: compressedOnTheLoop, configure: configure)
     }
 
     init(
@@ -59,14 +60,15 @@ final class APIServer: Sendable {
         maxReplayBytes: Int = HTTPStreamBacklog.defaultCapacity, maxPhotoBytes: Int = TripsAPI.defaultMaxPhotoBytes,
         access: AccessPolicy? = nil,
         cors: CORSPolicy = CORSPolicy(origins: []), hosts: HostAllowList = .loopback, requiresIfMatch: Bool = false,
-        rateLimit: RateLimitOptions = RateLimitOptions(), configure: (inout HTTPServerConfiguration) -> Void = { _ in },
-        cleanUp: (@Sendable () -> Void)? = nil
+        rateLimit: RateLimitOptions = RateLimitOptions(), compressedOnTheLoop: Int = TripsAPI.defaultCompressedOnTheLoop,
+        configure: (inout HTTPServerConfiguration) -> Void = { _ in }, cleanUp: (@Sendable () -> Void)? = nil
     ) async throws {
         self.store = store
         self.cleanUp = cleanUp
         api = TripsAPI(
             store: store, access: access, cors: cors, hosts: hosts, maxSubscribers: maxSubscribers, maxReplayBytes: maxReplayBytes,
-            maxPhotoBytes: maxPhotoBytes, requiresIfMatch: requiresIfMatch, rateLimit: rateLimit, clock: clock)
+            maxPhotoBytes: maxPhotoBytes, requiresIfMatch: requiresIfMatch, rateLimit: rateLimit,
+            compressedOnTheLoop: compressedOnTheLoop, clock: clock)
         guard mode == .live else {
             server = nil
             return
