@@ -52,35 +52,29 @@ let package = Package(
         // The system's zlib (gzip content coding): a library every Linux system has, linked
         // through its header rather than a package.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "TripsPlatform", dependencies: ["CZlib"], swiftSettings: strictSettings),
+        // The files the binary carries (the API's description, the page's assets and words,
+        // the sample photos), read in by the C compiler's `#embed`: SwiftPM's `.embedInCode`
+        // writes them as a Swift array literal, which took two minutes of every debug build.
+        .target(name: "TripsResources"),
+        .target(name: "TripsPlatform", dependencies: ["CZlib", "TripsResources"], swiftSettings: strictSettings),
         .target(name: "TripsFormats", swiftSettings: strictSettings),
         .target(name: "TripsDomain", dependencies: ["TripsFormats"], swiftSettings: strictSettings),
         .target(name: "TripsHTTP", dependencies: ["TripsPlatform", "TripsFormats"], swiftSettings: loopSettings),
         .target(name: "TripsPostgres", dependencies: ["TripsPlatform"], swiftSettings: strictSettings),
         .target(
             name: "TripsStore",
-            dependencies: ["TripsPlatform", "TripsFormats", "TripsDomain", "TripsPostgres"],
-            exclude: ["Resources/SamplePhotos/README.md"],
-            // The sample trips' photos, compiled in (`SampleTrips`): no file to find at run time.
-            resources: [
-                .embedInCode("Resources/SamplePhotos/trip-1.jpg"), .embedInCode("Resources/SamplePhotos/trip-2.jpg"),
-                .embedInCode("Resources/SamplePhotos/trip-3.jpg"), .embedInCode("Resources/SamplePhotos/trip-4.jpg"),
-                .embedInCode("Resources/SamplePhotos/trip-5.jpg"), .embedInCode("Resources/SamplePhotos/trip-6.jpg"),
-            ],
+            dependencies: ["TripsPlatform", "TripsFormats", "TripsDomain", "TripsPostgres", "TripsResources"],
+            // The sample trips' photos, compiled in by TripsResources (`SampleTrips`).
+            exclude: ["Resources"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TripsServer",
-            dependencies: ["TripsPlatform", "TripsFormats", "TripsDomain", "TripsHTTP", "TripsPostgres", "TripsStore"],
-            resources: [
-                .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/page/trips.css"),
-                .embedInCode("Resources/page/trips.js"), .embedInCode("Resources/page/trips.svg"),
-                // The page's words, one catalog per language (`PageWords`).
-                .embedInCode("Resources/page/words/en.json"), .embedInCode("Resources/page/words/fr.json"),
-                .embedInCode("Resources/page/words/de.json"), .embedInCode("Resources/page/words/es.json"),
-                .embedInCode("Resources/page/words/pt-BR.json"), .embedInCode("Resources/page/words/ja.json"),
-                .embedInCode("Resources/page/words/pl.json"),
+            dependencies: [
+                "TripsPlatform", "TripsFormats", "TripsDomain", "TripsHTTP", "TripsPostgres", "TripsStore", "TripsResources",
             ],
+            // openapi.yaml and the page's files (`PageAsset`, `PageWords`), compiled in by TripsResources.
+            exclude: ["Resources"],
             swiftSettings: strictSettings
         ),
         // The Swift client of the service and the `trips` command on it: Foundation only, on the

@@ -1,11 +1,13 @@
 import TripsDomain
 import TripsFormats
+import TripsPlatform
+import TripsResources
 
 /// The sample trips as every store starts with them (unless told not to): `TripList.samples`
 /// with each trip's photo set, and those photos' bytes, so that a first start shows the photos.
 ///
 /// The photos are the project's own (`Resources/SamplePhotos`, CC0), compiled into the binary
-/// (`.embedInCode` in Package.swift): no file is looked up at run time. They are checked by the
+/// (TripsResources): no file is looked up at run time. They are checked by the
 /// same inspection as a photo a client puts, and hashed, once, on first use.
 package enum SampleTrips {
     /// `TripList.samples` with every trip's photo: the same ids, order, revision and versions,
@@ -26,10 +28,9 @@ package enum SampleTrips {
 
     /// Each sample trip's photo, by the trip's id. A file the inspection refuses leaves its
     /// trip without a photo rather than stopping the server; a test makes sure none is refused.
-    private static let photoByTrip: [Trip.ID: PhotoBytes] = [
-        1: PackageResources.trip_1_jpg, 2: PackageResources.trip_2_jpg, 3: PackageResources.trip_3_jpg,
-        4: PackageResources.trip_4_jpg, 5: PackageResources.trip_5_jpg, 6: PackageResources.trip_6_jpg,
-    ].compactMapValues { file in
+    private static let photoByTrip: [Trip.ID: PhotoBytes] = Dictionary(
+        uniqueKeysWithValues: TripList.samples.trips.map { ($0.id, trips_resource_sample_photo(Int32($0.id)).bytes) }
+    ).compactMapValues { file in
         guard let image = try? InspectedImage(inspecting: file, declared: .jpeg) else { return nil }
         return PhotoBytes(format: image.format, width: image.width, height: image.height, bytes: image.bytes)
     }

@@ -1,5 +1,7 @@
 import TripsDomain
 import TripsFormats
+import TripsPlatform
+import TripsResources
 
 /// The service's OpenAPI document, compiled in from the repository's `openapi.yaml`
 /// (`Resources/openapi.yaml` links to it), so the binary serves exactly that file.
@@ -7,6 +9,9 @@ struct OpenAPISpec: Transferable {
     static let yaml = MediaType(type: "application", subtype: "yaml")
 
     static let transferRepresentations: [TransferRepresentation<OpenAPISpec>] = [
-        TransferRepresentation(yaml) { _ in PackageResources.openapi_yaml }
+        TransferRepresentation(yaml) { _ in document }
     ]
+
+    /// The file's bytes.
+    static let document = trips_resource_openapi_yaml().bytes
 }

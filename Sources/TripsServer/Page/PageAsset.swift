@@ -2,6 +2,7 @@ import TripsDomain
 import TripsFormats
 import TripsHTTP
 import TripsPlatform
+import TripsResources
 
 /// The page's stylesheet, script, icon and words, compiled into the binary from
 /// `Resources/page/`: the page needs no other file, no CDN and no build step.
@@ -42,12 +43,17 @@ enum PageAsset: Sendable, Hashable, CaseIterable {
 
     var bytes: [UInt8] {
         switch self {
-        case .stylesheet: PackageResources.trips_css
-        case .script: PackageResources.trips_js
-        case .icon: PackageResources.trips_svg
+        case .stylesheet: Self.stylesheetBytes
+        case .script: Self.scriptBytes
+        case .icon: Self.iconBytes
         case .words(let language): Self.wordScripts[language.index]
         }
     }
+
+    /// The files, as compiled into the binary (TripsResources).
+    private static let stylesheetBytes = trips_resource_page_css().bytes
+    private static let scriptBytes = trips_resource_page_js().bytes
+    private static let iconBytes = trips_resource_page_svg().bytes
 
     /// A strong tag made from the bytes: it changes exactly when the file does.
     var etag: EntityTag { Self.tags[self]! }

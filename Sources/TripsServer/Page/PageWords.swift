@@ -1,5 +1,7 @@
 import Foundation
 import TripsDomain
+import TripsPlatform
+import TripsResources
 
 /// The page's own words in one language (headings, buttons, labels, the messages the script
 /// announces), from `Resources/page/words/<tag>.json`: one catalog, read here by the server
@@ -19,18 +21,12 @@ struct PageWords: Sendable {
         PageWords(language: language, phrases: (try? JSONDecoder().decode([String: String].self, from: Data(catalog(language)))) ?? [:])
     }
 
-    /// The catalog's bytes, as compiled into the binary.
+    /// The catalog's bytes, as compiled into the binary (TripsResources).
     static func catalog(_ language: Language) -> [UInt8] {
-        switch language {
-        case .english: PackageResources.en_json
-        case .french: PackageResources.fr_json
-        case .german: PackageResources.de_json
-        case .spanish: PackageResources.es_json
-        case .brazilianPortuguese: PackageResources.pt_BR_json
-        case .japanese: PackageResources.ja_json
-        case .polish: PackageResources.pl_json
-        }
+        catalogs[language.index]
     }
+
+    private static let catalogs = Language.allCases.map { trips_resource_page_words($0.tag).bytes }
 
     /// Every key of the catalog (the tests hold each language to English's).
     var keys: Set<String> { Set(phrases.keys) }

@@ -110,7 +110,7 @@ private let hostileTrip =
         #expect(asset.field("Content-Type") == type)
         #expect(asset.field("Cache-Control") == "no-cache")
         #expect(asset.field("X-Content-Type-Options") == "nosniff")
-        #expect(asset.body == (path.hasSuffix(".css") ? PackageResources.trips_css : PackageResources.trips_js))
+        #expect(asset.body == (path.hasSuffix(".css") ? PageAsset.stylesheet.bytes : PageAsset.script.bytes))
         let etag = try #require(asset.field("ETag"))
         #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))  // strong: no W/
         let unchanged = try await api.request("GET", path, headers: ["If-None-Match": etag])
@@ -334,7 +334,7 @@ private let hostileTrip =
         let api = try await APIServer(on: store)
         defer { api.stop() }
         let page = try await api.request("GET", "/trips", headers: browser)
-        let total = page.body.count + PackageResources.trips_css.count + PackageResources.trips_js.count + PackageResources.trips_svg.count
+        let total = page.body.count + PageAsset.stylesheet.bytes.count + PageAsset.script.bytes.count + PageAsset.icon.bytes.count
         #expect(total < 100_000, "\(total) bytes")
     }
 

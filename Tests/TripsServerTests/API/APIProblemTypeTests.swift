@@ -119,7 +119,7 @@ import TripsFormats
     /// openapi.yaml's `Problem.type` enumerates every kind's URI, and `/problems/{kind}`'s
     /// parameter every name.
     @Test func theSpecListsEveryKind() throws {
-        let spec = String(decoding: PackageResources.openapi_yaml, as: UTF8.self)
+        let spec = String(decoding: OpenAPISpec.document, as: UTF8.self)
         let lines = spec.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let listed = Set(lines.filter { $0.hasPrefix("- /problems/") }.map { String($0.dropFirst(2)) })
         #expect(listed == Set(ProblemType.all.map(\.uri)))

@@ -552,7 +552,7 @@ import TripsDomain
         }
     }
 
-    private static let specLines = String(decoding: PackageResources.openapi_yaml, as: UTF8.self).split(
+    private static let specLines = String(decoding: OpenAPISpec.document, as: UTF8.self).split(
         separator: "\n", omittingEmptySubsequences: false)
     private static let specMethods: Set<String> = ["get", "head", "post", "put", "patch", "delete", "options"]
     private static func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }

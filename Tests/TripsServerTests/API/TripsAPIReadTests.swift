@@ -162,7 +162,7 @@ import TripsDomain
         let spec = try await api.request("GET", "/openapi.yaml")
         #expect(spec.status == 200)
         #expect(spec.field("Content-Type") == "application/yaml")
-        #expect(spec.body == PackageResources.openapi_yaml)
+        #expect(spec.body == OpenAPISpec.document)
     }
 }
 

@@ -64,7 +64,7 @@ import TripsDomain
             used += text.matches(of: #/words\["([a-zA-Z0-9.]+)"/#).map { (String($0.1), false, file) }
             used += text.matches(of: #/words\.counted\("([a-zA-Z0-9.]+)"/#).map { (String($0.1), true, file) }
         }
-        let script = String(decoding: PackageResources.trips_js, as: UTF8.self)
+        let script = String(decoding: PageAsset.script.bytes, as: UTF8.self)
         used += script.matches(of: #/\bt\('([a-zA-Z0-9.]+)'/#).map { (String($0.1), false, "trips.js") }
         used += script.matches(of: #/\btc\('([a-zA-Z0-9.]+)'/#).map { (String($0.1), true, "trips.js") }
         #expect(!used.isEmpty)
