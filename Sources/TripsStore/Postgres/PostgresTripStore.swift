@@ -81,6 +81,12 @@ package final class PostgresTripStore: Sendable {
         /// fingerprints: a retry meanwhile is told 409 (another request with the key 422),
         /// as the journal store tells it, rather than waiting for the first to commit.
         package var keysInFlight: [IdempotencyLedger.Key: String] = [:]
+
+        /// The writes waiting, which leave the queue.
+        mutating func takeQueue() -> [PendingWrite] {
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
     }
 
     /// A write waiting for the writer thread, which plans it in its transaction.
@@ -224,10 +230,7 @@ package final class PostgresTripStore: Sendable {
     /// or sleeps.
     package func nextStep() -> WriterThread.Step<WriterWork> {
         state.withLock { state in
-            if !state.queue.isEmpty {
-                defer { state.queue.removeAll(keepingCapacity: true) }
-                return .work(.write(state.queue))
-            }
+            if !state.queue.isEmpty { return .work(.write(state.takeQueue())) }
             if state.needsCatchUp {
                 state.needsCatchUp = false
                 return .work(.catchUp)
@@ -238,25 +241,34 @@ package final class PostgresTripStore: Sendable {
         }
     }
 
-    /// Makes a batch in one transaction and completes every write in it, in order.
-    package func write(_ batch: [PendingWrite]) {
-        guard let refusal = writerState.withLock({ copy in write(batch, on: &copy) }) else { return }
+    /// Makes a batch in one transaction, with the writes that join it while it waits for the
+    /// lock (unless `admittingLatecomers` is false), and completes every write in it, in order.
+    package func write(_ batch: [PendingWrite], admittingLatecomers: Bool = true) {
+        var batch = batch
+        guard let refusal = writerState.withLock({ copy in write(&batch, admittingLatecomers: admittingLatecomers, on: &copy) })
+        else { return }
         refuseAlone(batch, refusal)
     }
 
     /// Makes `batch` in one transaction on the writer's copy of the state, and completes every
     /// write in it, in order; answers the error, and completes nothing, when a value of a change
-    /// could not be sent (`refuseAlone` is next).
-    package func write(_ batch: [PendingWrite], on copy: inout PostgresTripTables.State) -> PostgresStoreError? {
+    /// could not be sent (`refuseAlone` is next). When `admittingLatecomers`, the writes queued
+    /// by the time the transaction holds the lock join `batch` (`PostgresTripTables.commit`),
+    /// and stay in it if it is made again.
+    package func write(
+        _ batch: inout [PendingWrite], admittingLatecomers: Bool, on copy: inout PostgresTripTables.State
+    ) -> PostgresStoreError? {
         let failure: StorageError
         let seen = copy.list.revision
-        let requests = batch.map(\.request)
         var attempt = 1
         var reconnected = false
         while true {
             do {
+                let requests = batch.map(\.request)
                 let (results, steps) = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
-                    (try tables.commit(requests, to: &copy), tables.steps)
+                    let results = try tables.commit(
+                        requests, joinedBy: { admittingLatecomers ? takeLatecomers(into: &batch) : [] }, to: &copy)
+                    return (results, tables.steps)
                 }
                 for photo in results.compactMap(\.entry?.photo) { photoCache.keep(photo.bytes, for: photo.photo.digest) }
                 publish(&copy, steps: steps, after: seen, finishing: batch)
@@ -288,12 +300,20 @@ package final class PostgresTripStore: Sendable {
         return nil
     }
 
+    /// Moves the writes queued now to the end of `batch`, and answers their requests.
+    package func takeLatecomers(into batch: inout [PendingWrite]) -> [ChangeRequest] {
+        let latecomers = state.withLock { $0.takeQueue() }
+        batch += latecomers
+        return latecomers.map(\.request)
+    }
+
     /// A value of a change in `batch` could not be sent: makes each write alone, so that
     /// only the one holding the value is refused (and its key is free again, as for any
     /// refused change), and the others, and readiness, go on.
     package func refuseAlone(_ batch: [PendingWrite], _ error: PostgresStoreError) {
         guard batch.count == 1 else {
-            for pending in batch { write([pending]) }
+            // None joins: a stream of such values would otherwise split batches ever deeper.
+            for pending in batch { write([pending], admittingLatecomers: false) }
             return
         }
         state.withLock { Self.finish(batch, failure: nil, in: &$0) }

@@ -18,9 +18,16 @@ extension PostgresTripTables {
     /// tables then, unless the connection broke during `COMMIT`, when the next catching up
     /// finds out.
     ///
+    /// `latecomers` is asked once the lock is held, for the changes that arrived while the
+    /// transaction waited for it: they are planned after `requests`, in the same transaction.
+    /// The wait is the other writers' transactions, so under load each transaction takes what
+    /// came in during the last one, rather than the few that had arrived when it began.
+    ///
     /// The transaction's session is named after the first request's trace context
     /// (`tagTransaction`).
-    package func commit(_ requests: [ChangeRequest], to state: inout State) throws(PostgresStoreError) -> [PlannedChange] {
+    package func commit(
+        _ requests: [ChangeRequest], joinedBy latecomers: () -> [ChangeRequest] = { [] }, to state: inout State
+    ) throws(PostgresStoreError) -> [PlannedChange] {
         steps = []
         return try transaction("BEGIN") { () throws(PostgresStoreError) in
             tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
@@ -43,7 +50,7 @@ extension PostgresTripTables {
             unwritten = ([], [], [])
             var results: [PlannedChange] = []
             var changes: [PlannedChange.Entry] = []
-            for request in requests {
+            for request in requests + latecomers() {
                 let planned = ChangePlanner.plan(request, on: &state.list, ledger: &state.ledger)
                 if let entry = planned.entry {
                     if let photo = entry.photo { insertPhoto(photo) }

@@ -229,6 +229,40 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
+    @Test func writesArrivingWhileATransactionWaitsForTheLockAreMadeInIt() async throws {
+        try await inFreshDatabase { configuration in
+            let store = try PostgresTripStore(connection: configuration, seedSamples: false)
+            defer { store.close() }
+            // Another session holds the state row every write locks first.
+            let holder = try PostgresConnection.connect(configuration)
+            defer { holder.close() }
+            try holder.simpleQuery("BEGIN; SELECT 1 FROM trips_state FOR UPDATE")
+            let answered = DispatchGroup()
+            let made = Mutex<[String: Result<Mutation, MutationError>]>([:])
+            let add = { (city: String) in
+                answered.enter()
+                store.mutate({ _ in .add(storageDraft(city)) }, idempotency: nil) { result in
+                    made.withLock { $0[city] = result }
+                    answered.leave()
+                }
+            }
+            add("Lisbon")
+            // Watched from a session outside any transaction, which sees pg_stat_activity anew.
+            let watcher = try PostgresConnection.connect(configuration)
+            defer { watcher.close() }
+            let waiters = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            while try watcher.query(waiters).rows.first?.first == "0" {}
+            add("Porto")  // the writer's transaction for Lisbon waits for the lock
+            add("Braga")
+            try holder.simpleQuery("COMMIT")
+            #expect(answered.wait(timeout: .now() + .seconds(10 * TestTimeout.scale)) == .success)
+            #expect(made.withLock { $0.values.allSatisfy { (try? $0.get()) != nil } })
+            #expect(store.list.trips.map(\.city) == ["Lisbon", "Porto", "Braga"])
+            // One transaction wrote the three changes' rows.
+            #expect(try watcher.query("SELECT count(DISTINCT xmin::text) FROM trip_changes").rows == [["1"]])
+        }
+    }
+
     @Test func aTransactionThatLosesARaceForALockIsRetriedAndThenMade() async throws {
         try await inFreshDatabase { configuration in
             let admin = try LiveDatabase.connect()
