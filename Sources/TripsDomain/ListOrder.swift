@@ -51,6 +51,13 @@ package struct ListOrder: Sendable {
         return Suffix(chunks: chunks, chunk: chunk, offset: offset + 1)
     }
 
+    /// The ids before `id` (nil: every id), nearest first; empty when the order does not hold it.
+    func ids(before id: Trip.ID?) -> Prefix {
+        guard let id else { return Prefix(chunks: chunks, chunk: chunks.count - 1, end: chunks.last?.count ?? 0) }
+        guard let (chunk, offset) = location(of: id) else { return Prefix(chunks: [], chunk: -1, end: 0) }
+        return Prefix(chunks: chunks, chunk: chunk, end: offset)
+    }
+
     /// `ids` in the order's order; each must be in it.
     func sorted(_ ids: some Collection<Trip.ID>) -> [Trip.ID] {
         if ids.count > count / 8 {
@@ -216,6 +223,38 @@ extension ListOrder: Sequence {
                     }
                     chunk += 1
                     offset = 0
+                }
+                return nil
+            }
+        }
+    }
+}
+
+extension ListOrder {
+    /// The ids from the start of the order to one place in it, read backwards from there.
+    package struct Prefix: Sequence, Sendable {
+        fileprivate let chunks: [[Trip.ID]]
+        fileprivate let chunk: Int
+        /// The index in `chunk` of the first id not read.
+        fileprivate let end: Int
+
+        package func makeIterator() -> Iterator {
+            Iterator(chunks: chunks, chunk: chunk, end: end)
+        }
+
+        package struct Iterator: IteratorProtocol, Sendable {
+            fileprivate let chunks: [[Trip.ID]]
+            fileprivate var chunk: Int
+            fileprivate var end: Int
+
+            package mutating func next() -> Trip.ID? {
+                while chunk >= 0 {
+                    if end > 0 {
+                        end -= 1
+                        return chunks[chunk][end]
+                    }
+                    chunk -= 1
+                    end = chunk >= 0 ? chunks[chunk].count : 0
                 }
                 return nil
             }

@@ -16,11 +16,11 @@ package struct TripIDTable<Value: Sendable>: Sendable {
 
     private var pages: [Int: Page] = [:]
     /// How many ids have a value.
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init() {}
+    package init() {}
 
-    subscript(id: Trip.ID) -> Value? {
+    package subscript(id: Trip.ID) -> Value? {
         get {
             let offset = id & Self.offsetMask
             guard let page = pages[id >> Self.pageShift], offset < page.slots.count else { return nil }

@@ -126,6 +126,18 @@ public struct TripList: Sendable {
         return Trips(entries: entries, ids: order.ids(after: id), count: order.count - position - 1)
     }
 
+    /// The ids of the trips in front of this one (nil: every trip), nearest first; empty when
+    /// the list does not hold it.
+    package func ids(before id: Trip.ID?) -> ListOrder.Prefix {
+        order.ids(before: id)
+    }
+
+    /// The ids of the trips that follow this one, in stored order; empty when the list does
+    /// not hold it.
+    package func ids(after id: Trip.ID) -> ListOrder.Suffix {
+        order.ids(after: id)
+    }
+
     /// Those of `ids` that are in the list, once each, in the list's order.
     public func inListOrder(_ ids: some Sequence<Trip.ID>) -> [Trip.ID] {
         order.sorted(Set(ids).filter { entries[$0] != nil })

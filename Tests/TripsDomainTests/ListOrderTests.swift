@@ -14,9 +14,12 @@ import TripsTestSupport
             #expect(order.position(of: id) == index, "\(step): position of \(id)")
             #expect(Array(order.ids(from: id)) == Array(model[index...]), "\(step): from \(id)")
             #expect(Array(order.ids(after: id)) == Array(model[(index + 1)...]), "\(step): after \(id)")
+            #expect(Array(order.ids(before: id)) == model[..<index].reversed(), "\(step): before \(id)")
         }
+        #expect(Array(order.ids(before: nil)) == model.reversed(), "\(step): before the end")
         #expect(order.position(of: -1) == nil)
         #expect(Array(order.ids(after: -1)).isEmpty)
+        #expect(Array(order.ids(before: -1)).isEmpty)
     }
 
     @Test(.tags(.slow), arguments: [2, 3, 4, 8])

@@ -7,13 +7,6 @@ import TripsPostgres
 /// Reading rows: the text PostgreSQL answers with, checked and turned into values; a row that
 /// does not read is `.damaged`.
 extension PostgresTripTables {
-    /// A position column's value; nil for NULL (no row).
-    package func int64(_ text: String?) throws(PostgresStoreError) -> Int64? {
-        guard let text else { return nil }
-        guard let value = Int64(text) else { throw .damaged("\(text) is not a position") }
-        return value
-    }
-
     package func positions(_ rows: PostgresRows) throws(PostgresStoreError) -> [(id: Trip.ID, key: Int64)] {
         try rows.rows.map { (row) throws(PostgresStoreError) in
             guard let id = row[0].flatMap({ Int($0) }), let key = row[1].flatMap({ Int64($0) }) else {
@@ -24,13 +17,14 @@ extension PostgresTripTables {
     }
 
     /// A `trips` row: id, version, city, country, nights, is_favorite, image_name, price, start,
-    /// notes, then its photo's digest, type, width, height and byte count (all NULL for none).
-    package static func trip(_ row: [String?]) throws(PostgresStoreError) -> (Trip, UInt64) {
-        guard row.count == 15, let id = row[0].flatMap({ Int($0) }), let version = row[1].flatMap({ UInt64($0) }),
+    /// notes, then its photo's digest, type, width, height and byte count (all NULL for none),
+    /// and its position.
+    package static func trip(_ row: [String?]) throws(PostgresStoreError) -> (Trip, version: UInt64, key: Int64) {
+        guard row.count == 16, let id = row[0].flatMap({ Int($0) }), let version = row[1].flatMap({ UInt64($0) }),
             let city = row[2], let country = row[3], let nights = row[4].flatMap({ Int($0) }),
             let isFavorite = row[5].flatMap({ $0 == "t" ? true : $0 == "f" ? false : nil }), let imageName = row[6],
             let price = row[7].flatMap({ try? Price(literal: $0.utf8) }), let start = row[8].flatMap({ Double($0) }),
-            let notes = row[9]
+            let notes = row[9], let key = row[15].flatMap({ Int64($0) })
         else { throw .damaged("a trips row reads \(row)") }
         var photo: TripPhoto?
         if let digest = row[10] {
@@ -44,7 +38,7 @@ extension PostgresTripTables {
         let trip = Trip(
             id: id, city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
             start: Date(timeIntervalSinceReferenceDate: start), notes: notes, photo: photo)
-        return (trip, version)
+        return (trip, version, key)
     }
 
     /// A `trip_photos` row's bytes, as `encode(bytes, 'hex')` answers them, for `photo`.
@@ -76,11 +70,18 @@ extension PostgresTripTables {
         }
     }
 
-    /// Applies a `trip_changes` row (revision, record) as the journal's replay does; answers
-    /// it as a step, for the other copy of the state (`State.redo`).
+    /// Applies a `trip_changes` row (revision, record, position keys) as the journal's replay
+    /// does; answers it as a step, for the other copy of the state (`State.redo`).
     package static func replay(_ row: [String?], onto state: inout State) throws(PostgresStoreError) -> Step {
-        guard row.count == 2, let revision = row[0].flatMap({ UInt64($0) }), let text = row[1] else {
+        guard row.count == 3, let revision = row[0].flatMap({ UInt64($0) }), let text = row[1] else {
             throw .damaged("a trip_changes row reads \(row)")
+        }
+        var keys: TripPositionKeys.Assignment?
+        if let positions = row[2] {
+            guard let assignment = TripPositionKeys.Assignment(text: positions) else {
+                throw .damaged("change \(revision)'s position keys read \(positions)")
+            }
+            keys = assignment
         }
         let record: JournalRecord
         do {
@@ -102,6 +103,7 @@ extension PostgresTripTables {
         }
         state.history.append(event)
         if let use = record.idempotency { state.ledger.finish(use, now: use.at) }
-        return .change(record, event)
+        state.keep(keysOf: record.change, given: keys)
+        return .change(record, event, keys: keys)
     }
 }

@@ -6,8 +6,11 @@ import TripsDomain
 /// the one its writer changes in place, and swaps them once a transaction commits.
 extension PostgresTripTables {
     package enum Step: Sendable, Equatable {
-        /// A change made, here or by another instance, with the event the history keeps for it.
-        case change(JournalRecord, ChangeEvent)
+        /// A change made, here or by another instance, with the event the history keeps for it
+        /// and the position keys it gave (nil: not known).
+        case change(JournalRecord, ChangeEvent, keys: TripPositionKeys.Assignment?)
+        /// Every trip's position key, read from the table (the state did not know them).
+        case keysRead(TripPositionKeys)
         /// An idempotency key's use kept in the ledger with no change (the change changed
         /// nothing, so there is nothing to make durable: `ChangePlanner`).
         case keyKept(IdempotencyKeyUse)
@@ -21,7 +24,9 @@ extension PostgresTripTables.State {
         switch step {
         case .keyKept(let use):
             ledger.finish(use, now: use.at)
-        case .change(let record, let event):
+        case .keysRead(let read):
+            keys = read
+        case .change(let record, let event, let keys):
             guard record.revision == list.revision + 1, event.revision == record.revision else {
                 throw .damaged("change \(record.revision) follows \(list.revision)")
             }
@@ -35,6 +40,18 @@ extension PostgresTripTables.State {
             }
             history.append(event)
             if let use = record.idempotency { ledger.finish(use, now: use.at) }
+            keep(keysOf: record.change, given: keys)
+        }
+    }
+
+    /// Brings `keys` past `change`, which gave `given` (nil: not recorded, as before the keys
+    /// were, or for a sort): a deletion drops its trips' keys, and a change that places trips
+    /// without recorded keys leaves them unknown, for the next transaction to read.
+    package mutating func keep(keysOf change: TripChange, given: TripPositionKeys.Assignment?) {
+        switch change {
+        case .delete(let ids): keys?.remove(ids)
+        case .add, .move, .sort: if let given { keys?.apply(given) } else { keys = nil }
+        case .replace, .setFavorite, .setPhoto, .makeFavorites: break
         }
     }
 }

@@ -31,12 +31,9 @@ extension PostgresTripTables {
         steps = []
         return try transaction("BEGIN") { () throws(PostgresStoreError) in
             tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
-            // The changes after ours, and the end of the list, are asked for with the lock: one
-            // round trip (each statement after the lock sees what the last writer committed).
-            let opening = try queries([
-                Self.stateRow(locking: true), Self.changes(after: state),
-                PostgresStatement("SELECT max(position) FROM trips", prepared: true),
-            ])
+            // The changes after ours are asked for with the lock: one round trip (each statement
+            // after the lock sees what the last writer committed).
+            let opening = try queries([Self.stateRow(locking: true), Self.changes(after: state)])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
             guard revision >= state.list.revision else {
                 throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
@@ -46,26 +43,34 @@ extension PostgresTripTables {
                 state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
                 steps = nil
             }
-            endKey = try int64(opening[2].rows.first?[0] ?? nil)
-            unwritten = ([], [], [])
+            if state.keys == nil {
+                let read = try readKeys()
+                state.keys = read
+                steps?.append(.keysRead(read))
+            }
+            var keys = state.keys ?? TripPositionKeys()
+            var rows = PendingTripRows()
             var results: [PlannedChange] = []
-            var changes: [PlannedChange.Entry] = []
+            var changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)] = []
             for request in requests + latecomers() {
                 let planned = ChangePlanner.plan(request, on: &state.list, ledger: &state.ledger)
                 if let entry = planned.entry {
                     if let photo = entry.photo { insertPhoto(photo) }
-                    try writeRows(of: entry.record.change, outcome: entry.outcome, to: state.list)
-                    changes.append(entry)
+                    let given = try Self.rows(of: entry.record.change, outcome: entry.outcome, in: state.list, keys: &keys, into: &rows)
+                    // A sort gives every trip a key: other instances read them from the table.
+                    let isSort = if case .sort = entry.record.change { true } else { false }
+                    changes.append((entry, isSort ? nil : given))
                     // Durable once the transaction commits; the caller drops `state` otherwise.
                     entry.settle(history: &state.history, ledger: &state.ledger)
-                    steps?.append(.change(entry.record, entry.event))
+                    steps?.append(.change(entry.record, entry.event, keys: given))
                 } else if let use = planned.keptUse {
                     steps?.append(.keyKept(use))
                 }
                 results.append(planned)
             }
+            state.keys = keys
             if !changes.isEmpty {
-                writeUnwrittenRows()
+                try write(rows, of: state.list, keys: keys)
                 append(changes)
                 execute(
                     """
@@ -94,20 +99,25 @@ extension PostgresTripTables {
         execute("SELECT set_config('application_name', $1, true)", [traceparent], prepared: true)
     }
 
-    /// The changes' records and events in `trip_changes` (what other instances replay, and
-    /// the history of the change feed), and their idempotency keys: one statement each for
-    /// the whole transaction.
-    package func append(_ changes: [PlannedChange.Entry]) {
+    /// The changes' records, events and the position keys they gave (nil: a sort's, which
+    /// other instances give again) in `trip_changes` (what other instances replay, and the
+    /// history of the change feed), and their idempotency keys: one statement each for the
+    /// whole transaction.
+    package func append(_ changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)]) {
         execute(
-            "INSERT INTO trip_changes (revision, record, event, data) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])",
+            """
+            INSERT INTO trip_changes (revision, record, event, data, positions)
+            SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
+            """,
             [
-                PostgresArrayLiteral.encode(changes.map(\.record.revision)),
-                PostgresArrayLiteral.encode(changes.map { String(decoding: $0.record.payload, as: UTF8.self) }),
-                PostgresArrayLiteral.encode(changes.map(\.event.name)),
-                PostgresArrayLiteral.encode(changes.map { String(decoding: $0.event.data, as: UTF8.self) }),
+                PostgresArrayLiteral.encode(changes.map(\.entry.record.revision)),
+                PostgresArrayLiteral.encode(changes.map { String(decoding: $0.entry.record.payload, as: UTF8.self) }),
+                PostgresArrayLiteral.encode(changes.map(\.entry.event.name)),
+                PostgresArrayLiteral.encode(changes.map { String(decoding: $0.entry.event.data, as: UTF8.self) }),
+                PostgresArrayLiteral.encode(changes.map(\.keys?.text)),
             ], prepared: true)
         // A key is used once per transaction: a second use of it is a replay, never written.
-        let uses = changes.compactMap(\.record.idempotency)
+        let uses = changes.compactMap(\.entry.record.idempotency)
         guard !uses.isEmpty else { return }
         execute(
             """
@@ -128,118 +138,65 @@ extension PostgresTripTables {
             ], prepared: true)
     }
 
-    /// Writes the rows `change` changed, which left the list as `after`.
-    package func writeRows(of change: TripChange, outcome: TripChangeOutcome, to after: TripList) throws(PostgresStoreError) {
-        // Trips added at the end, once the end is known: their rows wait for the next statement.
-        if case (.add(_, nil), .added(let trips)) = (change, outcome), let endKey,
-            let keys = TripPositions.keys(trips.count, between: endKey, and: nil)
-        {
-            self.endKey = keys.last
-            unwritten.trips += trips
-            unwritten.keys += keys
-            unwritten.versions += trips.map { _ in after.revision }
-            return
-        }
-        writeUnwrittenRows()
+    /// Gathers into `rows` the rows `change` changed, which left the list as `list`, and gives
+    /// the trips it placed keys (`keys` changed in place); answers the keys given.
+    package static func rows(
+        of change: TripChange, outcome: TripChangeOutcome, in list: TripList, keys: inout TripPositionKeys,
+        into rows: inout PendingTripRows
+    ) throws(PostgresStoreError) -> TripPositionKeys.Assignment {
+        var given = TripPositionKeys.Assignment()
         switch (change, outcome) {
-        case (.add(_, let anchor), .added(let trips)):
-            let keys = try place(trips.map(\.id), before: anchor, inTable: false)
-            insertRows(trips, at: keys, versions: trips.map { _ in after.revision })
+        case (.add, .added(let trips)):
+            rows.add(trips.map(\.id))
+            given = try keys.place(trips.map(\.id), in: list)
         case (.delete(let ids), _):
-            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(ids)], prepared: true)
+            rows.delete(ids)
+            keys.remove(ids)
         case (.replace, .trip(let trip)), (.setFavorite, .trip(let trip)), (.setPhoto, .trip(let trip)):
-            updateRows([trip.id], of: after)
+            rows.change([trip.id])
         case (.makeFavorites, .addedFavorites(let ids)):
-            updateRows(ids, of: after)
+            rows.change(ids)
         case (.move(let difference), _):
             // The moving trips keep their order, and land in front of the first trip after them.
-            let block = after.inListOrder(difference.sources)
-            guard let last = block.last else { return }
-            var following = after.trips(after: last)?.makeIterator()
-            _ = try place(block, before: following?.next()?.id, inTable: true)
+            given = try keys.place(list.inListOrder(difference.sources), in: list)
         case (.sort, _):
-            let ids = after.trips.map(\.id)
-            guard let keys = TripPositions.spread(ids.count, from: nil, to: nil) else { throw .damaged("no keys for \(ids.count) trips") }
-            setPositions(ids, keys)
+            given = try TripPositionKeys.spreadAll(list)
         default:
             throw .damaged("change \(change) had the outcome \(outcome)")
         }
+        keys.apply(given)
+        rows.change(given.ids)
+        return given
     }
 
-    /// Gives `block` (ids in list order) keys in front of `anchor` (nil: at the end), in the
-    /// gap the list without the block has there; when the gap is too narrow, spreads out a
-    /// window of neighbours, four times wider each time, until it has room. Writes the keys
-    /// of rows already in the table (`inTable`: the block's too), and answers the block's.
-    package func place(_ block: [Trip.ID], before anchor: Trip.ID?, inTable: Bool) throws(PostgresStoreError) -> [Int64] {
-        if anchor == nil, let endKey, let keys = TripPositions.keys(block.count, between: endKey, and: nil) {
-            if inTable { setPositions(block, keys) }
-            self.endKey = keys.last
-            return keys
+    /// Writes `rows` as `list` and `keys` have them, a statement per kind: the trips added, those
+    /// changed (every column, the position too), those deleted.
+    package func write(_ rows: PendingTripRows, of list: TripList, keys: TripPositionKeys) throws(PostgresStoreError) {
+        let added = rows.added.compactMap { list[$0] }
+        if !added.isEmpty {
+            insertRows(added, at: try Self.keys(of: added, in: keys), versions: added.map { list.version(of: $0.id) ?? list.revision })
         }
-        let excluded = PostgresArrayLiteral.encode(block)
-        var high: Int64?
-        if let anchor {
-            guard let key = try int64(query("SELECT position FROM trips WHERE id = $1", [String(anchor)]).rows.first?[0] ?? nil) else {
-                throw .damaged("trip \(anchor) has no row")
-            }
-            high = key
+        let changed = rows.changed.compactMap { list[$0] }
+        if !changed.isEmpty {
+            updateRows(
+                changed, at: try Self.keys(of: changed, in: keys), versions: changed.map { list.version(of: $0.id) ?? list.revision })
         }
-        // Not prepared: planned with its values, `$1 IS NULL` folds away and the scan starts at
-        // the anchor; a generic plan would read the list backwards from its end (30 ms for an
-        // anchor near the start of 100,000 trips).
-        let neighboursBefore = """
-            SELECT id, position FROM trips WHERE ($1::bigint IS NULL OR position < $1::bigint) AND id <> ALL($2::bigint[])
-            ORDER BY position DESC LIMIT $3
-            """
-        let low = try int64(query(neighboursBefore, [high.map { String($0) }, excluded, "1"]).rows.first?[1] ?? nil)
-        if let keys = TripPositions.keys(block.count, between: low, and: high) {
-            if inTable { setPositions(block, keys) }
-            if anchor == nil { endKey = keys.last }  // above every other row: the table's highest
-            return keys
-        }
-        var reach = 16
-        while true {
-            let before = try positions(query(neighboursBefore, [high.map { String($0) }, excluded, String(reach)]))
-            var after: [(id: Trip.ID, key: Int64)] = []
-            if let high {
-                after = try positions(
-                    query(
-                        "SELECT id, position FROM trips WHERE position >= $1 AND id <> ALL($2::bigint[]) ORDER BY position LIMIT $3",
-                        [String(high), excluded, String(reach)]))
-            }
-            // A side with fewer neighbours than asked reaches the end of the list: keys may go past it.
-            let window = before.reversed().map(\.id) + block + after.map(\.id)
-            if let keys = TripPositions.spread(
-                window.count, from: before.count == reach ? before.last?.key : nil, to: after.count == reach ? after.last?.key : nil)
-            {
-                let blockKeys = Array(keys[before.count..<before.count + block.count])
-                if anchor == nil { endKey = blockKeys.last }
-                if inTable {
-                    setPositions(window, keys)
-                } else {
-                    setPositions(
-                        window[..<before.count] + window[(before.count + block.count)...],
-                        keys[..<before.count] + keys[(before.count + block.count)...])
-                }
-                return blockKeys
-            }
-            reach *= 4
+        if !rows.deleted.isEmpty {
+            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(rows.deleted)], prepared: true)
         }
     }
 
-    package func setPositions(_ ids: some Collection<Trip.ID>, _ keys: some Collection<Int64>) {
-        guard !ids.isEmpty else { return }
-        if let endKey, let highest = keys.max() { self.endKey = max(endKey, highest) }
-        execute(
-            "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
-            [PostgresArrayLiteral.encode(ids), PostgresArrayLiteral.encode(keys)], prepared: true)
+    private static func keys(of trips: [Trip], in keys: TripPositionKeys) throws(PostgresStoreError) -> [Int64] {
+        try trips.map { (trip) throws(PostgresStoreError) in
+            guard let key = keys[trip.id] else { throw .damaged("trip \(trip.id) has no position key") }
+            return key
+        }
     }
 
-    package func writeUnwrittenRows() {
-        guard !unwritten.trips.isEmpty else { return }
-        let rows = unwritten
-        unwritten = ([], [], [])
-        insertRows(rows.trips, at: rows.keys, versions: rows.versions)
+    /// Every trip's position key, as the table holds them now: for a state whose keys are not
+    /// known (`State.keys`), with the state row locked.
+    package func readKeys() throws(PostgresStoreError) -> TripPositionKeys {
+        TripPositionKeys(try positions(query(PostgresStatement("SELECT id, position FROM trips", prepared: true))))
     }
 
     /// The photo's row, unless it is there already (another trip has the photo, or had it
@@ -268,22 +225,20 @@ extension PostgresTripTables {
                 + Self.columns(of: trips, versions: versions), prepared: true)
     }
 
-    /// Writes every field of the trips `ids` names as `list` holds them.
-    package func updateRows(_ ids: [Trip.ID], of list: TripList) {
-        let trips = ids.compactMap { list[$0] }
-        guard !trips.isEmpty else { return }
+    /// Writes every column of `trips`' rows: their fields, `versions` and position `keys`.
+    package func updateRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) {
         execute(
             """
-            UPDATE trips SET version = t.version, city = t.city, country = t.country, nights = t.nights,
+            UPDATE trips SET position = t.position, version = t.version, city = t.city, country = t.country, nights = t.nights,
                 is_favorite = t.is_favorite, image_name = t.image_name, price = t.price, start = t.start, notes = t.notes,
                 photo_digest = t.photo_digest
-            FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::integer[], $6::boolean[], $7::text[],
-                $8::numeric[], $9::double precision[], $10::text[], $11::text[])
-                AS t(id, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
+            FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::integer[], $7::boolean[],
+                $8::text[], $9::numeric[], $10::double precision[], $11::text[], $12::text[])
+                AS t(id, position, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
             WHERE trips.id = t.id
             """,
-            [PostgresArrayLiteral.encode(trips.map(\.id))]
-                + Self.columns(of: trips, versions: trips.map { list.version(of: $0.id) ?? list.revision }), prepared: true)
+            [PostgresArrayLiteral.encode(trips.map(\.id)), PostgresArrayLiteral.encode(keys)] + Self.columns(of: trips, versions: versions),
+            prepared: true)
     }
 
     /// The trips' fields from `version` to `notes`, and their photos' digests, each column as

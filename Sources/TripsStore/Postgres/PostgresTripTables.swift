@@ -9,12 +9,14 @@ import TripsPostgres
 /// writers of every instance take turns there. It catches up on what other instances wrote
 /// (`trip_changes` after the revision in memory), plans each change against that list (so a
 /// precondition such as `If-Match` is checked inside the transaction), applies it, and writes
-/// only what it changed: k rows for k trips touched (`TripPositions`), the change's journal
-/// record and event, the new revision, and a notification on `channel` that commits with it.
+/// only what it changed: k rows for k trips touched (`TripPositions`, whose keys the state
+/// keeps in memory, `TripPositionKeys`), the change's journal record, event and keys, the new
+/// revision, and a notification on `channel` that commits with it.
 ///
 /// Statements whose answer nothing waits for (`execute`: the writes, `BEGIN`) are queued and
-/// sent with the next query, or with `COMMIT`, in one pipeline: a transaction of creates is
-/// two round trips (lock, catch up and find the end; write and commit), whatever it holds.
+/// sent with the next query, or with `COMMIT`, in one pipeline: a transaction is two round
+/// trips (lock and catch up; write and commit), whatever it holds, with one statement per
+/// table and kind of write (`PendingTripRows`).
 package final class PostgresTripTables {
     /// What `NOTIFY` announces a new revision on.
     static let channel = "trips_changes"
@@ -24,6 +26,9 @@ package final class PostgresTripTables {
         var list: TripList
         var history: ChangeHistory
         var ledger: IdempotencyLedger
+        /// Each trip's position key; nil when a change was replayed without the keys it gave,
+        /// until the next transaction reads them from the table.
+        var keys: TripPositionKeys?
     }
 
     /// How `catchUp` brought a state up to the tables' revision.
@@ -35,13 +40,6 @@ package final class PostgresTripTables {
     }
 
     let connection: PostgresConnection
-    /// During a `commit`: a key no lower than any position in the table (nil: the table is
-    /// empty, or not known), read with the lock and kept up as trips land at the end, so that
-    /// trips added at the end take the keys after it without asking the table.
-    var endKey: Int64?
-    /// During a `commit`: trips added at the end whose rows are not written yet, so that a
-    /// run of creates is one `INSERT`; written before any other statement.
-    var unwritten: (trips: [Trip], keys: [Int64], versions: [UInt64]) = ([], [], [])
     /// Statements queued by `execute`, sent before the next query's.
     var queued: [PostgresStatement] = []
     /// What the last `commit` or `catchUp` did to its state, in order (`State.redo`); nil when
@@ -69,14 +67,16 @@ package final class PostgresTripTables {
         let rows = try query(
             """
             SELECT t.id, t.version, t.city, t.country, t.nights, t.is_favorite, t.image_name, t.price, t.start, t.notes,
-                p.digest, p.type, p.width, p.height, octet_length(p.bytes)
+                p.digest, p.type, p.width, p.height, octet_length(p.bytes), t.position
             FROM trips t LEFT JOIN trip_photos p ON p.digest = t.photo_digest ORDER BY t.position
             """
         ).rows
         var restoration = TripList.Restoration(expectedCount: rows.count, revision: revision, lastIssuedID: Int(lastIssuedID))
+        var keys = TripPositionKeys()
         for row in rows {
-            let (trip, version) = try Self.trip(row)
+            let (trip, version, key) = try Self.trip(row)
             guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
+            keys.apply(TripPositionKeys.Assignment(ids: [trip.id], keys: [key]))
         }
         let list = restoration.finish()
 
@@ -98,7 +98,7 @@ package final class PostgresTripTables {
         for row in try query("SELECT use FROM trip_idempotency_keys ORDER BY used_at, scope, key").rows {
             ledger.finish(try Self.keyUse(row.first ?? nil), now: now)
         }
-        return State(list: list, history: history, ledger: ledger)
+        return State(list: list, history: history, ledger: ledger, keys: keys)
     }
 
     /// Writes `list` as the tables' first content when they are new (revision 0, no id ever
@@ -130,7 +130,7 @@ package final class PostgresTripTables {
         return .reloaded
     }
 
-    /// The changes after `state`'s revision, in order.
+    /// The changes after `state`'s revision, in order, with the position keys each gave.
     ///
     /// Bounded above by the state row's revision (which every change's transaction writes, so
     /// the bound leaves none out): a range on the primary key, which PostgreSQL reads through
@@ -140,7 +140,7 @@ package final class PostgresTripTables {
     /// 36,000 changes, growing with `--history`.
     static func changes(after state: State) -> PostgresStatement {
         PostgresStatement(
-            "SELECT revision, record FROM trip_changes WHERE revision > $1 AND revision <= (SELECT revision FROM trips_state) ORDER BY revision",
+            "SELECT revision, record, positions FROM trip_changes WHERE revision > $1 AND revision <= (SELECT revision FROM trips_state) ORDER BY revision",
             [String(state.list.revision)], prepared: true)
     }
 

@@ -16,6 +16,11 @@
 ///   photo the table lacks). Written in the transaction of the change that sets it, and rows no
 ///   trip refers to are pruned with the changes.
 ///
+/// - `trip_changes.positions` (version 5): the position keys each change gave trips, as
+///   `id:key` pairs (`TripPositionKeys.Assignment`), so that other instances keep every key
+///   in memory and place trips without asking the table; NULL for a sort, and for changes
+///   made before, which have the next transaction read the keys from `trips`.
+///
 /// Both of the last are pruned (`PostgresRetention`); version 2 indexes the keys by when
 /// they were used, which pruning asks; version 3 gives each key the scope it was used in (the
 /// token's name; empty without tokens, as every key before), so two tokens' keys never meet.
@@ -80,5 +85,8 @@ package enum TripsSchema {
                 ALTER TABLE trips ADD COLUMN photo_digest text REFERENCES trip_photos (digest);
                 CREATE INDEX trips_photo_digest ON trips (photo_digest) WHERE photo_digest IS NOT NULL;
                 """),
+        SchemaMigration(
+            version: 5, name: "the position keys each change gave",
+            sql: "ALTER TABLE trip_changes ADD COLUMN positions text"),
     ]
 }

@@ -65,6 +65,10 @@ struct PostgresTripTablesLiveTests {
             #expect(try second.tables.catchUp(&second.state) == .replayed(changes.count + 1))
             for step in try #require(second.tables.steps) { try copies.1.redo(step) }
             let reread = try Instance(schema: schema).state
+            let table = TripPositionKeys(try first.positions())
+            for state in [first.state, copies.0] { #expect(state.keys == table) }
+            // The other instance replayed a sort, whose keys are not recorded: read before it writes.
+            for state in [second.state, copies.1] { #expect(state.keys == nil) }
             for state in [copies.0, second.state, copies.1] {
                 #expect(state.list == first.state.list && state.list.trips.map(\.id) == first.state.list.trips.map(\.id))
                 #expect(state.history == first.state.history && state.history == reread.history)
@@ -75,6 +79,52 @@ struct PostgresTripTablesLiveTests {
             // A step that does not follow the copy's revision is refused, and changes nothing.
             #expect(throws: PostgresStoreError.self) { try copies.0.redo(steps[1]) }
             #expect(copies.0.list == first.state.list && copies.0.history == first.state.history)
+        }
+    }
+
+    /// Each change records the position keys it gave, and another instance keeps them as it
+    /// replays the change, so that its writes place trips without asking the table. A change
+    /// recorded without them (a sort's; one written before they were recorded) leaves them
+    /// unknown until the next transaction reads them, under the lock.
+    @Test func anotherInstanceKeepsThePositionKeysTheChangesGave() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let first = try Instance(schema: schema)
+            let second = try Instance(schema: schema)
+            try first.commit([
+                .add(Self.samples, before: nil), .move(ReorderDifference(sources: [5, 1], destination: .before(3))),
+                .add([storageDraft("Faro")], before: 2), .delete([4]),
+            ])
+            try second.tables.catchUp(&second.state)
+            #expect(second.state.keys == TripPositionKeys(try first.positions()))
+            // Forty moves into one gap, on both instances in turn: windows of neighbours are
+            // spread out, by either one, and the other keeps their keys.
+            for (turn, source) in (8...47).enumerated() {
+                let writer = turn.isMultiple(of: 2) ? first : second
+                try writer.commit([
+                    .add(storageDraft("City \(source)")), .move(ReorderDifference(sources: [source], destination: .before(3))),
+                ])
+            }
+            try first.tables.catchUp(&first.state)
+            let table = try first.positions()
+            #expect(table.map(\.id) == first.state.list.trips.map(\.id))
+            for instance in [first, second] { #expect(instance.state.keys == TripPositionKeys(table)) }
+
+            // A sort's keys are not recorded: the other instance reads them before it writes.
+            try first.commit([.sort(.price)])
+            try second.tables.catchUp(&second.state)
+            #expect(second.state.keys == nil)
+            try second.commit([.move(ReorderDifference(sources: [2], destination: .before(1)))])
+            #expect(second.state.keys == TripPositionKeys(try second.positions()))
+            #expect(try second.positions().map(\.id) == second.state.list.trips.map(\.id))
+
+            // Changes written before keys were recorded: the same.
+            try second.commit([.move(ReorderDifference(sources: [6], destination: .before(1)))])
+            _ = try second.tables.connection.query("UPDATE trip_changes SET positions = NULL")
+            try first.tables.catchUp(&first.state)
+            #expect(first.state.keys == nil)
+            try first.commit([.add([storageDraft("Sines")], before: 6)])
+            #expect(first.state.keys == TripPositionKeys(try first.positions()))
+            #expect(try first.positions().map(\.id) == first.state.list.trips.map(\.id))
         }
     }
 
@@ -224,6 +274,7 @@ struct PostgresTripTablesLiveTests {
             let positions = try instance.positions()
             #expect(positions.map(\.id) == instance.state.list.trips.map(\.id))
             #expect(Set(positions.map(\.key)).count == positions.count)
+            #expect(instance.state.keys == TripPositionKeys(positions))
             let reread = try Instance(schema: schema)
             #expect(reread.state.list == instance.state.list)
         }
@@ -245,6 +296,7 @@ struct PostgresTripTablesLiveTests {
             let positions = try instance.positions()
             #expect(positions.map(\.id) == instance.state.list.trips.map(\.id))
             #expect(Set(positions.map(\.key)).count == positions.count)
+            #expect(instance.state.keys == TripPositionKeys(positions))
             #expect(try Instance(schema: schema).state.list == instance.state.list)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TripsTestSupport
+
 @testable import TripsPostgres
 @testable import TripsServer
 @testable import TripsStore
@@ -10,6 +11,9 @@ import TripsTestSupport
 /// path, so the migrations' tables land there), dropped at the end.
 @Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
 struct SchemaMigratorLiveTests {
+    /// Every migration's version, in order.
+    private static let versions = TripsSchema.migrations.map(\.version)
+
     @Test func twoInstancesStartingTogetherMigrateOnce() async throws {
         let (first, second, versions, tables) = try await inFreshSchema(named: "trips_migrations") { schema in
             let results = MigrationResults()
@@ -24,8 +28,8 @@ struct SchemaMigratorLiveTests {
             ).rows
             return (try results.get(0), try results.get(1), versions, tables)
         }
-        #expect([first, second].sorted { $0.count < $1.count } == [[], [1, 2, 3, 4]], "one migrates, the other finds it done")
-        #expect(versions == [["1"], ["2"], ["3"], ["4"]])
+        #expect([first, second].sorted { $0.count < $1.count } == [[], Self.versions], "one migrates, the other finds it done")
+        #expect(versions == Self.versions.map { [String($0)] })
         #expect(tables == [["6"]])  // five tables and the migrations table
     }
 
@@ -38,7 +42,7 @@ struct SchemaMigratorLiveTests {
             _ = try SchemaMigrator.migrate(connection, to: Array(TripsSchema.migrations.prefix(2)))
             let use = #"{"key":"k-old","fingerprint":"1f2e-12","at":1800000000,"status":201,"fields":{"Location":"/trips/7"},"body":"{}"}"#
             _ = try connection.query("INSERT INTO trip_idempotency_keys (key, use, used_at) VALUES ('k-old', $1, 1800000000)", [use])
-            #expect(try SchemaMigrator.migrate(connection) == [3, 4])
+            #expect(try SchemaMigrator.migrate(connection) == [3, 4, 5])
             return try PostgresTripTables(connection: connection).load(historyCapacity: 10, ledger: IdempotencyLedger()).ledger
         }
         #expect(
@@ -60,8 +64,8 @@ struct SchemaMigratorLiveTests {
                 return error
             }
         }
-        guard case .newerSchema(found: 99, known: 4)? = error else {
-            Issue.record("expected newerSchema(99, 4), got \(String(describing: error))")
+        guard case .newerSchema(found: 99, known: Self.versions.last)? = error else {
+            Issue.record("expected newerSchema(99, \(Self.versions.last ?? 0)), got \(String(describing: error))")
             return
         }
     }
@@ -70,7 +74,10 @@ struct SchemaMigratorLiveTests {
         let (failure, tablesAfterFailure, appliedAfterwards) = try await inFreshSchema(named: "trips_migrations") { schema in
             let connection = try LiveDatabase.connect(to: schema)
             defer { connection.close() }
-            let broken = TripsSchema.migrations + [SchemaMigration(version: 5, name: "broken", sql: "CREATE TABLE trips (id int)")]
+            let broken =
+                TripsSchema.migrations + [
+                    SchemaMigration(version: Self.versions.count + 1, name: "broken", sql: "CREATE TABLE trips (id int)")
+                ]
             var failure: SchemaMigrationError?
             do throws(SchemaMigrationError) {
                 _ = try SchemaMigrator.migrate(connection, to: broken)
@@ -82,13 +89,13 @@ struct SchemaMigratorLiveTests {
             ).rows
             return (failure, tables, try SchemaMigrator.migrate(connection))
         }
-        guard case .migrationFailed(version: 5, name: "broken", let error)? = failure else {
-            Issue.record("expected migration 5 to fail, got \(String(describing: failure))")
+        guard case .migrationFailed(version: Self.versions.count + 1, name: "broken", let error)? = failure else {
+            Issue.record("expected the broken migration to fail, got \(String(describing: failure))")
             return
         }
         #expect(error.serverError?.sqlState == SQLState(rawValue: "42P07"), "duplicate table")
         #expect(tablesAfterFailure == [["0"]])
-        #expect(appliedAfterwards == [1, 2, 3, 4])
+        #expect(appliedAfterwards == Self.versions)
     }
 }
 

@@ -1,0 +1,117 @@
+import TripsDomain
+
+/// Each trip's position key (`TripPositions`) as the `trips` table holds it, kept in memory
+/// beside the list: the list has the table's order and this has its keys, so a write finds
+/// where trips go, gaps and neighbours, without asking the table. Asking took two round trips
+/// for each move, under the lock that orders the writers.
+///
+/// Kept exact by every change: the writer's own (`place`, `spreadAll`) and other instances',
+/// whose transactions record the keys they gave (`trip_changes.positions`, read back as an
+/// `Assignment`). A change recorded without them (a sort, or one written before they were
+/// recorded) leaves the keys unknown until the next transaction reads them from the table.
+package struct TripPositionKeys: Sendable, Equatable {
+    private var keys = TripIDTable<Int64>()
+
+    /// The keys one change gave trips, in the order it gave them.
+    package struct Assignment: Sendable, Equatable {
+        package var ids: [Trip.ID] = []
+        package var keys: [Int64] = []
+
+        package init(ids: [Trip.ID] = [], keys: [Int64] = []) {
+            self.ids = ids
+            self.keys = keys
+        }
+    }
+
+    package init() {}
+
+    /// The keys of rows read from the table.
+    package init(_ rows: some Sequence<(id: Trip.ID, key: Int64)>) {
+        for row in rows { keys[row.id] = row.key }
+    }
+
+    package subscript(id: Trip.ID) -> Int64? { keys[id] }
+
+    /// How many trips have a key.
+    package var count: Int { keys.count }
+
+    package mutating func apply(_ assignment: Assignment) {
+        for (id, key) in zip(assignment.ids, assignment.keys) { keys[id] = key }
+    }
+
+    package mutating func remove(_ ids: some Sequence<Trip.ID>) {
+        for id in ids { keys[id] = nil }
+    }
+
+    /// Keys for `block`, trips that stand together, in order, in `list` (the list after the
+    /// change that put them there), in the gap between the trips on either side; when the gap
+    /// is too narrow, for a window of neighbours around it too, four times wider each time,
+    /// until `TripPositions.spread` finds room (a whole list always has it). Answers the keys
+    /// that change: the block's, and the neighbours' the window moved.
+    package func place(_ block: [Trip.ID], in list: TripList) throws(PostgresStoreError) -> Assignment {
+        guard let first = block.first, let last = block.last else { return Assignment() }
+        var before = list.ids(before: first).makeIterator()
+        var after = list.ids(after: last).makeIterator()
+        if let keys = TripPositions.keys(block.count, between: try key(before.next()), and: try key(after.next())) {
+            return Assignment(ids: block, keys: keys)
+        }
+        var reach = 16
+        while true {
+            let neighboursBefore = Array(list.ids(before: first).prefix(reach))
+            let neighboursAfter = Array(list.ids(after: last).prefix(reach))
+            // A side with fewer neighbours than asked reaches the end of the list: keys may go past it.
+            if let keys = TripPositions.spread(
+                neighboursBefore.count + block.count + neighboursAfter.count,
+                from: neighboursBefore.count == reach ? try key(neighboursBefore.last) : nil,
+                to: neighboursAfter.count == reach ? try key(neighboursAfter.last) : nil)
+            {
+                let window = neighboursBefore.reversed() + block + neighboursAfter
+                return changes(Assignment(ids: window, keys: keys))
+            }
+            reach *= 4
+        }
+    }
+
+    /// Keys for the whole of `list`, spread out evenly in its order (after a sort).
+    package static func spreadAll(_ list: TripList) throws(PostgresStoreError) -> Assignment {
+        let ids = Array(list.trips.lazy.map(\.id))
+        guard let keys = TripPositions.spread(ids.count, from: nil, to: nil) else { throw .damaged("no keys for \(ids.count) trips") }
+        return Assignment(ids: ids, keys: keys)
+    }
+
+    /// The key of `id`, a trip the list holds (nil: none, the start or end of the list).
+    private func key(_ id: Trip.ID?) throws(PostgresStoreError) -> Int64? {
+        guard let id else { return nil }
+        guard let key = keys[id] else { throw .damaged("trip \(id) has no position key") }
+        return key
+    }
+
+    /// The part of `assignment` that gives a trip a key it does not have already.
+    private func changes(_ assignment: Assignment) -> Assignment {
+        var changed = Assignment()
+        for (id, key) in zip(assignment.ids, assignment.keys) where keys[id] != key {
+            changed.ids.append(id)
+            changed.keys.append(key)
+        }
+        return changed
+    }
+}
+
+extension TripPositionKeys.Assignment {
+    /// As `trip_changes.positions` holds it: `id:key` pairs, comma-separated (empty: the change
+    /// gave no keys).
+    package var text: String {
+        zip(ids, keys).map { "\($0):\($1)" }.joined(separator: ",")
+    }
+
+    /// Reads what `text` writes; nil when it does not read.
+    package init?(text: String) {
+        self.init()
+        for pair in text.split(separator: ",", omittingEmptySubsequences: false) where !text.isEmpty {
+            let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let id = Trip.ID(parts[0]), let key = Int64(parts[1]) else { return nil }
+            ids.append(id)
+            keys.append(key)
+        }
+    }
+}
