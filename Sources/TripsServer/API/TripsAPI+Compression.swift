@@ -10,11 +10,11 @@ extension TripsAPI {
     ///
     /// gzip costs about 35 instructions a byte: an answer of more than `compressedOnTheLoop`
     /// bytes (a large view, which no cache keeps, or a change that answers with a large list)
-    /// is compressed on `compressionWork`, so neither the other connections of its event loop
+    /// is compressed on `heavyWork`, so neither the other connections of its event loop
     /// nor the store's writer, which a change's answer is made on, wait for it.
     func encode(_ reply: inout HTTPReply, for request: HTTPRequest) {
         let compression = cache.compression
-        let work = compressionWork
+        let work = heavyWork
         let limit = compressedOnTheLoop
         switch reply {
         case .now(let response):

@@ -28,9 +28,10 @@ struct TripsAPI: HTTPHandler {
     let caching: ReadCaching
     /// `--require-if-match`: a change of trips or of the list without `If-Match` gets 428.
     let requiresIfMatch: Bool
-    /// Where larger answers are compressed, off the event loops (`encode`): one queue per
-    /// server, so that a test holding one server's back holds no other's.
-    let compressionWork = DispatchQueue(label: "trips-compression", qos: .userInitiated, attributes: .concurrent)
+    /// Where work too long for the thread that answers is done: larger answers compressed, off
+    /// the event loops (`encode`), and answers made from the whole list, off the store's writer
+    /// (`change`). One queue per server, so that a test holding one server's back holds no other's.
+    let heavyWork = DispatchQueue(label: "trips-heavy-work", qos: .userInitiated, attributes: .concurrent)
     /// The largest answer compressed on the thread that makes it (`encode`): the default in a
     /// server; a test sets a few KiB, so that a short list shows what a long one does.
     let compressedOnTheLoop: Int
@@ -325,7 +326,9 @@ extension TripsAPI {
     /// Runs a change through the store and answers once it is durable (or refused).
     ///
     /// `plan` sees the newest list and returns the change to make (nil: nothing to do);
-    /// `answer` builds the response from the list right after the change.
+    /// `answer` builds the response from the list right after the change. With `returningList`
+    /// (an answer that grows with the list, such as every favorite of a drop's), on `heavyWork`:
+    /// the store completes changes on its writer thread, whose next transaction waits for it.
     ///
     /// With an `Idempotency-Key` (in the scope of the request's token), the answer is made as
     /// the change is planned and kept with it (a large body as what the change did), so a
@@ -341,10 +344,9 @@ extension TripsAPI {
         let idempotency = try IdempotencyKey.request(request, tokenName: tokenName) { mutation in
             (try? answer(mutation)).map(StoredAnswer.init)
         }
+        let work = heavyWork
         return .later { responder in
-            store.mutate(
-                plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: responder.trace?.traceparent
-            ) { result in
+            let respond = { @Sendable (result: Result<Mutation, MutationError>) in
                 do throws(APIError) {
                     switch result {
                     case .success(let mutation):
@@ -355,6 +357,11 @@ extension TripsAPI {
                 } catch {
                     responder.respond(error.response(accept: accept, requestID: responder.requestID))
                 }
+            }
+            store.mutate(
+                plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: responder.trace?.traceparent
+            ) { result in
+                if returningList { work.async { respond(result) } } else { respond(result) }
             }
         }
     }

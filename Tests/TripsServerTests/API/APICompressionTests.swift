@@ -37,7 +37,7 @@ import TripsDomain
         waited: Bool, other: Int, packed: TestResponse
     ) {
         let port = api.port
-        let work = api.compressionWork
+        let work = api.heavyWork
         return try await onOwnThread {
             work.suspend()
             var held = true

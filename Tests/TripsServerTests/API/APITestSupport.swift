@@ -89,7 +89,7 @@ final class APIServer: Sendable {
     }
 
     /// Where this server compresses large answers: a test suspends it to hold them back.
-    var compressionWork: DispatchQueue { api.compressionWork }
+    var heavyWork: DispatchQueue { api.heavyWork }
 
     /// Sends one request and reads the answer: on a new connection in `.live` mode, in memory
     /// in `.router` mode.

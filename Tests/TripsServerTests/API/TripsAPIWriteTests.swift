@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripsDomain
+
 @testable import TripsFormats
 @testable import TripsServer
 @testable import TripsStore
@@ -202,6 +203,36 @@ import TripsDomain
         #expect(favorites.count == 4)
         let again = try await api.json("PATCH", "/favorites", "[2, 3]")
         #expect(try again.member("added") == .array([]))
+    }
+
+    /// A drop's answer lists every favorite, so it grows with the list: it is made off the
+    /// store's writer thread, which the next change waits for. With that work held back, a
+    /// create sent after the drop is answered first.
+    @Test(arguments: TestStore.all) func aDropsAnswerIsMadeOffTheStoresWriter(store: TestStore) async throws {
+        let api = try await APIServer(on: store, mode: .live)
+        defer { api.stop() }
+        let (port, work) = (api.port, api.heavyWork)
+        let (waited, created, dropped) = try await onOwnThread {
+            work.suspend()
+            var held = true
+            defer { if held { work.resume() } }
+            let drop = try TestClient(port: port)
+            try drop.send("POST /favorites HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n[2]")
+            let create = try TestClient(port: port)
+            let body = #"{"city":"Faro","country":"Portugal","nights":2,"price":100,"start":"2027-05-01"}"#
+            try create.send(
+                "POST /trips HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
+            let created = try create.readResponse()
+            let waited = !drop.hasBytesWaiting()
+            work.resume()
+            held = false
+            return (waited, created.status, try drop.readResponse())
+        }
+        #expect(waited)
+        #expect(created == 201)
+        #expect(dropped.status == 200)
+        #expect(try dropped.member("added") == .array([.number("2")]))
     }
 
     @Test(arguments: TestStore.all) func aTextDropNamesTripsByCityOrSentence(store: TestStore) async throws {
