@@ -5,7 +5,9 @@ import TripsPlatform
 /// How other threads reach an event loop: a locked queue and an eventfd that wakes the loop.
 ///
 /// The eventfd is written only when the queue goes from quiet to signalled, so a burst of
-/// deferred replies costs one wake-up.
+/// deferred replies costs one wake-up; and outside the lock, so that the loop taking its mail
+/// never waits (spinning, then sleeping) for another thread's system call. The descriptor stays
+/// open as long as the mailbox does, so that write never reaches a number reused since.
 final class LoopMailbox<Connection: LoopConnection>: Sendable {
     struct Mail {
         var deliveries: [(ConnectionID, Connection.Reply)] = []
@@ -63,14 +65,16 @@ final class LoopMailbox<Connection: LoopConnection>: Sendable {
     func clockAdvanced() { post { $0.clockAdvanced = true } }
 
     private func post(_ change: (inout Mail) -> Void) {
-        state.withLock { state in
-            guard !state.closed else { return }
+        let wakes = state.withLock { state in
+            guard !state.closed else { return false }
             change(&state.mail)
-            guard !state.signalled else { return }
+            guard !state.signalled else { return false }
             state.signalled = true
-            var one: UInt64 = 1
-            _ = write(eventDescriptor, &one, 8)  // a full counter still wakes the loop
+            return true
         }
+        guard wakes else { return }
+        var one: UInt64 = 1
+        _ = write(eventDescriptor, &one, 8)  // a full counter still wakes the loop
     }
 
     /// Called by the loop when the eventfd is readable: clears it and takes the mail.
@@ -87,10 +91,10 @@ final class LoopMailbox<Connection: LoopConnection>: Sendable {
 
     /// The loop has stopped: later mail is dropped.
     func close() {
-        state.withLock { state in
-            guard !state.closed else { return }
-            state.closed = true
-            Glibc.close(eventDescriptor)
-        }
+        state.withLock { $0.closed = true }
+    }
+
+    deinit {
+        Glibc.close(eventDescriptor)
     }
 }
