@@ -76,7 +76,7 @@ package final class PostgresTripTables {
         for row in rows {
             let (trip, version, key) = try Self.trip(row)
             guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
-            keys.apply(TripPositionKeys.Assignment(ids: [trip.id], keys: [key]))
+            keys[trip.id] = key
         }
         let list = restoration.finish()
 

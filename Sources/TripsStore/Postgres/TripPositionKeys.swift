@@ -30,7 +30,10 @@ package struct TripPositionKeys: Sendable, Equatable {
         for row in rows { keys[row.id] = row.key }
     }
 
-    package subscript(id: Trip.ID) -> Int64? { keys[id] }
+    package subscript(id: Trip.ID) -> Int64? {
+        get { keys[id] }
+        set { keys[id] = newValue }
+    }
 
     /// How many trips have a key.
     package var count: Int { keys.count }
