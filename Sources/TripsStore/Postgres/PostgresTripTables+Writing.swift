@@ -48,7 +48,8 @@ extension PostgresTripTables {
                 state.keys = read
                 steps?.append(.keysRead(read))
             }
-            var keys = state.keys ?? TripPositionKeys()
+            // Taken out while it changes, so that no page of it is copied for a second holder.
+            var keys = state.keys.take() ?? TripPositionKeys()
             var rows = PendingTripRows()
             var results: [PlannedChange] = []
             var changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)] = []
