@@ -257,6 +257,28 @@ def test_undo_brings_a_deleted_trip_back_at_its_place_with_a_new_id(server, page
     expect(row(page, 7)).to_be_focused()
 
 
+def test_a_delete_answered_after_the_change_feed_told_it_is_still_announced_and_undoable(server, page):
+    """The change feed can tell the page of its own delete before the DELETE's answer arrives
+    (a loaded server or network): the page refreshes, the row is gone, and the answer must
+    still be announced with its Undo. Here the answer is held until the feed took the row."""
+    page.goto(server.url + "/trips")
+
+    def answer_after_the_feed(route):
+        if route.request.method != "DELETE":
+            return route.continue_()
+        answer = route.fetch()  # the server deletes the trip, and its feed tells the page
+        expect(row(page, 3)).to_have_count(0)  # the page refreshed from the feed first
+        route.fulfill(response=answer)
+
+    page.route("**/trips/3", answer_after_the_feed)
+    row(page, 3).focus()
+    page.keyboard.press("Delete")
+    page.keyboard.press("Enter")
+    expect(page.locator("#status")).to_have_text("Deleted Atacama.")
+    expect(page.get_by_role("button", name="Undo")).to_be_visible()
+    expect(row(page, 4)).to_be_focused()
+
+
 def test_undo_of_deleting_several_trips_puts_each_back_where_it_stood(server, page):
     page.goto(server.url + "/trips")
     row(page, 2).focus()

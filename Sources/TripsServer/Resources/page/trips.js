@@ -576,13 +576,16 @@ async function confirmDelete() {
   if (view() && tripCard()) return deleteOnPage(ids[0]);
   const what = names(ids);
   const change = t('offline.change.delete', { trips: what });
+  // The row that takes the focus, found while the deleted rows are still there: the change
+  // feed may take them away before the answer comes.
+  const first = rowFor(ids[0]);
+  const next = first && rows().find((r) => !ids.includes(Number(r.dataset.id)) && r.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_PRECEDING);
   const places = await placesOf(ids);
   const response = ids.length === 1
-    ? await makeChange('DELETE', `/trips/${ids[0]}`, { ifMatch: rowFor(ids[0])?.dataset.etag }, { what: change, ids })
+    ? await makeChange('DELETE', `/trips/${ids[0]}`, { ifMatch: first?.dataset.etag }, { what: change, ids })
     : await makeChange('DELETE', `/trips?ids=${ids.join(',')}`, { ifMatch: view().dataset.etag }, { what: change, ids });
   if (!(response instanceof Response)) return;
   if (!response.ok) return complain(response);
-  const next = rows().find((r) => !ids.includes(Number(r.dataset.id)) && r.compareDocumentPosition(rowFor(ids[0])) & Node.DOCUMENT_POSITION_PRECEDING);
   ids.forEach((id) => selection.delete(String(id)));
   await refresh();
   (next && rowFor(next.dataset.id) || rows()[0])?.focus();
