@@ -16,7 +16,7 @@ package struct TripIDTable<Value: Sendable>: Sendable {
 
     private var pages: [Int: Page] = [:]
     /// How many ids have a value.
-    package private(set) var count = 0
+    private(set) var count = 0
 
     package init() {}
 

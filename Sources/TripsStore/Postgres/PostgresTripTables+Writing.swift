@@ -166,31 +166,26 @@ extension PostgresTripTables {
             throw .damaged("change \(change) had the outcome \(outcome)")
         }
         keys.apply(given)
-        rows.change(given.ids)
+        rows.place(given.ids)
         return given
     }
 
     /// Writes `rows` as `list` and `keys` have them, a statement per kind: the trips added, those
-    /// changed (every column, the position too), those deleted.
+    /// changed (every column, the position too), those only moved (the position), those deleted.
     package func write(_ rows: PendingTripRows, of list: TripList, keys: TripPositionKeys) throws(PostgresStoreError) {
+        let versions = { (trips: [Trip]) in trips.map { list.version(of: $0.id) ?? list.revision } }
         let added = rows.added.compactMap { list[$0] }
-        if !added.isEmpty {
-            insertRows(added, at: try Self.keys(of: added, in: keys), versions: added.map { list.version(of: $0.id) ?? list.revision })
-        }
+        if !added.isEmpty { insertRows(added, at: try keys.keys(of: added.map(\.id)), versions: versions(added)) }
         let changed = rows.changed.compactMap { list[$0] }
-        if !changed.isEmpty {
-            updateRows(
-                changed, at: try Self.keys(of: changed, in: keys), versions: changed.map { list.version(of: $0.id) ?? list.revision })
+        if !changed.isEmpty { updateRows(changed, at: try keys.keys(of: changed.map(\.id)), versions: versions(changed)) }
+        let moved = rows.moved.filter { list[$0] != nil }
+        if !moved.isEmpty {
+            execute(
+                "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
+                [PostgresArrayLiteral.encode(moved), PostgresArrayLiteral.encode(try keys.keys(of: moved))], prepared: true)
         }
         if !rows.deleted.isEmpty {
             execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(rows.deleted)], prepared: true)
-        }
-    }
-
-    private static func keys(of trips: [Trip], in keys: TripPositionKeys) throws(PostgresStoreError) -> [Int64] {
-        try trips.map { (trip) throws(PostgresStoreError) in
-            guard let key = keys[trip.id] else { throw .damaged("trip \(trip.id) has no position key") }
-            return key
         }
     }
 

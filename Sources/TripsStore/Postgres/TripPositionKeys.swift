@@ -35,9 +35,6 @@ package struct TripPositionKeys: Sendable, Equatable {
         set { keys[id] = newValue }
     }
 
-    /// How many trips have a key.
-    package var count: Int { keys.count }
-
     package mutating func apply(_ assignment: Assignment) {
         for (id, key) in zip(assignment.ids, assignment.keys) { keys[id] = key }
     }
@@ -80,6 +77,11 @@ package struct TripPositionKeys: Sendable, Equatable {
         let ids = Array(list.trips.lazy.map(\.id))
         guard let keys = TripPositions.spread(ids.count, from: nil, to: nil) else { throw .damaged("no keys for \(ids.count) trips") }
         return Assignment(ids: ids, keys: keys)
+    }
+
+    /// The keys of `ids`, trips the list holds: each must have one.
+    package func keys(of ids: some Sequence<Trip.ID>) throws(PostgresStoreError) -> [Int64] {
+        try ids.map { (id) throws(PostgresStoreError) in try key(id)! }
     }
 
     /// The key of `id`, a trip the list holds (nil: none, the start or end of the list).
