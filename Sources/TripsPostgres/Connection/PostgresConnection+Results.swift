@@ -5,9 +5,11 @@ extension PostgresConnection {
     /// it was prepared already), BindComplete, RowDescription or NoData, DataRows,
     /// CommandComplete (or EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse
     /// the server skips to ReadyForQuery. A named statement whose Parse completed is prepared
-    /// from then on, whatever follows.
+    /// from then on, whatever follows. The last statement's rows go to `eachRowOfLast` when
+    /// there is one, and its result holds none.
     func readExtendedQueryResults(
-        _ parses: [PostgresPreparedStatements.Parse], deadline: ContinuousClock.Instant
+        _ parses: [PostgresPreparedStatements.Parse], deadline: ContinuousClock.Instant,
+        eachRowOfLast: ((PostgresRowValues) -> Void)?
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         enum Stage { case parse, bind, describe, rows, done }
         let count = parses.count
@@ -18,8 +20,20 @@ extension PostgresConnection {
         var columns: [String] = []
         var rows: [[String?]] = []
         var failure: PostgresServerError?
+        func take(_ row: PostgresRowValues) throws(PostgresConnectionError) {
+            guard stage == .rows, failure == nil, row.count == columns.count else { throw .unexpectedMessage(.dataRow) }
+            if let eachRowOfLast, results.count == count - 1 {
+                eachRowOfLast(row)
+                return
+            }
+            do {
+                rows.append(try row.texts())
+            } catch {
+                throw .wire(error)
+            }
+        }
         while true {
-            let message = try nextMessage(deadline: deadline)
+            let message = try nextMessage(deadline: deadline, dataRow: take)
             if case .errorResponse(let diagnostic) = message {
                 let error = PostgresServerError(diagnostic: diagnostic)
                 // A FATAL error ends the session at once, even after an ordinary one.
@@ -53,7 +67,6 @@ extension PostgresConnection {
                 columns = descriptions.map(\.name)
                 stage = .rows
             case (.describe, .noData): stage = .rows
-            case (.rows, .dataRow(let values)): rows.append(try Self.text(values, columnCount: columns.count))
             case (.rows, .commandComplete), (.rows, .emptyQueryResponse):
                 let tag = if case .commandComplete(let tag) = message { tag } else { "" }
                 results.append(PostgresRows(columns: columns, rows: rows, commandTag: tag))
@@ -75,8 +88,16 @@ extension PostgresConnection {
         var columns: [String]?
         var rows: [[String?]] = []
         var failure: PostgresServerError?
+        func take(_ row: PostgresRowValues) throws(PostgresConnectionError) {
+            guard let columns, failure == nil, row.count == columns.count else { throw .unexpectedMessage(.dataRow) }
+            do {
+                rows.append(try row.texts())
+            } catch {
+                throw .wire(error)
+            }
+        }
         while true {
-            let message = try nextMessage(deadline: deadline)
+            let message = try nextMessage(deadline: deadline, dataRow: take)
             if case .errorResponse(let diagnostic) = message, diagnostic.endsSession {
                 throw .server(PostgresServerError(diagnostic: diagnostic))
             }
@@ -85,8 +106,6 @@ extension PostgresConnection {
             case .rowDescription(let descriptions) where columns == nil:
                 guard descriptions.allSatisfy({ $0.formatCode == 0 }) else { throw .unexpectedMessage(.rowDescription) }
                 columns = descriptions.map(\.name)
-            case .dataRow(let values) where columns != nil:
-                rows.append(try Self.text(values, columnCount: columns?.count ?? 0))
             case .commandComplete(let tag):
                 results.append(PostgresRows(columns: columns ?? [], rows: rows, commandTag: tag))
                 columns = nil
@@ -103,21 +122,5 @@ extension PostgresConnection {
                 throw .unexpectedMessage(message.kind)
             }
         }
-    }
-
-    /// A DataRow's values as text; the row must have one value per column.
-    private static func text(_ values: [[UInt8]?], columnCount: Int) throws(PostgresConnectionError) -> [String?] {
-        guard values.count == columnCount else { throw .unexpectedMessage(.dataRow) }
-        var row: [String?] = []
-        row.reserveCapacity(values.count)
-        for value in values {
-            guard let value else {
-                row.append(nil)
-                continue
-            }
-            guard let text = String(validating: value, as: UTF8.self) else { throw .wire(.invalidUTF8(.dataRow)) }
-            row.append(text)
-        }
-        return row
     }
 }

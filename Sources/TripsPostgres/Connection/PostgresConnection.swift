@@ -30,6 +30,8 @@ package final class PostgresConnection {
     /// Bytes read and not yet decoded: `buffer[readIndex...]`.
     private var buffer: [UInt8] = []
     private var readIndex = 0
+    /// Where the values of the DataRow being read are in it, kept from row to row.
+    private var rowBounds: [Range<Int>?] = []
     /// Notifications that arrived and were not yet handed out.
     private var notifications: [PostgresNotification] = []
     /// The named prepared statements this session holds.
@@ -112,7 +114,26 @@ package final class PostgresConnection {
             let deadline = ContinuousClock.now + configuration.queryTimeout
             let (messages, parses) = prepared.messages(for: statements)
             try send(messages, deadline: deadline)
-            return try readExtendedQueryResults(parses, deadline: deadline)
+            return try readExtendedQueryResults(parses, deadline: deadline, eachRowOfLast: nil)
+        }
+    }
+
+    /// `pipeline`, with the last statement's rows handed to `eachRow` one by one as they are
+    /// read, in the bytes they came in (`PostgresRowValues`), instead of kept: for answers
+    /// too long to hold as text (a million trips at start-up). Its result has no rows.
+    ///
+    /// Every row is read whatever the body does, so that the connection stays in step: a
+    /// body that meets a row it cannot use notes why and passes over the rest.
+    package func pipeline(
+        _ statements: [PostgresStatement], eachRowOfLast eachRow: (PostgresRowValues) -> Void
+    ) throws(PostgresConnectionError) -> [PostgresRows] {
+        try withoutActuallyEscaping(eachRow) { (eachRow) throws(PostgresConnectionError) in
+            try perform { () throws(PostgresConnectionError) in
+                let deadline = ContinuousClock.now + configuration.queryTimeout
+                let (messages, parses) = prepared.messages(for: statements)
+                try send(messages, deadline: deadline)
+                return try readExtendedQueryResults(parses, deadline: deadline, eachRowOfLast: eachRow)
+            }
         }
     }
 
@@ -236,18 +257,34 @@ package final class PostgresConnection {
         guard sent != nil else { throw .connectionClosed }
     }
 
-    /// The next message that is not asynchronous, reading as needed until `deadline`.
-    func nextMessage(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> BackendMessage {
+    /// Takes a DataRow read in place, or throws when no row is expected there.
+    typealias DataRowSink = (PostgresRowValues) throws(PostgresConnectionError) -> Void
+
+    /// The sink where rows are not expected: a DataRow there is out of place.
+    static func refuseDataRow(_ row: PostgresRowValues) throws(PostgresConnectionError) {
+        throw .unexpectedMessage(.dataRow)
+    }
+
+    /// The next message that is neither asynchronous nor a DataRow, reading as needed until
+    /// `deadline`; DataRows on the way go to `dataRow`.
+    func nextMessage(
+        deadline: ContinuousClock.Instant, dataRow: DataRowSink = refuseDataRow
+    ) throws(PostgresConnectionError) -> BackendMessage {
         while true {
-            if let message = try bufferedMessage() { return message }
+            if let message = try bufferedMessage(dataRow: dataRow) { return message }
             try readMore(deadline: deadline)
         }
     }
 
-    /// The next whole message in the buffer that is not asynchronous; nil if there is none yet.
-    /// Notices, parameter changes and notifications are set aside on the way.
-    private func bufferedMessage() throws(PostgresConnectionError) -> BackendMessage? {
+    /// The next whole message in the buffer that is neither asynchronous nor a DataRow; nil
+    /// if there is none yet. DataRows go to `dataRow` as they are read; notices, parameter
+    /// changes and notifications are set aside on the way.
+    private func bufferedMessage(dataRow: DataRowSink = refuseDataRow) throws(PostgresConnectionError) -> BackendMessage? {
         while true {
+            if readIndex < buffer.count, buffer[readIndex] == BackendMessage.Kind.dataRow.rawValue {
+                guard try takeDataRow(dataRow) else { return nil }
+                continue
+            }
             let start = readIndex
             let decoder = decoder
             let outcome = buffer.withUnsafeBytes { bytes in
@@ -268,6 +305,30 @@ package final class PostgresConnection {
             default: return message
             }
         }
+    }
+
+    /// Hands the DataRow at the read index to `sink`, read in place, once it is whole; false
+    /// while more bytes are needed.
+    private func takeDataRow(_ sink: DataRowSink) throws(PostgresConnectionError) -> Bool {
+        let start = readIndex
+        let decoder = decoder
+        let outcome = buffer.withUnsafeBytes { bytes in
+            Result { () throws(PostgresConnectionError) -> Int? in
+                let input = UnsafeRawBufferPointer(rebasing: bytes[start...])
+                let consumed: Int?
+                do throws(PostgresWireError) {
+                    consumed = try decoder.dataRow(input, bounds: &rowBounds)
+                } catch {
+                    throw .wire(error)
+                }
+                guard let consumed else { return nil }
+                try sink(PostgresRowValues(message: input, bounds: rowBounds))
+                return consumed
+            }
+        }
+        guard let consumed = try outcome.get() else { return false }
+        readIndex += consumed
+        return true
     }
 
     /// Why the server hung up, when a send finds it gone: the FATAL error it left before

@@ -38,19 +38,51 @@ package struct BackendMessageDecoder: Sendable, Hashable {
 
     /// Decodes the message at the start of `input`, if it is whole.
     func decode(_ input: UnsafeRawBufferPointer) throws(PostgresWireError) -> Step {
-        guard let type = input.first else { return .needMoreBytes }
+        guard let (kind, total) = try frame(input) else { return .needMoreBytes }
+        var reader = MessageBodyReader(UnsafeRawBufferPointer(rebasing: input[5..<total]), kind: kind)
+        let message = try Self.parse(&reader)
+        try reader.finish()
+        return .message(message, consumed: total)
+    }
+
+    /// The DataRow at the start of `input`, read in place when it is whole: each value's bytes
+    /// as a range of `input` (nil for NULL) written over `bounds`, and how many bytes the
+    /// message took; nil when the input does not hold all of it yet. The checks are
+    /// `decode`'s. For rows read by the thousand, where an array per value would be most of
+    /// the work (`PostgresRowValues`).
+    func dataRow(_ input: UnsafeRawBufferPointer, bounds: inout [Range<Int>?]) throws(PostgresWireError) -> Int? {
+        guard let (kind, total) = try frame(input) else { return nil }
+        precondition(kind == .dataRow, "dataRow(_:bounds:) reads DataRow messages only")
+        var reader = MessageBodyReader(UnsafeRawBufferPointer(rebasing: input[5..<total]), kind: kind)
+        let count = try reader.count()
+        bounds.removeAll(keepingCapacity: true)
+        for _ in 0..<count {
+            let length = try reader.int32()
+            guard length >= 0 else {
+                guard length == -1 else { throw .invalidValueLength(length: length) }
+                bounds.append(nil)
+                continue
+            }
+            let start = 5 + reader.offset
+            try reader.skip(Int(length))
+            bounds.append(start..<start + Int(length))
+        }
+        try reader.finish()
+        return total
+    }
+
+    /// The kind and whole length (type byte included) of the message at the start of `input`,
+    /// checked as soon as its header is there; nil until the input holds all of it.
+    private func frame(_ input: UnsafeRawBufferPointer) throws(PostgresWireError) -> (BackendMessage.Kind, total: Int)? {
+        guard let type = input.first else { return nil }
         guard let kind = BackendMessage.Kind(rawValue: type) else { throw .unknownMessageType(type) }
-        guard input.count >= 5 else { return .needMoreBytes }
+        guard input.count >= 5 else { return nil }
         let declared = Int(Int32(bitPattern: UInt32(input[1]) << 24 | UInt32(input[2]) << 16 | UInt32(input[3]) << 8 | UInt32(input[4])))
         guard kind.validLengths.contains(declared) else { throw .invalidLength(kind, length: declared) }
         guard declared <= maxMessageLength else { throw .messageTooLong(kind, length: declared, limit: maxMessageLength) }
         let total = 1 + declared
-        guard input.count >= total else { return .needMoreBytes }
-        let body = UnsafeRawBufferPointer(rebasing: input[5..<total])
-        var reader = MessageBodyReader(body, kind: kind)
-        let message = try Self.parse(&reader)
-        try reader.finish()
-        return .message(message, consumed: total)
+        guard input.count >= total else { return nil }
+        return (kind, total)
     }
 
     /// Decodes the message at the start of `input`, if it is whole.

@@ -5,7 +5,8 @@
 /// It lives only inside the decoder's `withUnsafeBytes`, which keeps `body` valid.
 struct MessageBodyReader {
     private let body: UnsafeRawBufferPointer
-    private var offset = 0
+    /// Where the next read starts in the body.
+    private(set) var offset = 0
     let kind: BackendMessage.Kind
 
     init(_ body: UnsafeRawBufferPointer, kind: BackendMessage.Kind) {
@@ -47,6 +48,12 @@ struct MessageBodyReader {
         guard count >= 0, remaining >= count else { throw .truncated(kind) }
         defer { offset += count }
         return Array(body[offset..<offset + count])
+    }
+
+    /// Steps over the next `count` bytes.
+    mutating func skip(_ count: Int) throws(PostgresWireError) {
+        guard count >= 0, remaining >= count else { throw .truncated(kind) }
+        offset += count
     }
 
     /// Every byte not read yet.

@@ -36,6 +36,12 @@ package struct RecentStrings {
         return made
     }
 
+    /// The string `utf8` spells (valid UTF-8, or nil), as `string(_:isASCII:)`, for bytes
+    /// not known to be ASCII.
+    mutating func string(_ utf8: UnsafeRawBufferPointer) -> String? {
+        string(utf8, isASCII: utf8.allSatisfy { $0 < 0x80 })
+    }
+
     private static func make(_ utf8: UnsafeRawBufferPointer, isASCII: Bool) -> String? {
         // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
         isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)

@@ -16,29 +16,52 @@ extension PostgresTripTables {
         }
     }
 
-    /// A `trips` row: id, version, city, country, nights, is_favorite, image_name, price, start,
-    /// notes, then its photo's digest, type, width, height and byte count (all NULL for none),
-    /// and its position.
-    package static func trip(_ row: [String?]) throws(PostgresStoreError) -> (Trip, version: UInt64, key: Int64) {
-        guard row.count == 16, let id = row[0].flatMap({ Int($0) }), let version = row[1].flatMap({ UInt64($0) }),
-            let city = row[2], let country = row[3], let nights = row[4].flatMap({ Int($0) }),
-            let isFavorite = row[5].flatMap({ $0 == "t" ? true : $0 == "f" ? false : nil }), let imageName = row[6],
-            let price = row[7].flatMap({ try? Price(literal: $0.utf8) }), let start = row[8].flatMap({ Double($0) }),
-            let notes = row[9], let key = row[15].flatMap({ Int64($0) })
-        else { throw .damaged("a trips row reads \(row)") }
+    /// A `trips` row, read in place (`tripsInOrder`): id, version, city, country, nights,
+    /// is_favorite, image_name, price, start, notes, photo_digest (one of `photos`, or NULL)
+    /// and position. A long text equal to one in `strings` shares its storage.
+    static func trip(
+        _ row: PostgresRowValues, photos: [String: TripPhoto], strings: inout RecentStrings
+    ) throws(PostgresStoreError) -> (Trip, version: UInt64, key: Int64) {
+        guard row.count == 12, let id = row.integer(0).flatMap({ Int(exactly: $0) }),
+            let version = row.integer(1).flatMap({ UInt64(exactly: $0) }),
+            let city = row[2].flatMap({ strings.string($0) }), let country = row[3].flatMap({ strings.string($0) }),
+            let nights = row.integer(4).flatMap({ Int(exactly: $0) }), let isFavorite = row.boolean(5),
+            let imageName = row[6].flatMap({ strings.string($0) }), let price = row[7].flatMap(Self.price),
+            let start = row.double(8), let notes = row[9].flatMap({ strings.string($0) }), let key = row.integer(11)
+        else { throw .damaged("a trips row reads \(Self.describe(row))") }
         var photo: TripPhoto?
         if let digest = row[10] {
-            guard let type = row[11], let format = ImageFormat.allCases.first(where: { $0.mediaType.description == type }),
-                let width = row[12].flatMap({ Int($0) }), let height = row[13].flatMap({ Int($0) }),
-                let byteCount = row[14].flatMap({ Int($0) }),
-                let stored = TripPhoto(digest: digest, format: format, width: width, height: height, byteCount: byteCount)
-            else { throw .damaged("trip \(id)'s photo reads \(row[10...])") }
+            let name = String(decoding: digest, as: UTF8.self)
+            guard let stored = photos[name] else { throw .damaged("trip \(id) shows photo \(name), which trip_photos lacks") }
             photo = stored
         }
         let trip = Trip(
             id: id, city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
             start: Date(timeIntervalSinceReferenceDate: start), notes: notes, photo: photo)
         return (trip, version, key)
+    }
+
+    /// A `numeric` price as PostgreSQL writes it; the digits a price is stored in are read
+    /// without the general reader.
+    private static func price(_ text: UnsafeRawBufferPointer) -> Price? {
+        Price(storedDigits: text) ?? (try? Price(literal: text))
+    }
+
+    /// A row's values as text, for a message about a row that does not read.
+    private static func describe(_ row: PostgresRowValues) -> String {
+        (0..<row.count).map { row[$0].map { String(decoding: $0, as: UTF8.self) } ?? "NULL" }.joined(separator: ", ")
+    }
+
+    /// A `trip_photos` row without its bytes (`photosWithoutBytes`): digest, type, width,
+    /// height and byte count.
+    static func photo(_ row: [String?]) throws(PostgresStoreError) -> TripPhoto {
+        guard row.count == 5, let digest = row[0], let type = row[1],
+            let format = ImageFormat.allCases.first(where: { $0.mediaType.description == type }),
+            let width = row[2].flatMap({ Int($0) }), let height = row[3].flatMap({ Int($0) }),
+            let byteCount = row[4].flatMap({ Int($0) }),
+            let photo = TripPhoto(digest: digest, format: format, width: width, height: height, byteCount: byteCount)
+        else { throw .damaged("a trip_photos row reads \(row)") }
+        return photo
     }
 
     /// A `trip_photos` row's bytes, as `encode(bytes, 'hex')` answers them, for `photo`.

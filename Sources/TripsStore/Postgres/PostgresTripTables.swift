@@ -64,20 +64,26 @@ package final class PostgresTripTables {
     /// state row locked); the keys go into `ledger`, an empty one with the configured cap.
     func readAll(historyCapacity: Int, ledger: consuming IdempotencyLedger) throws(PostgresStoreError) -> State {
         let (revision, lastIssuedID) = try readState(locking: false)
-        let rows = try query(
-            """
-            SELECT t.id, t.version, t.city, t.country, t.nights, t.is_favorite, t.image_name, t.price, t.start, t.notes,
-                p.digest, p.type, p.width, p.height, octet_length(p.bytes), t.position
-            FROM trips t LEFT JOIN trip_photos p ON p.digest = t.photo_digest ORDER BY t.position
-            """
-        ).rows
-        var restoration = TripList.Restoration(expectedCount: rows.count, revision: revision, lastIssuedID: Int(lastIssuedID))
-        var keys = TripPositionKeys()
-        for row in rows {
-            let (trip, version, key) = try Self.trip(row)
-            guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
-            keys[trip.id] = key
+        var photos: [String: TripPhoto] = [:]
+        for row in try query(Self.photosWithoutBytes).rows {
+            let photo = try Self.photo(row)
+            photos[photo.digest] = photo
         }
+        var restoration = TripList.Restoration(expectedCount: 0, revision: revision, lastIssuedID: Int(lastIssuedID))
+        var keys = TripPositionKeys()
+        var strings = RecentStrings()
+        var failure: PostgresStoreError?
+        try query(Self.tripsInOrder) { row in
+            guard failure == nil else { return }
+            do throws(PostgresStoreError) {
+                let (trip, version, key) = try Self.trip(row, photos: photos, strings: &strings)
+                guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
+                keys[trip.id] = key
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
         let list = restoration.finish()
 
         let events = try query(
@@ -196,6 +202,19 @@ package final class PostgresTripTables {
 
     // MARK: Statements
 
+    /// Every trip in the list's order, each row as `trip(_:photos:strings:)` reads it. The
+    /// photos are read apart (`photosWithoutBytes`): a join would cost the database a lookup
+    /// per trip, most of its time at a million.
+    static let tripsInOrder = PostgresStatement(
+        """
+        SELECT id, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest, position
+        FROM trips ORDER BY position
+        """)
+
+    /// What `trips` rows refer to in `trip_photos`, without the bytes.
+    static let photosWithoutBytes = PostgresStatement(
+        "SELECT digest, type, width, height, octet_length(bytes) FROM trip_photos")
+
     /// The list's revision and the highest id issued; `locking` holds the row until the
     /// transaction ends, so writers take turns.
     func readState(locking: Bool) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
@@ -222,6 +241,18 @@ package final class PostgresTripTables {
 
     func query(_ statement: PostgresStatement) throws(PostgresStoreError) -> PostgresRows {
         try queries([statement])[0]
+    }
+
+    /// Runs the queued statements and then `statement` in one round trip, handing its rows
+    /// to `eachRow` as they are read (`PostgresConnection.pipeline(_:eachRowOfLast:)`).
+    func query(_ statement: PostgresStatement, eachRow: (PostgresRowValues) -> Void) throws(PostgresStoreError) {
+        var sending: [PostgresStatement] = []
+        swap(&sending, &queued)
+        do {
+            _ = try connection.pipeline(sending + [statement], eachRowOfLast: eachRow)
+        } catch {
+            throw .database(error)
+        }
     }
 
     /// Runs the queued statements and then `statements` in one round trip; answers the

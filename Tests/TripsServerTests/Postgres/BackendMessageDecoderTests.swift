@@ -232,6 +232,61 @@ import Testing
         #expect(decodeStream(stream.map { [$0] }) == whole)
     }
 
+    /// The connection reads DataRows in place (`dataRow(_:bounds:)`): the same values, the
+    /// same errors and the same length as `decode`, however much of the row has arrived.
+    @Test(arguments: [
+        Wire.dataRow(["1", nil, "Zürich", ""]),
+        Wire.dataRow([]),
+        Wire.dataRow([nil]),
+        Wire.message("D", length: 5, []),
+        Wire.message("D", Wire.int16(-2)),
+        Wire.message("D", Wire.int16(1) + Wire.int32(5) + [1, 2]),
+        Wire.message("D", Wire.int16(1) + Wire.int32(-2)),
+        Wire.message("D", Wire.int16(2) + Wire.int32(-1)),
+        Wire.message("D", Wire.int16(0) + Wire.int32(-1)),
+        Wire.message("D", length: Int32.max, []),
+    ])
+    func aDataRowReadInPlaceAgreesWithDecode(bytes: [UInt8]) {
+        let decoder = BackendMessageDecoder()
+        for end in 1...bytes.count {
+            let input = Array(bytes[..<end])
+            let decoded = Result { () throws(PostgresWireError) in try decoder.decode(input) }
+            var bounds: [Range<Int>?] = [0..<1]  // what a row before left: overwritten
+            let inPlace = input.withUnsafeBytes { raw in
+                Result { () throws(PostgresWireError) -> [[UInt8]?]? in
+                    guard let consumed = try decoder.dataRow(raw, bounds: &bounds) else { return nil }
+                    #expect(consumed == end)
+                    let row = PostgresRowValues(message: raw, bounds: bounds)
+                    return (0..<row.count).map { row[$0].map { Array($0) } }
+                }
+            }
+            switch (decoded, inPlace) {
+            case (.success(.needMoreBytes), .success(nil)): continue
+            case (.success(.message(.dataRow(let values), _)), .success(let read?)): #expect(read == values)
+            case (.failure(let expected), .failure(let error)): #expect(error == expected)
+            default: Issue.record("\(end) bytes: decode \(decoded), in place \(inPlace)")
+            }
+        }
+    }
+
+    @Test func aRowsValuesReadAsTheTypesTheirTextSpells() {
+        let message = Wire.dataRow(["-42", "820454460.5", "t", "f", "1e400", "12a", "", nil, "Infinity"])
+        var bounds: [Range<Int>?] = []
+        message.withUnsafeBytes { raw in
+            _ = try? BackendMessageDecoder().dataRow(raw, bounds: &bounds)
+            let row = PostgresRowValues(message: raw, bounds: bounds)
+            #expect(row.count == 9)
+            #expect(row.integer(0) == -42 && row.double(0) == -42)
+            #expect(row.double(1) == 820_454_460.5 && row.integer(1) == nil)
+            #expect(row.boolean(2) == true && row.boolean(3) == false && row.boolean(0) == nil)
+            #expect(row.double(4) == .infinity && row.integer(4) == nil)
+            #expect(row.integer(5) == nil && row.double(5) == nil)
+            #expect(row.integer(6) == nil && row.double(6) == nil && row.boolean(6) == nil)
+            #expect(row[7] == nil && row.integer(7) == nil && row.double(7) == nil && row.boolean(7) == nil)
+            #expect(row.double(8) == .infinity)
+        }
+    }
+
     @Test func theLengthLimitIsConfigurableAndCheckedBeforeTheBodyArrives() throws {
         let decoder = BackendMessageDecoder(maxMessageLength: 64)
         let atTheLimit = Wire.commandComplete(String(repeating: "x", count: 59))

@@ -43,6 +43,44 @@ import Testing
         #expect(sent[1].body == [0, 0, 0, 0, 0, 2] + Wire.int32(Int32(parameter.count)) + parameter + Wire.int32(-1) + [0, 0])
     }
 
+    @Test func theLastStatementsRowsAreHandedOverOneByOneAsTheyAreRead() throws {
+        let (server, connection) = try Self.connected()
+        // A value longer than one read of the socket: the row arrives in pieces.
+        let long = String(repeating: "é", count: 100_000)
+        try server.say(
+            Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(["a"]) + Wire.dataRow(["before"])
+                + Wire.commandComplete("SELECT 1") + Wire.message("1", []) + Wire.message("2", [])
+                + Wire.rowDescription(["id", "name"]) + Wire.dataRow(["1", "Zürich"]) + Wire.notification(pid: 1, "trips", "x")
+                + Wire.dataRow(["2", nil]) + Wire.dataRow(["3", long]) + Wire.commandComplete("SELECT 3") + Wire.readyForQuery())
+        var rows: [[String?]] = []
+        let results = try connection.pipeline([PostgresStatement("SELECT 'before'"), PostgresStatement("SELECT id, name FROM trips")]) {
+            row in rows.append((0..<row.count).map { row[$0].map { String(decoding: $0, as: UTF8.self) } })
+        }
+        #expect(results.map(\.rows) == [[["before"]], []])
+        #expect(results.map(\.commandTag) == ["SELECT 1", "SELECT 3"])
+        #expect(rows == [["1", "Zürich"], ["2", nil], ["3", long]])
+        #expect(try connection.waitForNotifications(timeout: .zero).map(\.payload) == ["x"])
+    }
+
+    @Test func aStatementThatFailsAfterSomeRowsThrowsOnceTheServerIsReadyAndTheConnectionGoesOn() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(
+            Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(["id"]) + Wire.dataRow(["1"])
+                + Wire.error("57014", "canceling statement due to statement timeout") + Wire.readyForQuery())
+        var count = 0
+        let error = try #require(throws: PostgresConnectionError.self) {
+            try connection.pipeline([PostgresStatement("SELECT id FROM trips")]) { _ in count += 1 }
+        }
+        guard case .server(let failure) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(failure.sqlState == .queryCanceled)
+        #expect(count == 1)
+        try server.say(rowsAnswer(["a"], [["1"]], tag: "SELECT 1"))
+        #expect(try connection.query("SELECT 1").rows == [["1"]])
+    }
+
     @Test func aStatementWithoutRowsGivesItsTag() throws {
         let (server, connection) = try Self.connected()
         try server.say(
