@@ -5,22 +5,30 @@
 /// it grows (a fifth of a second at 200,000 trips, under the store's lock); this one grows a
 /// page at a time. A copy shares its pages until one of them changes, and that change copies
 /// the one page, so a list that a reader still holds is not copied whole by the next change.
-package struct TripIDTable<Value: Sendable>: Sendable {
-    private struct Page: Sendable {
-        var slots: [Value?] = []
-        var count = 0
+///
+/// Public and inlinable, so that a module that keeps its own values in one (`TripsStore`'s
+/// position keys) gets code made for them: a `package` body is not handed to other modules,
+/// and unspecialized, each access asked the runtime for generic metadata (a quarter of a
+/// PostgreSQL start-up's instructions).
+public struct TripIDTable<Value: Sendable>: Sendable {
+    @usableFromInline
+    struct Page: Sendable {
+        @usableFromInline var slots: [Value?] = []
+        @usableFromInline var count = 0
+
+        @inlinable init() {}
     }
 
-    private static var pageShift: Int { 10 }
-    private static var offsetMask: Int { (1 << pageShift) - 1 }
+    @inlinable static var pageShift: Int { 10 }
+    @inlinable static var offsetMask: Int { (1 << pageShift) - 1 }
 
-    private var pages: [Int: Page] = [:]
+    @usableFromInline var pages: [Int: Page] = [:]
     /// How many ids have a value.
-    private(set) var count = 0
+    @usableFromInline var count = 0
 
-    package init() {}
+    @inlinable public init() {}
 
-    package subscript(id: Trip.ID) -> Value? {
+    @inlinable public subscript(id: Trip.ID) -> Value? {
         get {
             let offset = id & Self.offsetMask
             guard let page = pages[id >> Self.pageShift], offset < page.slots.count else { return nil }
@@ -31,12 +39,12 @@ package struct TripIDTable<Value: Sendable>: Sendable {
 
     /// Sets the value for `id`, answering the one it replaced, as `Dictionary` does.
     @discardableResult
-    mutating func updateValue(_ value: Value, forKey id: Trip.ID) -> Value? {
+    @inlinable mutating func updateValue(_ value: Value, forKey id: Trip.ID) -> Value? {
         replace(id, with: value)
     }
 
     @discardableResult
-    private mutating func replace(_ id: Trip.ID, with value: Value?) -> Value? {
+    @inlinable mutating func replace(_ id: Trip.ID, with value: Value?) -> Value? {
         let number = id >> Self.pageShift
         guard value != nil || pages[number] != nil else { return nil }
         let old = Self.replace(id & Self.offsetMask, with: value, in: &pages[number, default: Page()])
@@ -45,7 +53,7 @@ package struct TripIDTable<Value: Sendable>: Sendable {
         return old
     }
 
-    private static func replace(_ offset: Int, with value: Value?, in page: inout Page) -> Value? {
+    @inlinable static func replace(_ offset: Int, with value: Value?, in page: inout Page) -> Value? {
         if offset >= page.slots.count {
             guard let value else { return nil }
             // Ids come in sequence (a restore, an add): most often the next slot, appended
@@ -63,7 +71,7 @@ package struct TripIDTable<Value: Sendable>: Sendable {
 }
 
 extension TripIDTable: Equatable where Value: Equatable {
-    package static func == (lhs: TripIDTable, rhs: TripIDTable) -> Bool {
+    public static func == (lhs: TripIDTable, rhs: TripIDTable) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for (number, page) in lhs.pages {
             for (offset, value) in page.slots.enumerated() where value != nil {

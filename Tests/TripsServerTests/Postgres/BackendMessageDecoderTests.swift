@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TripsTestSupport
+
 @testable import TripsPostgres
 @testable import TripsServer
 
@@ -270,7 +272,10 @@ import Testing
     }
 
     @Test func aRowsValuesReadAsTheTypesTheirTextSpells() {
-        let message = Wire.dataRow(["-42", "820454460.5", "t", "f", "1e400", "12a", "", nil, "Infinity"])
+        let message =
+            Wire.dataRow(["-42", "820454460.5", "t", "f", "1e400", "12a", "", nil, "Infinity"])
+            + Wire.dataRow(["9223372036854775807", "-9223372036854775808", "9223372036854775808", "-", "0.1", "-0.000123456789012"])
+            + Wire.dataRow(["1234567890123456", "1.5e-07", "NaN", "12.3.4", ".", "99999999999999999999"])
         var bounds: [Range<Int>?] = []
         message.withUnsafeBytes { raw in
             _ = try? BackendMessageDecoder().dataRow(raw, bounds: &bounds)
@@ -284,6 +289,49 @@ import Testing
             #expect(row.integer(6) == nil && row.double(6) == nil && row.boolean(6) == nil)
             #expect(row[7] == nil && row.integer(7) == nil && row.double(7) == nil && row.boolean(7) == nil)
             #expect(row.double(8) == .infinity)
+        }
+        // Every double read as Swift reads its text, whichever way it was read.
+        var offset = 0
+        while offset < message.count {
+            message[offset...].withUnsafeBytes { raw in
+                guard let consumed = try? BackendMessageDecoder().dataRow(raw, bounds: &bounds) else {
+                    Issue.record("row at \(offset) does not read")
+                    offset = message.count
+                    return
+                }
+                let row = PostgresRowValues(message: raw, bounds: bounds)
+                for column in 0..<row.count {
+                    let text = row[column].map { String(decoding: $0, as: UTF8.self) }
+                    let expected = text.flatMap { Double($0) }
+                    #expect(
+                        row.double(column) == expected || (row.double(column)?.isNaN == true && expected?.isNaN == true),
+                        "\(text ?? "NULL")")
+                    #expect(row.integer(column) == text.flatMap { Int64($0) }, "\(text ?? "NULL")")
+                }
+                offset += consumed
+            }
+        }
+    }
+
+    /// The short decimals a `double precision` is read from without `strtod` give the double
+    /// `strtod` gives, for the dates and prices a list holds and for random ones.
+    @Test func shortDecimalsReadAsTheNearestDouble() {
+        var random = SplitMix64(seed: 33)
+        var texts = ["0", "-0", "0.1", "0.7", "1.15", "820454400", "820454460.5", "999999999999999", "0.000000000000001"]
+        for _ in 0..<20_000 {
+            let digits = String(random.next() % 1_000_000_000_000_000)
+            let point = Int(random.next() % UInt64(digits.count + 1))
+            texts.append(
+                (random.next() % 2 == 0 ? "-" : "") + digits.prefix(point) + (point < digits.count ? "." : "") + digits.dropFirst(point))
+        }
+        for text in texts where !text.hasSuffix("-") && !text.hasPrefix("-.") && !text.hasPrefix(".") {
+            let message = Wire.dataRow([text])
+            var bounds: [Range<Int>?] = []
+            message.withUnsafeBytes { raw in
+                _ = try? BackendMessageDecoder().dataRow(raw, bounds: &bounds)
+                let read = PostgresRowValues(message: raw, bounds: bounds).double(0)
+                #expect(read == Double(text), "\(text)")
+            }
         }
     }
 
