@@ -55,7 +55,12 @@ let package = Package(
         // The files the binary carries (the API's description, the page's assets and words,
         // the sample photos), read in by the C compiler's `#embed`: SwiftPM's `.embedInCode`
         // writes them as a Swift array literal, which took two minutes of every debug build.
-        .target(name: "TripsResources"),
+        .target(
+            name: "TripsResources",
+            // clang 21 writes DWARF 5 by default, which valgrind 3.19 (Debian 12's) cannot read:
+            // one such unit stopped callgrind on the whole binary (scripts/bench/profile.sh).
+            cSettings: [.unsafeFlags(["-gdwarf-4"])]
+        ),
         .target(name: "TripsPlatform", dependencies: ["CZlib", "TripsResources"], swiftSettings: strictSettings),
         .target(name: "TripsFormats", swiftSettings: strictSettings),
         .target(name: "TripsDomain", dependencies: ["TripsFormats"], swiftSettings: strictSettings),
