@@ -6,14 +6,14 @@ extension PostgresRowValues {
     package func integer(_ column: Int) -> Int64? {
         guard let bytes = self[column], let first = bytes.first else { return nil }
         let isNegative = first == UInt8(ascii: "-")
-        let digits = bytes.dropFirst(isNegative ? 1 : 0)
+        let start = isNegative ? 1 : 0
         // Nineteen digits stay below UInt64's limit, whatever they are.
-        guard !digits.isEmpty, digits.count <= 19 else { return nil }
+        guard bytes.count > start, bytes.count - start <= 19 else { return nil }
         var magnitude: UInt64 = 0
-        for byte in digits {
-            let digit = byte &- UInt8(ascii: "0")
+        for index in start..<bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
-            magnitude = magnitude * 10 + UInt64(digit)
+            magnitude = magnitude &* 10 &+ UInt64(digit)
         }
         guard magnitude <= UInt64(Int64.max) + (isNegative ? 1 : 0) else { return nil }
         return isNegative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)

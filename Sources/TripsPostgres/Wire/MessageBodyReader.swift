@@ -24,23 +24,24 @@ struct MessageBodyReader {
     }
 
     mutating func int16() throws(PostgresWireError) -> Int16 {
-        Int16(bitPattern: UInt16(truncatingIfNeeded: try bigEndian(byteCount: 2)))
+        Int16(bitPattern: try bigEndian(UInt16.self))
     }
 
     mutating func int32() throws(PostgresWireError) -> Int32 {
-        Int32(bitPattern: UInt32(truncatingIfNeeded: try bigEndian(byteCount: 4)))
+        Int32(bitPattern: try bigEndian(UInt32.self))
     }
 
     mutating func uint32() throws(PostgresWireError) -> UInt32 {
-        UInt32(truncatingIfNeeded: try bigEndian(byteCount: 4))
+        try bigEndian(UInt32.self)
     }
 
-    private mutating func bigEndian(byteCount: Int) throws(PostgresWireError) -> UInt64 {
+    /// The next integer of `Integer`'s width, in network byte order; one load (a row's values
+    /// each start with one, a million rows at a store's start-up).
+    private mutating func bigEndian<Integer: FixedWidthInteger>(_: Integer.Type) throws(PostgresWireError) -> Integer {
+        let byteCount = MemoryLayout<Integer>.size
         guard remaining >= byteCount else { throw .truncated(kind) }
-        var value: UInt64 = 0
-        for index in offset..<offset + byteCount { value = value << 8 | UInt64(body[index]) }
-        offset += byteCount
-        return value
+        defer { offset += byteCount }
+        return Integer(bigEndian: body.loadUnaligned(fromByteOffset: offset, as: Integer.self))
     }
 
     /// The next `count` bytes.
