@@ -69,22 +69,30 @@ package final class PostgresTripTables {
             let photo = try Self.photo(row)
             photos[photo.digest] = photo
         }
-        var restoration = TripList.Restoration(expectedCount: 0, revision: revision, lastIssuedID: Int(lastIssuedID))
-        var keys = TripPositionKeys()
+        let assembly = TripListAssembly(revision: revision, lastIssuedID: Int(lastIssuedID))
+        var batch: [TripListAssembly.Row] = []
         var strings = RecentStrings()
         var failure: PostgresStoreError?
-        try query(Self.tripsInOrder) { row in
-            guard failure == nil else { return }
-            do throws(PostgresStoreError) {
-                let (trip, version, key) = try Self.trip(row, photos: photos, strings: &strings)
-                guard restoration.append(trip, version: version) else { throw .damaged("trip \(trip.id) appears twice") }
-                keys[trip.id] = key
-            } catch {
-                failure = error
+        do throws(PostgresStoreError) {
+            try query(Self.tripsInOrder) { row in
+                guard failure == nil else { return }
+                do throws(PostgresStoreError) {
+                    batch.append(try Self.trip(row, photos: photos, strings: &strings))
+                } catch {
+                    failure = error
+                }
+                guard batch.count == Self.assemblyBatchSize else { return }
+                assembly.add(batch)
+                batch.removeAll(keepingCapacity: true)
             }
+        } catch {
+            _ = try? assembly.finish()
+            throw error
         }
+        assembly.add(batch)
+        let built = Result { () throws(PostgresStoreError) in try assembly.finish() }
         if let failure { throw failure }
-        let list = restoration.finish()
+        let (list, keys) = try built.get()
 
         let events = try query(
             "SELECT revision, event, data FROM trip_changes ORDER BY revision DESC LIMIT $1", [String(historyCapacity)]
@@ -210,6 +218,9 @@ package final class PostgresTripTables {
         SELECT id, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest, position
         FROM trips ORDER BY position
         """)
+
+    /// How many trips `readAll` hands its list's builder at a time (`TripListAssembly`).
+    static let assemblyBatchSize = 4_096
 
     /// What `trips` rows refer to in `trip_photos`, without the bytes.
     static let photosWithoutBytes = PostgresStatement(

@@ -1,0 +1,44 @@
+import Testing
+import TripsDomain
+
+@testable import TripsStore
+
+/// Building the list on a thread of its own from batches of rows (`TripListAssembly`), as a
+/// PostgreSQL start-up does while it reads the next ones.
+@Suite struct TripListAssemblyTests {
+    private static func rows(_ ids: ClosedRange<Int>) -> [TripListAssembly.Row] {
+        ids.map { id in
+            let sample = Array(TripList.samples.trips)[id % 6]
+            return (Trip(id: id, draft: sample.draft, photo: nil), version: UInt64(id), key: Int64(id) * 10)
+        }
+    }
+
+    @Test func batchesPastTheBacklogMakeOneListInTheOrderHandedOver() throws {
+        let assembly = TripListAssembly(revision: 500, lastIssuedID: 400, backlog: 2)
+        let handed = Self.rows(1...450).reversed()
+        for start in stride(from: 0, to: handed.count, by: 7) {
+            assembly.add(Array(handed.dropFirst(start).prefix(7)))
+        }
+        assembly.add([])
+        let (list, keys) = try assembly.finish()
+        #expect(list.trips.map(\.id) == Array((1...450).reversed()))
+        #expect(list.revision == 500 && list.lastIssuedID == 450)
+        #expect(list.version(of: 17) == 17 && list[17]?.city == Array(TripList.samples.trips)[17 % 6].city)
+        #expect(keys[17] == 170 && keys[450] == 4_500 && keys[451] == nil)
+    }
+
+    @Test func anIdHandedOverTwiceIsDamagedOnceAllIsIn() {
+        let assembly = TripListAssembly(revision: 10, lastIssuedID: 10, backlog: 1)
+        assembly.add(Self.rows(1...5))
+        assembly.add(Self.rows(5...6))
+        assembly.add(Self.rows(7...9))
+        let error = #expect(throws: PostgresStoreError.self) { try assembly.finish() }
+        #expect(String(describing: error).contains("trip 5 appears twice"))
+    }
+
+    @Test func nothingHandedOverIsAnEmptyList() throws {
+        let (list, keys) = try TripListAssembly(revision: 3, lastIssuedID: 7).finish()
+        #expect(list.trips.isEmpty && list.revision == 3 && list.lastIssuedID == 7)
+        #expect(keys == TripPositionKeys())
+    }
+}
