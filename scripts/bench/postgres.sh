@@ -19,12 +19,13 @@
 #   4. Mixed changes on two instances, 32 connections each (BENCH_MIX=changes: creates, merge
 #      patches, reorders of one trip, favorite drops, in turn), and the ratio to pgbench.
 #   5. Start-up with 1,000,000 trips in the tables (written straight with SQL), from exec to
-#      the "listening" line, three times, and the server's resident memory then: what an
-#      instance added behind the balancer takes to join.
+#      the "listening" line, three times, with the process's CPU time then, and the server's
+#      resident memory: what an instance added behind the balancer takes to join.
 #
 #   scripts/bench/postgres.sh
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
 #   BENCH_WRITES_ONLY=1 scripts/bench/postgres.sh   # steps 1 (without the journal), 3 and 4
+#   BENCH_STARTUP_ONLY=1 scripts/bench/postgres.sh  # step 5 alone
 #
 # Nothing is pinned: the instances, PostgreSQL, pgbench and wrk share the machine's cores, and
 # the journal's server gets the same. Needs wrk, curl, python3 and PostgreSQL with pgbench
@@ -38,6 +39,7 @@ source "$ROOT/scripts/lib/build.sh"
 source "$ROOT/scripts/lib/server.sh"
 DURATION="${BENCH_DURATION:-10}"
 WRITES_ONLY="${BENCH_WRITES_ONLY:-0}"
+STARTUP_ONLY="${BENCH_STARTUP_ONLY:-0}"
 
 require_tool wrk wrk
 require_tool curl curl
@@ -119,6 +121,47 @@ seed() {
   curl -fsS -X POST "http://127.0.0.1:$1/trips" -H 'Content-Type: text/plain' -d 'Lisbon, Portugal: 2 nights from May 1, 2027' >/dev/null
   curl -fsS -X POST "http://127.0.0.1:$1/trips" -H 'Content-Type: text/plain' -d 'Porto, Portugal: 2 nights from May 2, 2027' >/dev/null
 }
+
+# measure_startup: step 5. Stops the instances running, fills a database of its own with
+# 1,000,000 trips, starts an instance on it three times; sets STARTUPS (ms to the listening
+# line, each), CPU (the process's CPU ms then, each) and RESIDENT (MiB, the last).
+measure_startup() {
+  echo "== PostgreSQL: start-up with 1,000,000 trips" >&2
+  local pid began large_url
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  PIDS=()
+  psql_admin -c "CREATE DATABASE trips_large OWNER trips" >/dev/null
+  large_url="${TRIPS_TEST_DATABASE_URL/\/trips\?/\/trips_large?}"
+  # The first start makes the tables; then a million rows go in as the server would write them.
+  TRIPS_DATABASE_URL="$large_url" start
+  kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+  psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
+    SELECT g, g::bigint * 65536, 1, 'City ' || g, 'Country ' || (g % 200), 1 + g % 30, g % 7 = 0, 'image-' || (g % 12),
+      (g % 5000) + 0.99, 820454400 + g * 60.0, CASE WHEN g % 3 = 0 THEN 'Notes about trip ' || g ELSE '' END
+    FROM generate_series(1, 1000000) AS g" \
+    -c "UPDATE trips_state SET revision = 1, last_issued_id = 1000000" -c "VACUUM ANALYZE trips" >/dev/null
+  STARTUPS=() CPU=()
+  for _ in 1 2 3; do
+    began="$(date +%s%N)"
+    TRIPS_DATABASE_URL="$large_url" start
+    STARTUPS+=("$(( ($(date +%s%N) - began) / 1000000 ))")
+    # utime + stime, in clock ticks.
+    CPU+=("$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / hz }' "/proc/${PIDS[-1]}/stat")")
+    RESIDENT="$(awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/${PIDS[-1]}/status")"
+    kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+  done
+}
+startup_line() {
+  echo "start-up with 1,000,000 trips on PostgreSQL: ${STARTUPS[*]} ms (the process's CPU ${CPU[*]} ms; resident ${RESIDENT} MiB once listening; start() looks for the line every 0.1 s)"
+}
+
+if [[ "$STARTUP_ONLY" == 1 ]]; then
+  measure_startup
+  echo
+  echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }')"
+  startup_line
+  exit 0
+fi
 
 journal_rate="" journal_reads=""
 if [[ "$WRITES_ONLY" != 1 ]]; then
@@ -211,29 +254,7 @@ fourth="$PORT"
 at_once creates 16 four "$first" "$second" "$third" "$fourth"
 four_rate="$TOTAL" four_p99="$WORST"
 
-if [[ "$WRITES_ONLY" != 1 ]]; then
-  echo "== PostgreSQL: start-up with 1,000,000 trips" >&2
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  PIDS=()
-  psql_admin -c "CREATE DATABASE trips_large OWNER trips" >/dev/null
-  large_url="${TRIPS_TEST_DATABASE_URL/\/trips\?/\/trips_large?}"
-  # The first start makes the tables; then a million rows go in as the server would write them.
-  TRIPS_DATABASE_URL="$large_url" start
-  kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
-  psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
-    SELECT g, g::bigint * 65536, 1, 'City ' || g, 'Country ' || (g % 200), 1 + g % 30, g % 7 = 0, 'image-' || (g % 12),
-      (g % 5000) + 0.99, 820454400 + g * 60.0, CASE WHEN g % 3 = 0 THEN 'Notes about trip ' || g ELSE '' END
-    FROM generate_series(1, 1000000) AS g" \
-    -c "UPDATE trips_state SET revision = 1, last_issued_id = 1000000" -c "VACUUM ANALYZE trips" >/dev/null
-  startups=()
-  for _ in 1 2 3; do
-    began="$(date +%s%N)"
-    TRIPS_DATABASE_URL="$large_url" start
-    startups+=("$(( ($(date +%s%N) - began) / 1000000 ))")
-    resident="$(awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/${PIDS[-1]}/status")"
-    kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
-  done
-fi
+[[ "$WRITES_ONLY" == 1 ]] || measure_startup
 
 echo
 echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }') with fsync on, ${DURATION} s each"
@@ -247,4 +268,4 @@ echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms
 echo "per instance: $(for out in "$WORK"/two-*.out "$WORK"/four-*.out "$WORK"/mixed-*.out; do printf '%s: %s/s, %s, %s; ' "$(basename "$out" .out)" "$(rate "$out")" "$(grep -o 'other answers: [0-9]*' "$out")" "$(latency "$out")"; done)"
 echo "a write on the first instance to its event on the second's feed, under the creates of two instances: $(cat "$WORK/delay.out")"
 [[ -z "$journal_reads" ]] || echo "GET /trips/2, 64 connections: journal ${journal_reads}/s; PostgreSQL first ${first_reads}/s, second ${second_reads}/s"
-[[ "$WRITES_ONLY" == 1 ]] || echo "start-up with 1,000,000 trips on PostgreSQL: ${startups[*]} ms (resident ${resident} MiB once listening; start() looks for the line every 0.1 s)"
+[[ "$WRITES_ONLY" == 1 ]] || startup_line

@@ -26,11 +26,7 @@ extension PostgresConnection {
                 eachRowOfLast(row)
                 return
             }
-            do {
-                rows.append(try row.texts())
-            } catch {
-                throw .wire(error)
-            }
+            rows.append(try row.texts())
         }
         while true {
             let message = try nextMessage(deadline: deadline, dataRow: take)
@@ -90,11 +86,7 @@ extension PostgresConnection {
         var failure: PostgresServerError?
         func take(_ row: PostgresRowValues) throws(PostgresConnectionError) {
             guard let columns, failure == nil, row.count == columns.count else { throw .unexpectedMessage(.dataRow) }
-            do {
-                rows.append(try row.texts())
-            } catch {
-                throw .wire(error)
-            }
+            rows.append(try row.texts())
         }
         while true {
             let message = try nextMessage(deadline: deadline, dataRow: take)

@@ -27,8 +27,9 @@ package struct PostgresRowValues {
         bounds[column].map { UnsafeRawBufferPointer(rebasing: message[$0]) }
     }
 
-    /// Every value as text, as `PostgresRows` keeps them; nil for NULL.
-    func texts() throws(PostgresWireError) -> [String?] {
+    /// Every value as text, as `PostgresRows` keeps them; nil for NULL. A value that is not
+    /// UTF-8 is a wire error: the session's client encoding is UTF8.
+    func texts() throws(PostgresConnectionError) -> [String?] {
         var texts: [String?] = []
         texts.reserveCapacity(count)
         for column in 0..<count {
@@ -36,7 +37,7 @@ package struct PostgresRowValues {
                 texts.append(nil)
                 continue
             }
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8(.dataRow) }
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw .wire(.invalidUTF8(.dataRow)) }
             texts.append(text)
         }
         return texts
