@@ -55,17 +55,20 @@ package struct BackendMessageDecoder: Sendable, Hashable {
         precondition(kind == .dataRow, "dataRow(_:bounds:) reads DataRow messages only")
         var reader = MessageBodyReader(UnsafeRawBufferPointer(rebasing: input[5..<total]), kind: kind)
         let count = try reader.count()
-        bounds.removeAll(keepingCapacity: true)
-        for _ in 0..<count {
-            let length = try reader.int32()
-            guard length >= 0 else {
-                guard length == -1 else { throw .invalidValueLength(length: length) }
-                bounds.append(nil)
-                continue
+        // Rows of one answer have the same width: the array is made once and written over.
+        if bounds.count != count { bounds = Array(repeating: nil, count: count) }
+        try bounds.withUnsafeMutableBufferPointer { (slots) throws(PostgresWireError) in
+            for column in 0..<count {
+                let length = try reader.int32()
+                guard length >= 0 else {
+                    guard length == -1 else { throw .invalidValueLength(length: length) }
+                    slots[column] = nil
+                    continue
+                }
+                let start = 5 + reader.offset
+                try reader.skip(Int(length))
+                slots[column] = start..<start + Int(length)
             }
-            let start = 5 + reader.offset
-            try reader.skip(Int(length))
-            bounds.append(start..<start + Int(length))
         }
         try reader.finish()
         return total

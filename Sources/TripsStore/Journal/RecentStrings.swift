@@ -39,7 +39,21 @@ package struct RecentStrings {
     /// The string `utf8` spells (valid UTF-8, or nil), as `string(_:isASCII:)`, for bytes
     /// not known to be ASCII.
     mutating func string(_ utf8: UnsafeRawBufferPointer) -> String? {
-        string(utf8, isASCII: utf8.allSatisfy { $0 < 0x80 })
+        string(utf8, isASCII: Self.isASCII(utf8))
+    }
+
+    /// Whether every byte is ASCII, checked eight at a time.
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while bytes.count - index >= 8 {
+            guard bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            guard bytes[index] < 0x80 else { return false }
+            index += 1
+        }
+        return true
     }
 
     private static func make(_ utf8: UnsafeRawBufferPointer, isASCII: Bool) -> String? {

@@ -82,4 +82,22 @@ import TripsDomain
         #expect(read == texts)
         #expect(([0xFF] + Array("sixteen bytes!!!".utf8)).withUnsafeBytes { strings.string($0, isASCII: false) } == nil)
     }
+
+    /// Bytes not known to be ASCII (a PostgreSQL row's text): checked eight at a time, a
+    /// byte past ASCII anywhere, in a whole word or in the tail, makes them validated.
+    @Test func bytesOfUnknownKindAreReadAsUTF8WhereverTheirLastASCIIByteIs() {
+        var strings = RecentStrings()
+        for length in 0...20 {
+            for position in 0..<max(length, 1) {
+                var valid = Array(repeating: UInt8(ascii: "a"), count: length)
+                var invalid = valid
+                if length > 0 {
+                    valid.replaceSubrange(position..<position + 1, with: Array("é".utf8))
+                    invalid[position] = 0xFF
+                }
+                #expect(valid.withUnsafeBytes { strings.string($0) } == String(decoding: valid, as: UTF8.self))
+                #expect(invalid.withUnsafeBytes { strings.string($0) } == (length == 0 ? "" : nil))
+            }
+        }
+    }
 }
