@@ -259,7 +259,7 @@ package final class PostgresTripStore: Sendable {
         _ batch: inout [PendingWrite], admittingLatecomers: Bool, on copy: inout PostgresTripTables.State
     ) -> PostgresStoreError? {
         let failure: StorageError
-        let seen = copy.list.revision
+        var seen = copy.list.revision
         var attempt = 1
         var reconnected = false
         while true {
@@ -267,7 +267,12 @@ package final class PostgresTripStore: Sendable {
                 let requests = batch.map(\.request)
                 let (results, steps) = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
                     let results = try tables.commit(
-                        requests, joinedBy: { admittingLatecomers ? takeLatecomers(into: &batch) : [] }, to: &copy)
+                        requests, joinedBy: { admittingLatecomers ? takeLatecomers(into: &batch) : [] }, to: &copy,
+                        caughtUp: { caughtUp, steps in
+                            // Other instances' changes, committed: on the feed now, not after ours.
+                            publish(&caughtUp, steps: steps, after: seen)
+                            seen = caughtUp.list.revision
+                        })
                     return (results, tables.steps)
                 }
                 for photo in results.compactMap(\.entry?.photo) { photoCache.keep(photo.bytes, for: photo.photo.digest) }

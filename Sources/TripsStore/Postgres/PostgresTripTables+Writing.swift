@@ -23,16 +23,23 @@ extension PostgresTripTables {
     /// The wait is the other writers' transactions, so under load each transaction takes what
     /// came in during the last one, rather than the few that had arrived when it began.
     ///
+    /// `caughtUp` is handed `state` and its steps as soon as it holds what other instances
+    /// committed (when it needed any), before this transaction's own changes are planned: those
+    /// changes are committed already, so the store publishes them at once, and they reach its
+    /// feed without waiting for this transaction's writes and flush. `steps` starts anew after it.
+    ///
     /// The transaction's session is named after the first request's trace context
     /// (`tagTransaction`).
     package func commit(
-        _ requests: [ChangeRequest], joinedBy latecomers: () -> [ChangeRequest] = { [] }, to state: inout State
+        _ requests: [ChangeRequest], joinedBy latecomers: () -> [ChangeRequest] = { [] }, to state: inout State,
+        caughtUp: (inout State, [Step]?) -> Void = { _, _ in }
     ) throws(PostgresStoreError) -> [PlannedChange] {
         steps = []
         return try transaction("BEGIN") { () throws(PostgresStoreError) in
             tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
             // The changes after ours are asked for with the lock: one round trip (each statement
             // after the lock sees what the last writer committed).
+            let seen = state.list.revision
             let opening = try queries([Self.stateRow(locking: true), Self.changes(after: state)])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
             guard revision >= state.list.revision else {
@@ -42,6 +49,10 @@ extension PostgresTripTables {
                 // The state row is locked: no one else writes while everything is read again.
                 state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
                 steps = nil
+            }
+            if revision > seen {
+                caughtUp(&state, steps)
+                steps = []
             }
             if state.keys == nil {
                 let read = try readKeys()

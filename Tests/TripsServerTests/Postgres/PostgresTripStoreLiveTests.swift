@@ -263,6 +263,56 @@ struct PostgresTripStoreLiveTests {
         }
     }
 
+    /// A write transaction that replays another instance's changes publishes them as soon as
+    /// it has read them: they are committed already, and the feed does not wait for this
+    /// transaction's own writes and flush (here held up by a row lock until the event came).
+    @Test func changesAWriteCatchesUpOnReachTheFeedBeforeItsOwnCommit() async throws {
+        try await inFreshDatabase { configuration in
+            let first = try PostgresTripStore(connection: configuration, seedSamples: false, pollInterval: .seconds(30))
+            defer { first.close() }
+            let second = try PostgresTripStore(connection: configuration, seedSamples: false, pollInterval: .seconds(30))
+            defer { second.close() }
+            let faro = try #require(try? mutateWaiting(first) { _ in .add([storageDraft("Faro")], before: nil) }.get())
+            let heard = DispatchSemaphore(value: 0)
+            first.setChangeListener { event in if event.revision == faro.revision + 1 { heard.signal() } }
+
+            // Faro's row, which the first instance's write changes, is held by another session;
+            // the state row too, until both writes wait for it, the second instance's first.
+            let rowHolder = try PostgresConnection.connect(configuration)
+            defer { rowHolder.close() }
+            try rowHolder.simpleQuery("BEGIN; SELECT 1 FROM trips FOR UPDATE")
+            let stateHolder = try PostgresConnection.connect(configuration)
+            defer { stateHolder.close() }
+            try stateHolder.simpleQuery("BEGIN; SELECT 1 FROM trips_state FOR UPDATE")
+            let watcher = try PostgresConnection.connect(configuration)
+            defer { watcher.close() }
+            let waiters = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            let answered = DispatchGroup()
+            answered.enter()
+            second.mutate({ _ in .add([storageDraft("Lisbon")], before: nil) }, idempotency: nil) { _ in answered.leave() }
+            while try watcher.query(waiters).rows.first?.first != "1" {}
+            let renamed = Mutex<Result<Mutation, MutationError>?>(nil)
+            answered.enter()
+            first.mutate({ _ in .replace(1, storageDraft("Faro, renamed")) }, idempotency: nil) { result in
+                renamed.withLock { $0 = result }
+                answered.leave()
+            }
+            while try watcher.query(waiters).rows.first?.first != "2" {}
+            try stateHolder.simpleQuery("COMMIT")
+
+            // Lisbon commits; the first instance's transaction reads it and waits for Faro's row.
+            #expect(heard.wait(timeout: .now() + .seconds(10 * TestTimeout.scale)) == .success)
+            #expect(first.list.trips.map(\.city) == ["Faro", "Lisbon"])
+            #expect(renamed.withLock { $0 } == nil)
+
+            try rowHolder.simpleQuery("ROLLBACK")
+            #expect(answered.wait(timeout: .now() + .seconds(10 * TestTimeout.scale)) == .success)
+            #expect(renamed.withLock { (try? $0?.get())?.revision } == faro.revision + 2)
+            #expect(first.list.trips.map(\.city) == ["Faro, renamed", "Lisbon"])
+            #expect(first.withHistory { $0.all.map(\.revision) } == [faro.revision, faro.revision + 1, faro.revision + 2])
+        }
+    }
+
     @Test func aTransactionThatLosesARaceForALockIsRetriedAndThenMade() async throws {
         try await inFreshDatabase { configuration in
             let admin = try LiveDatabase.connect()
