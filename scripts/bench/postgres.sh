@@ -26,6 +26,9 @@
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
 #   BENCH_WRITES_ONLY=1 scripts/bench/postgres.sh   # steps 1 (without the journal), 3 and 4
 #   BENCH_STARTUP_ONLY=1 scripts/bench/postgres.sh  # step 5 alone
+#   BENCH_STARTUP_ONLY=1 BENCH_STARTUP_TRIPS=100000 BENCH_CALLGRIND=1 scripts/bench/postgres.sh
+#                                                   # and one more start-up under callgrind:
+#                                                   # instructions to the listening line
 #
 # Nothing is pinned: the instances, PostgreSQL, pgbench and wrk share the machine's cores, and
 # the journal's server gets the same. Needs wrk, curl, python3 and PostgreSQL with pgbench
@@ -40,6 +43,9 @@ source "$ROOT/scripts/lib/server.sh"
 DURATION="${BENCH_DURATION:-10}"
 WRITES_ONLY="${BENCH_WRITES_ONLY:-0}"
 STARTUP_ONLY="${BENCH_STARTUP_ONLY:-0}"
+STARTUP_TRIPS="${BENCH_STARTUP_TRIPS:-1000000}"
+CALLGRIND="${BENCH_CALLGRIND:-0}"
+[[ "$CALLGRIND" != 1 ]] || require_tool valgrind valgrind
 
 require_tool wrk wrk
 require_tool curl curl
@@ -70,14 +76,17 @@ if [[ "$(id -u)" != 0 ]]; then psql_admin() { psql -X -q -h "$POSTGRES_DIR/socke
 psql_admin -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
   -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
 
-# start ARGS...: a release server on a free port; sets PORT once it listens. Not to be run
-# in a subshell ($(start …)): its process id must reach PIDS here, for the cleanup.
+# start ARGS...: a release server on a free port, behind WRAPPER when it is set (run_server's
+# WRAPPER... --); sets PORT once it listens. Not to be run in a subshell ($(start …)): its
+# process id must reach PIDS here, for the cleanup.
+WRAPPER=()
 start() {
   local log="$WORK/server-$RANDOM.log"
   PORT=""
-  run_server "$BINARY" --port 0 --log-level warning --no-samples "$@" >"$log" 2>&1 &
+  run_server "${WRAPPER[@]}" "$BINARY" --port 0 --log-level warning --no-samples "$@" >"$log" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 600); do
+  # A minute; ten under a wrapper (callgrind runs the server some 50 times slower).
+  for _ in $(seq $((${#WRAPPER[@]} == 0 ? 600 : 6000))); do
     PORT="$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log")"
     [[ -z "$PORT" ]] || break
     sleep 0.1
@@ -123,10 +132,13 @@ seed() {
 }
 
 # measure_startup: step 5. Stops the instances running, fills a database of its own with
-# 1,000,000 trips, starts an instance on it three times; sets STARTUPS (ms to the listening
-# line, each), CPU (the process's CPU ms then, each) and RESIDENT (MiB, the last).
+# STARTUP_TRIPS trips, starts an instance on it three times; sets STARTUPS (ms to the listening
+# line, each), CPU (the process's CPU ms then, each) and RESIDENT (MiB, the last); with
+# CALLGRIND=1, starts it once more under callgrind and sets INSTRUCTIONS (to the listening
+# line, every thread).
+INSTRUCTIONS=""
 measure_startup() {
-  echo "== PostgreSQL: start-up with 1,000,000 trips" >&2
+  echo "== PostgreSQL: start-up with $STARTUP_TRIPS trips" >&2
   local pid began large_url
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   PIDS=()
@@ -138,8 +150,8 @@ measure_startup() {
   psql_admin -d trips_large -c "INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
     SELECT g, g::bigint * 65536, 1, 'City ' || g, 'Country ' || (g % 200), 1 + g % 30, g % 7 = 0, 'image-' || (g % 12),
       (g % 5000) + 0.99, 820454400 + g * 60.0, CASE WHEN g % 3 = 0 THEN 'Notes about trip ' || g ELSE '' END
-    FROM generate_series(1, 1000000) AS g" \
-    -c "UPDATE trips_state SET revision = 1, last_issued_id = 1000000" -c "VACUUM ANALYZE trips" >/dev/null
+    FROM generate_series(1, $STARTUP_TRIPS) AS g" \
+    -c "UPDATE trips_state SET revision = 1, last_issued_id = $STARTUP_TRIPS" -c "VACUUM ANALYZE trips" >/dev/null
   STARTUPS=() CPU=()
   for _ in 1 2 3; do
     began="$(date +%s%N)"
@@ -150,9 +162,17 @@ measure_startup() {
     RESIDENT="$(awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/${PIDS[-1]}/status")"
     kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
   done
+  if [[ "$CALLGRIND" == 1 ]]; then
+    WRAPPER=(valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" --)
+    TRIPS_DATABASE_URL="$large_url" start
+    WRAPPER=()
+    kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+    INSTRUCTIONS="$(callgrind_annotate "$WORK/callgrind.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { print $1 }')"
+  fi
 }
 startup_line() {
-  echo "start-up with 1,000,000 trips on PostgreSQL: ${STARTUPS[*]} ms (the process's CPU ${CPU[*]} ms; resident ${RESIDENT} MiB once listening; start() looks for the line every 0.1 s)"
+  echo "start-up with $STARTUP_TRIPS trips on PostgreSQL: ${STARTUPS[*]} ms (the process's CPU ${CPU[*]} ms; resident ${RESIDENT} MiB once listening; start() looks for the line every 0.1 s)"
+  [[ -z "$INSTRUCTIONS" ]] || echo "under callgrind: $INSTRUCTIONS instructions to the listening line (and its stop)"
 }
 
 if [[ "$STARTUP_ONLY" == 1 ]]; then
