@@ -17,6 +17,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
 source "$ROOT/scripts/lib/server.sh"
+source "$ROOT/scripts/lib/bench-cluster.sh"
 require_tool wrk wrk
 require_tool curl curl
 cd "$ROOT"
@@ -25,25 +26,7 @@ MIX="${BENCH_MIX:-creates}"
 DURATION="${BENCH_DURATION:-10}"
 read -r -a PORTS <<<"${BENCH_PORTS:-18601 18602}"
 
-WORK="$(mktemp -d /tmp/trips-bench-statements.XXXXXX)"
-POSTGRES_DIR="$(mktemp -d /tmp/trips-bench-statements-pg.XXXXXX)"
-PIDS=()
-cleanup() {
-  local pid
-  for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  [[ ! -e "$POSTGRES_DIR/.trips-postgres" ]] || scripts/lib/postgres.sh stop "$POSTGRES_DIR" >/dev/null 2>&1 || true
-  rm -rf "$WORK" "$POSTGRES_DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-exports="$(scripts/lib/postgres.sh start "$POSTGRES_DIR")"
-eval "$exports"
-psql_admin() { runuser -u postgres -- psql -X -q -h "$POSTGRES_DIR/socket" -p "${TRIPS_TEST_DATABASE_SOCKET_URL##*port=}" -d trips "$@"; }
-if [[ "$(id -u)" != 0 ]]; then psql_admin() { psql -X -q -h "$POSTGRES_DIR/socket" -p "${TRIPS_TEST_DATABASE_SOCKET_URL##*port=}" -d trips "$@"; }; fi
-psql_admin -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
-  -c "ALTER SYSTEM SET full_page_writes = on" -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
-scripts/lib/postgres.sh restart "$POSTGRES_DIR" >/dev/null
+bench_cluster_start statements "shared_preload_libraries = 'pg_stat_statements'"
 psql_admin -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
 
 for port in "${PORTS[@]}"; do

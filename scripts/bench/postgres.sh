@@ -40,6 +40,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
 source "$ROOT/scripts/lib/server.sh"
+source "$ROOT/scripts/lib/bench-cluster.sh"
 DURATION="${BENCH_DURATION:-10}"
 WRITES_ONLY="${BENCH_WRITES_ONLY:-0}"
 STARTUP_ONLY="${BENCH_STARTUP_ONLY:-0}"
@@ -53,28 +54,7 @@ require_tool python3 python3
 cd "$ROOT"
 BINARY="$(build_release_server)"
 
-WORK="$(mktemp -d /tmp/trips-bench-postgres.XXXXXX)"
-# A folder of its own: the cluster's owner (postgres) cannot enter WORK, which is root's alone.
-POSTGRES_DIR="$(mktemp -d /tmp/trips-bench-pg.XXXXXX)"
-PIDS=()
-cleanup() {
-  local pid
-  for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  [[ ! -e "$POSTGRES_DIR/.trips-postgres" ]] || scripts/lib/postgres.sh stop "$POSTGRES_DIR" >/dev/null 2>&1 || true
-  rm -rf "$WORK" "$POSTGRES_DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-exports="$(scripts/lib/postgres.sh start "$POSTGRES_DIR")"
-# shellcheck disable=SC2012 # the versions are numbers
-PG_BIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
-eval "$exports"
-# The test cluster trades durability for speed; the benchmark wants it back.
-psql_admin() { runuser -u postgres -- psql -X -q -h "$POSTGRES_DIR/socket" -p "${TRIPS_TEST_DATABASE_SOCKET_URL##*port=}" -d trips "$@"; }
-if [[ "$(id -u)" != 0 ]]; then psql_admin() { psql -X -q -h "$POSTGRES_DIR/socket" -p "${TRIPS_TEST_DATABASE_SOCKET_URL##*port=}" -d trips "$@"; }; fi
-psql_admin -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
-  -c "ALTER SYSTEM SET full_page_writes = on" -c "SELECT pg_reload_conf()" >/dev/null
+bench_cluster_start postgres
 
 # start ARGS...: a release server on a free port, behind WRAPPER when it is set (run_server's
 # WRAPPER... --); sets PORT once it listens. Not to be run in a subshell ($(start …)): its
