@@ -110,12 +110,7 @@ package final class PostgresConnection {
     /// Sync); inside a transaction, the transaction is then failed, to be rolled back.
     /// https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-PIPELINING
     package func pipeline(_ statements: [PostgresStatement]) throws(PostgresConnectionError) -> [PostgresRows] {
-        try perform { () throws(PostgresConnectionError) in
-            let deadline = ContinuousClock.now + configuration.queryTimeout
-            let (messages, parses) = prepared.messages(for: statements)
-            try send(messages, deadline: deadline)
-            return try readExtendedQueryResults(parses, deadline: deadline, eachRowOfLast: nil)
-        }
+        try run(statements, eachRowOfLast: nil)
     }
 
     /// `pipeline`, with the last statement's rows handed to `eachRow` one by one as they are
@@ -128,12 +123,19 @@ package final class PostgresConnection {
         _ statements: [PostgresStatement], eachRowOfLast eachRow: (PostgresRowValues) -> Void
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         try withoutActuallyEscaping(eachRow) { (eachRow) throws(PostgresConnectionError) in
-            try perform { () throws(PostgresConnectionError) in
-                let deadline = ContinuousClock.now + configuration.queryTimeout
-                let (messages, parses) = prepared.messages(for: statements)
-                try send(messages, deadline: deadline)
-                return try readExtendedQueryResults(parses, deadline: deadline, eachRowOfLast: eachRow)
-            }
+            try run(statements, eachRowOfLast: eachRow)
+        }
+    }
+
+    /// Sends `statements` with one Sync and reads their results (`pipeline`).
+    private func run(
+        _ statements: [PostgresStatement], eachRowOfLast: ((PostgresRowValues) -> Void)?
+    ) throws(PostgresConnectionError) -> [PostgresRows] {
+        try perform { () throws(PostgresConnectionError) in
+            let deadline = ContinuousClock.now + configuration.queryTimeout
+            let (messages, parses) = prepared.messages(for: statements)
+            try send(messages, deadline: deadline)
+            return try readExtendedQueryResults(parses, deadline: deadline, eachRowOfLast: eachRowOfLast)
         }
     }
 

@@ -257,23 +257,27 @@ package final class PostgresTripTables {
     /// Runs the queued statements and then `statement` in one round trip, handing its rows
     /// to `eachRow` as they are read (`PostgresConnection.pipeline(_:eachRowOfLast:)`).
     func query(_ statement: PostgresStatement, eachRow: (PostgresRowValues) -> Void) throws(PostgresStoreError) {
-        var sending: [PostgresStatement] = []
-        swap(&sending, &queued)
-        do {
-            _ = try connection.pipeline(sending + [statement], eachRowOfLast: eachRow)
-        } catch {
-            throw .database(error)
+        _ = try afterQueued([statement]) { (sending) throws(PostgresConnectionError) in
+            try connection.pipeline(sending, eachRowOfLast: eachRow)
         }
     }
 
     /// Runs the queued statements and then `statements` in one round trip; answers the
     /// latter's results.
     func queries(_ statements: [PostgresStatement]) throws(PostgresStoreError) -> [PostgresRows] {
+        Array(
+            try afterQueued(statements) { (sending) throws(PostgresConnectionError) in try connection.pipeline(sending) }
+                .suffix(statements.count))
+    }
+
+    /// Hands `run` the queued statements followed by `statements`, none queued any longer.
+    private func afterQueued(
+        _ statements: [PostgresStatement], _ run: ([PostgresStatement]) throws(PostgresConnectionError) -> [PostgresRows]
+    ) throws(PostgresStoreError) -> [PostgresRows] {
         var sending: [PostgresStatement] = []
         swap(&sending, &queued)
-        sending += statements
         do {
-            return Array(try connection.pipeline(sending).suffix(statements.count))
+            return try run(sending + statements)
         } catch {
             throw .database(error)
         }
