@@ -32,7 +32,9 @@ extension PostgresTripTables {
         var photo: TripPhoto?
         if let digest = row[10] {
             let name = String(decoding: digest, as: UTF8.self)
-            guard let stored = photos[name] else { throw .damaged("trip \(id) shows photo \(name), which trip_photos lacks") }
+            guard let stored = photos[name] else {
+                throw .damaged("trip \(id) shows photo \(Self.shortened(digest)), which trip_photos lacks")
+            }
             photo = stored
         }
         let trip = Trip(
@@ -49,7 +51,16 @@ extension PostgresTripTables {
 
     /// A row's values as text, for a message about a row that does not read.
     private static func describe(_ row: PostgresRowValues) -> String {
-        (0..<row.count).map { row[$0].map { String(decoding: $0, as: UTF8.self) } ?? "NULL" }.joined(separator: ", ")
+        (0..<row.count).map { row[$0].map(shortened) ?? "NULL" }.joined(separator: ", ")
+    }
+
+    /// A value from the database as text for a message, its first 64 bytes at most: a row that
+    /// does not read may hold anything, up to the 64 MiB a message can carry, and the message
+    /// goes to the log.
+    private static func shortened(_ value: UnsafeRawBufferPointer) -> String {
+        let limit = 64
+        let text = String(decoding: value.prefix(limit), as: UTF8.self)
+        return value.count > limit ? text + "… (\(value.count) bytes)" : text
     }
 
     /// A `trip_photos` row without its bytes (`photosWithoutBytes`): digest, type, width,

@@ -81,12 +81,16 @@ package struct TripPositionKeys: Sendable, Equatable {
 
     /// The keys of `ids`, trips the list holds: each must have one.
     package func keys(of ids: some Sequence<Trip.ID>) throws(PostgresStoreError) -> [Int64] {
-        try ids.map { (id) throws(PostgresStoreError) in try key(id)! }
+        try ids.map { (id) throws(PostgresStoreError) in try key(of: id) }
     }
 
-    /// The key of `id`, a trip the list holds (nil: none, the start or end of the list).
+    /// The key of `id`, a neighbour in the list (nil: none, the start or end of the list).
     private func key(_ id: Trip.ID?) throws(PostgresStoreError) -> Int64? {
-        guard let id else { return nil }
+        try id.map { (id) throws(PostgresStoreError) in try key(of: id) }
+    }
+
+    /// The key of `id`, a trip the list holds: it must have one.
+    private func key(of id: Trip.ID) throws(PostgresStoreError) -> Int64 {
         guard let key = keys[id] else { throw .damaged("trip \(id) has no position key") }
         return key
     }

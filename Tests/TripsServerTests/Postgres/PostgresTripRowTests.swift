@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TripsDomain
+
+@testable import TripsPostgres
+@testable import TripsStore
+
+/// A `trips` row as start-up reads it in place (`PostgresTripTables.trip(_:photos:strings:)`),
+/// and what it says of a row a hostile or broken database sent.
+@Suite struct PostgresTripRowTests {
+    private typealias Read = Result<(Trip, version: UInt64, key: Int64), PostgresStoreError>
+
+    private static func read(_ values: [String?], photos: [String: TripPhoto] = [:]) -> Read {
+        let message = Wire.dataRow(values)
+        var bounds: [Range<Int>?] = []
+        var strings = RecentStrings()
+        return message.withUnsafeBytes { raw in
+            _ = try? BackendMessageDecoder().dataRow(raw, bounds: &bounds)
+            return Result { () throws(PostgresStoreError) in
+                try PostgresTripTables.trip(PostgresRowValues(message: raw, bounds: bounds), photos: photos, strings: &strings)
+            }
+        }
+    }
+
+    private static let row: [String?] = ["7", "12", "Zürich", "Switzerland", "3", "t", "", "1299.90", "820454400.5", "", nil, "65536"]
+
+    @Test func aRowReadsAsTheTripItHolds() throws {
+        let (trip, version, key) = try Self.read(Self.row).get()
+        #expect(trip.id == 7 && trip.city == "Zürich" && trip.country == "Switzerland" && trip.nights == 3 && trip.isFavorite)
+        #expect(trip.price == Decimal(string: "1299.9") && trip.start.timeIntervalSinceReferenceDate == 820_454_400.5)
+        #expect(trip.photo == nil && version == 12 && key == 65_536)
+    }
+
+    /// A huge value in a row that does not read is named by its first bytes and its length:
+    /// the message goes to the log.
+    @Test func aRowThatDoesNotReadIsDamagedAndItsValuesAreShortenedInTheMessage() {
+        var row = Self.row
+        row[2] = String(repeating: "x", count: 1_000_000)
+        row[4] = "many"
+        guard case .failure(.damaged(let reason)) = Self.read(row) else {
+            Issue.record("a row whose nights read \"many\" must be damaged")
+            return
+        }
+        #expect(reason.utf8.count < 1_000 && reason.contains("(1000000 bytes)") && reason.contains("many"))
+
+        var withPhoto = Self.row
+        withPhoto[10] = String(repeating: "f", count: 100_000)
+        guard case .failure(.damaged(let missing)) = Self.read(withPhoto) else {
+            Issue.record("a row naming a photo trip_photos lacks must be damaged")
+            return
+        }
+        #expect(missing.utf8.count < 1_000 && missing.contains("which trip_photos lacks"))
+    }
+}
