@@ -13,12 +13,29 @@ package struct HTTPField: Sendable, Hashable {
     /// A field name, compared case-insensitively.
     ///
     /// `rawName` keeps the spelling that is written out; `canonicalName` is lowercased
-    /// and is what equality and hashing use.
+    /// and is what equality and hashing use. Both live in one shared box: a name is copied
+    /// into every lookup, and one retain costs less than copying two strings.
     package struct Name: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+        private final class Spellings: Sendable {
+            let raw: String
+            let canonical: String
+
+            init(raw: String, canonical: String) {
+                self.raw = raw
+                self.canonical = canonical
+            }
+        }
+
+        private let spellings: Spellings
+        /// The name's place in `indexed` (from 1), or 0: a function of `canonicalName`, so
+        /// equal names have equal places, two indexed names compare by one byte, and
+        /// `HTTPFields` tells from one bit whether it holds an indexed name at all.
+        let index: UInt8
+
         /// The name as given, written on the wire.
-        package let rawName: String
+        package var rawName: String { spellings.raw }
         /// The lowercased name, used for comparison.
-        package let canonicalName: String
+        package var canonicalName: String { spellings.canonical }
 
         /// Validates `name` as a token; returns nil for anything else.
         package init?(_ name: String) {
@@ -32,11 +49,14 @@ package struct HTTPField: Sendable, Hashable {
             self.init(unchecked: name)
         }
 
+        private init(raw: String, canonical: String) {
+            spellings = Spellings(raw: raw, canonical: canonical)
+            index = Self.index(of: canonical)
+        }
+
         private init(unchecked name: String) {
-            rawName = name
-            canonicalName =
-                name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
-                ? name.lowercased() : name
+            let hasUppercase = name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+            self.init(raw: name, canonical: hasUppercase ? name.lowercased() : name)
         }
 
         /// Builds a name from bytes the parser has already checked to be token characters.
@@ -46,15 +66,15 @@ package struct HTTPField: Sendable, Hashable {
                 return
             }
             let raw = String(decoding: bytes, as: UTF8.self)
-            rawName = raw
-            if bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
-                canonicalName = String(unsafeUninitializedCapacity: bytes.count) { buffer in
-                    for (index, byte) in bytes.enumerated() { buffer[index] = asciiLowercased(byte) }
-                    return bytes.count
-                }
-            } else {
-                canonicalName = raw
+            guard bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+                self.init(raw: raw, canonical: raw)
+                return
             }
+            let canonical = String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                for (index, byte) in bytes.enumerated() { buffer[index] = asciiLowercased(byte) }
+                return bytes.count
+            }
+            self.init(raw: raw, canonical: canonical)
         }
 
         package var description: String { rawName }
@@ -74,10 +94,36 @@ package struct HTTPField: Sendable, Hashable {
             }
         }
 
-        /// Lengths first: most names compared differ in length, and that is cheaper to see than
-        /// a string comparison (every field lookup compares against every field of a request).
+        /// Indexed names by their index alone; others by length first: most names compared
+        /// differ in length, and that is cheaper to see than a string comparison.
         package static func == (lhs: Name, rhs: Name) -> Bool {
-            lhs.canonicalName.utf8.count == rhs.canonicalName.utf8.count && lhs.canonicalName == rhs.canonicalName
+            lhs.index == rhs.index
+                && (lhs.index != 0
+                    || lhs.canonicalName.utf8.count == rhs.canonicalName.utf8.count && lhs.canonicalName == rhs.canonicalName)
+        }
+
+        /// The names looked up in nearly every request, or set in nearly every response,
+        /// lowercased: each has a bit in `HTTPFields.indexed` (at most 63). Any other name
+        /// works the same, found by comparing strings.
+        static let indexed: [String] = [
+            "accept", "accept-encoding", "accept-language", "access-control-request-method", "authorization", "cache-control",
+            "connection", "content-encoding", "content-language", "content-length", "content-type", "cookie", "etag", "expect",
+            "host", "idempotency-key", "if-match", "if-none-match", "if-range", "last-event-id", "link", "location", "origin",
+            "prefer", "range", "retry-after", "sec-fetch-site", "traceparent", "tracestate", "transfer-encoding",
+            "trips-revision", "user-agent", "vary", "x-real-ip", "x-request-id",
+        ]
+
+        /// `indexed` by length in bytes, each name with its index.
+        private static let indexedByLength: [[(name: String, index: UInt8)]] = {
+            var table = Array(repeating: [(name: String, index: UInt8)](), count: indexed.map(\.utf8.count).max()! + 1)
+            for (position, name) in indexed.enumerated() { table[name.utf8.count].append((name, UInt8(position + 1))) }
+            return table
+        }()
+
+        private static func index(of canonicalName: String) -> UInt8 {
+            let length = canonicalName.utf8.count
+            guard length < indexedByLength.count else { return 0 }
+            return indexedByLength[length].first { $0.name == canonicalName }?.index ?? 0
         }
         package func hash(into hasher: inout Hasher) { hasher.combine(canonicalName) }
 

@@ -1,19 +1,37 @@
 /// The header fields of a message, in order, repeated fields kept.
 ///
-/// A plain array: a handful of fields is searched faster linearly than through a hash table.
+/// A plain array: a handful of fields is searched faster linearly than through a hash table;
+/// and a bit per indexed name (`HTTPField.Name.indexed`) says whether the array holds it, so
+/// most lookups, of fields a request does not have, end before the array is read.
 ///
 ///     var fields: HTTPFields = [.contentType: "application/json"]
 ///     fields.append(.vary, "Accept")
 ///     fields[.contentType]  // "application/json"
 package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     private(set) var fields: [HTTPField]
+    /// Bit `i` set: `fields` holds a field whose name has index `i`. A function of `fields`.
+    private var indexed: UInt64
 
-    package init() { fields = [] }
+    package init() {
+        fields = []
+        indexed = 0
+    }
 
-    package init(_ fields: [HTTPField]) { self.fields = fields }
+    package init(_ fields: [HTTPField]) {
+        self.fields = fields
+        indexed = fields.reduce(0) { $0 | Self.bit($1.name) }
+    }
 
     package init(dictionaryLiteral elements: (HTTPField.Name, String)...) {
-        fields = elements.map { HTTPField(name: $0.0, value: $0.1) }
+        self.init(elements.map { HTTPField(name: $0.0, value: $0.1) })
+    }
+
+    private static func bit(_ name: HTTPField.Name) -> UInt64 { 1 << name.index }
+
+    /// False only when `name` is indexed and no field has it; otherwise the array tells.
+    @inline(__always)
+    private func mayHold(_ name: HTTPField.Name) -> Bool {
+        name.index == 0 || indexed & Self.bit(name) != 0
     }
 
     package var startIndex: Int { fields.startIndex }
@@ -23,39 +41,41 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
     /// The first value for `name`. Setting replaces every field of that name with one field
     /// (at the position of the first), or removes them all when set to nil.
     package subscript(name: HTTPField.Name) -> String? {
-        get { fields.first { $0.name == name }?.value }
+        get { mayHold(name) ? fields.first { $0.name == name }?.value : nil }
         set {
             guard let newValue else {
                 fields.removeAll { $0.name == name }
+                if name.index != 0 { indexed &= ~Self.bit(name) }
                 return
             }
-            if let first = fields.firstIndex(where: { $0.name == name }) {
+            if mayHold(name), let first = fields.firstIndex(where: { $0.name == name }) {
                 fields[first].value = newValue
                 var index = fields.index(after: first)
                 while index < fields.endIndex {
                     if fields[index].name == name { fields.remove(at: index) } else { index += 1 }
                 }
             } else {
-                fields.append(HTTPField(name: name, value: newValue))
+                append(name, newValue)
             }
         }
     }
 
     /// Every value for `name`, in order.
     package func values(for name: HTTPField.Name) -> [String] {
-        fields.compactMap { $0.name == name ? $0.value : nil }
+        mayHold(name) ? fields.compactMap { $0.name == name ? $0.value : nil } : []
     }
 
     package func contains(_ name: HTTPField.Name) -> Bool {
-        fields.contains { $0.name == name }
+        name.index == 0 ? fields.contains { $0.name == name } : indexed & Self.bit(name) != 0
     }
 
     package mutating func append(_ name: HTTPField.Name, _ value: String) {
-        fields.append(HTTPField(name: name, value: value))
+        append(HTTPField(name: name, value: value))
     }
 
     package mutating func append(_ field: HTTPField) {
         fields.append(field)
+        indexed |= Self.bit(field.name)
     }
 
     package mutating func reserveCapacity(_ capacity: Int) {
@@ -66,6 +86,7 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
     ///
     /// https://www.rfc-editor.org/rfc/rfc9110#name-lists-rule-abnf-extension
     package func listContains(_ name: HTTPField.Name, token: String) -> Bool {
+        guard mayHold(name) else { return false }
         let token = token.lowercased()
         return fields.contains { field in
             field.name == name && splitList(field.value).contains { $0.lowercased() == token }

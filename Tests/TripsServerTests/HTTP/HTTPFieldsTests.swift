@@ -1,0 +1,69 @@
+import Testing
+
+@testable import TripsHTTP
+
+/// `HTTPFields` finds a field whatever its name's spelling, whether the name is indexed (a
+/// bit says it is there) or not (the array is searched), and keeps those bits true through
+/// every change.
+@Suite struct HTTPFieldsTests {
+    /// A name as the parser makes it from the bytes a client sent.
+    private func parsed(_ name: String) -> HTTPField.Name {
+        Array(name.utf8).withUnsafeBytes { HTTPField.Name(validatedBytes: $0) }
+    }
+
+    @Test(arguments: ["Host", "host", "HOST", "hOsT", "If-None-Match", "if-none-match", "X-Request-Id", "X-Custom", "x-custom"])
+    func aNameIsTheSameNameInEverySpelling(spelling: String) throws {
+        let name = parsed(spelling)
+        let literal = try #require(HTTPField.Name(spelling.uppercased()))
+        #expect(name == literal)
+        #expect(name.hashValue == literal.hashValue)
+        #expect(name.rawName == spelling)
+        var fields = HTTPFields()
+        fields.append(name, "value")
+        #expect(fields.contains(literal))
+        #expect(fields[literal] == "value")
+        #expect(fields.values(for: literal) == ["value"])
+    }
+
+    @Test func indexedNamesHaveTheirOwnPlaceAndOthersNone() throws {
+        #expect(HTTPField.Name.host.index != 0)
+        #expect(HTTPField.Name.host.index != HTTPField.Name.accept.index)
+        #expect(HTTPField.Name.host != .accept)
+        let custom = "X-Custom"
+        #expect(try #require(HTTPField.Name(custom)).index == 0)
+        #expect(HTTPField.Name.indexed.count < 64)
+        #expect(Set(HTTPField.Name.indexed).count == HTTPField.Name.indexed.count)
+        #expect(HTTPField.Name.indexed.allSatisfy { $0 == $0.lowercased() })
+    }
+
+    @Test func absentFieldsAreNotFoundAndRemovedOnesAreGone() {
+        var fields: HTTPFields = [.host: "example.com", .accept: "text/plain"]
+        #expect(!fields.contains(.ifNoneMatch))
+        #expect(fields[.ifNoneMatch] == nil)
+        #expect(fields.values(for: .tripsRevision).isEmpty)
+        #expect(!fields.listContains(.connection, token: "close"))
+
+        fields.append(.accept, "application/json")
+        fields[.accept] = nil
+        #expect(!fields.contains(.accept))
+        #expect(fields.values(for: .accept).isEmpty)
+        #expect(fields.count == 1)
+
+        fields[.connection] = "keep-alive, close"
+        #expect(fields.listContains(.connection, token: "Close"))
+        fields[.connection] = "keep-alive"
+        #expect(fields.values(for: .connection) == ["keep-alive"])
+        #expect(!fields.listContains(.connection, token: "close"))
+    }
+
+    @Test func fieldsThatHoldTheSameAreEqualHoweverTheyWereMade() {
+        var built = HTTPFields()
+        built.append(.etag, "\"a\"")
+        built[.vary] = "Accept"
+        built[.vary] = nil
+        built.append(.host, "example.com")
+        let literal: HTTPFields = [.etag: "\"a\"", .host: "example.com"]
+        #expect(built == literal)
+        #expect(built.hashValue == literal.hashValue)
+    }
+}
