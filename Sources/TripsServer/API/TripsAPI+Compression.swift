@@ -13,12 +13,13 @@ extension TripsAPI {
     /// is compressed on `heavyWork`, so neither the other connections of its event loop
     /// nor the store's writer, which a change's answer is made on, wait for it.
     func encode(_ reply: inout HTTPReply, for request: HTTPRequest) {
+        // A cache's answer, encoded already: the hot path, looked at before anything is copied.
+        if case .now(let response) = reply, response.isPrepared { return }
         let compression = cache.compression
         let work = heavyWork
         let limit = compressedOnTheLoop
         switch reply {
         case .now(let response):
-            guard !response.isPrepared else { return }  // a cache's answer, encoded already
             let coding = ResponseCompression.coding(for: request)
             guard Self.isHeavy(response, coding, over: limit) else {
                 reply = .now(compression.encode(response, as: coding))
