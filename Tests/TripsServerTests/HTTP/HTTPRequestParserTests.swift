@@ -148,6 +148,17 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(parseEvents(raw) == [.failure(expected)])
     }
 
+    /// The parser remembers the last valid `Host` of a connection: a request naming another
+    /// host is checked in full, however many valid ones came before.
+    @Test(arguments: ["exa mple.com", "example.co/", "example.com:99999", "exam\"e.com", "example.com:8o"])
+    func everyRequestsHostIsCheckedWhateverTheOneBeforeIt(invalid: String) {
+        let valid = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n"
+        let other = "GET / HTTP/1.1\r\nHost: Example.com:80\r\n\r\n"
+        let events = parseEvents(valid + valid + other + "GET / HTTP/1.1\r\nHost: \(invalid)\r\n\r\n")
+        #expect(events.count == 4)
+        #expect(events.last == .failure(.invalidHost))
+    }
+
     @Test(arguments: [
         (HTTPParseError.methodNotImplemented, 501), (.versionNotSupported, 505), (.requestLineTooLong, 414),
         (.headerSectionTooLarge, 431), (.tooManyHeaderFields, 431), (.contentTooLarge, 413),
