@@ -153,45 +153,99 @@ package struct StoredLayoutReader {
 
     /// The bytes a JSON string stands for, with the escapes `JSONWriter.appendString` writes
     /// (`\"`, `\\`, `\n`, `\r`, `\t`, and `\u00XX` for the other ASCII controls), in valid UTF-8;
-    /// nil for any other escape. Runs between escapes are copied whole.
+    /// nil for any other escape.
+    ///
+    /// A snapshot's change events are JSON inside JSON, the largest strings start-up reads, on
+    /// the thread that reads the snapshot, with an escaped quote every ten bytes or so: the
+    /// bytes are taken eight at a time, each word written out whole and kept up to its first
+    /// quote, backslash or control (`specialBytes`), into an array sized once (a byte loop with
+    /// an append per run took 25 instructions a byte).
     private mutating func unescaped() -> [UInt8]? {
         guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.endIndex - index)
-        var position = index + 1
-        var run = position
-        var isASCII = true
-        while position < bytes.endIndex {
-            let byte = bytes[position]
-            if byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                guard byte >= 0x20 else { return nil }
-                isASCII = isASCII && byte < 0x80
-                position += 1
-                continue
+        let source = bytes
+        let start = index + 1
+        guard start < source.endIndex else { return nil }
+        var end: Int?  // just past the closing quote, once it is found
+        var highBits: UInt64 = 0
+        // Unescaping never lengthens, so `count` stays at or below `position - start`, and a
+        // word written at `count` ends within the room whenever the word read at `position` does.
+        let result = [UInt8](unsafeUninitializedCapacity: source.endIndex - start) { output, count in
+            let target = UnsafeMutableRawPointer(output.baseAddress!)
+            var position = start
+            while position < source.endIndex {
+                var byte: UInt8
+                if source.endIndex - position >= 8 {
+                    let word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                    target.storeBytes(of: word, toByteOffset: count, as: UInt64.self)
+                    let special = Self.specialBytes(word)
+                    guard special != 0 else {
+                        highBits |= word
+                        count += 8
+                        position += 8
+                        continue
+                    }
+                    let plain = special.trailingZeroBitCount / 8
+                    highBits |= word & ((1 << (plain * 8)) &- 1)
+                    count += plain
+                    position += plain
+                    byte = UInt8(truncatingIfNeeded: word >> (plain * 8))
+                } else {
+                    byte = source[position]
+                    if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                        output[count] = byte
+                        highBits |= UInt64(byte)
+                        count += 1
+                        position += 1
+                        continue
+                    }
+                }
+                if byte == UInt8(ascii: "\"") {
+                    end = position + 1
+                    return
+                }
+                // A control character is no string; an escape it does not know is left to the
+                // general reader.
+                guard byte == UInt8(ascii: "\\"), let (unescaped, length) = Self.escape(source, at: position) else { return }
+                output[count] = unescaped
+                count += 1
+                position += length
             }
-            result.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<position]))
-            if byte == UInt8(ascii: "\"") {
-                index = position + 1
-                return isASCII || String(validating: result, as: UTF8.self) != nil ? result : nil
-            }
-            guard bytes.endIndex - position >= 2 else { return nil }
-            switch bytes[position + 1] {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): result.append(bytes[position + 1])
-            case UInt8(ascii: "n"): result.append(0x0A)
-            case UInt8(ascii: "r"): result.append(0x0D)
-            case UInt8(ascii: "t"): result.append(0x09)
-            case UInt8(ascii: "u"):
-                guard bytes.endIndex - position >= 6, bytes[position + 2] == 0x30, bytes[position + 3] == 0x30,
-                    let high = Self.hexDigit(bytes[position + 4]), high < 8, let low = Self.hexDigit(bytes[position + 5])
-                else { return nil }
-                result.append(high << 4 | low)
-                position += 4
-            default: return nil
-            }
-            position += 2
-            run = position
         }
-        return nil
+        guard let end else { return nil }
+        index = end
+        let isASCII = highBits & 0x8080_8080_8080_8080 == 0
+        return isASCII || String(validating: result, as: UTF8.self) != nil ? result : nil
+    }
+
+    /// The high bit of each byte of `word` (little-endian: the first byte lowest) that is `"`,
+    /// `\` or below 0x20, exact up to the first such byte (the lowest bit set); bytes above it
+    /// may be marked too. A byte XORed with the one looked for is zero, and
+    /// `(x - 0x01…) & ~x & 0x80…` marks zero bytes (with 0x20 for 0x01, bytes below 0x20),
+    /// the lowest one exactly: the borrows run upward from it.
+    private static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        return (word &- ones &* 0x20) & ~word & highs | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+    }
+
+    /// The byte an escape at `position` (its backslash) stands for, and the escape's length;
+    /// nil for an escape `JSONWriter` does not write.
+    @inline(__always)  // once per escaped quote of an event's data: millions at start-up
+    private static func escape(_ source: UnsafeRawBufferPointer, at position: Int) -> (byte: UInt8, length: Int)? {
+        guard source.endIndex - position >= 2 else { return nil }
+        switch source[position + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): return (source[position + 1], 2)
+        case UInt8(ascii: "n"): return (0x0A, 2)
+        case UInt8(ascii: "r"): return (0x0D, 2)
+        case UInt8(ascii: "t"): return (0x09, 2)
+        case UInt8(ascii: "u"):
+            guard source.endIndex - position >= 6, source[position + 2] == 0x30, source[position + 3] == 0x30,
+                let high = hexDigit(source[position + 4]), high < 8, let low = hexDigit(source[position + 5])
+            else { return nil }
+            return (high << 4 | low, 6)
+        default: return nil
+        }
     }
 
     private static func hexDigit(_ byte: UInt8) -> UInt8? {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TripsDomain
+import TripsTestSupport
+
 @testable import TripsStore
 
 /// The snapshot's fast change-event reader: the same event as the general reader for every
@@ -28,6 +30,31 @@ import TripsDomain
         }
         #expect(readFast == events.count)
         #expect(try Snapshot(bytes: bytes, file: "snapshot").events == events)
+    }
+
+    /// Escapes and non-ASCII bytes at every position of the eight-byte steps, and runs of
+    /// every length between them, read back as the general reader reads them.
+    @Test func escapesAnywhereInLongRunsReadBack() throws {
+        let specials = ["\"", "\\", "\n", "\t", "\u{1}", "é", "東"]
+        var random = SplitMix64(seed: 33)
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                text += String(repeating: "x", count: Int.random(in: 0...19, using: &random))
+                text += specials.randomElement(using: &random)!
+            }
+            text += String(repeating: "y", count: Int.random(in: 0...9, using: &random))
+            let event = ChangeEvent(revision: 1, name: "change", data: Array(text.utf8))
+            let bytes = Snapshot(list: TripList(revision: 1), events: [event], journal: 1).bytes
+            #expect(try Snapshot(bytes: bytes, file: "snapshot").events == [event])
+            var payloads: [[UInt8]] = []
+            var offset = 0
+            while offset < bytes.count, case .record(let payload, let next) = bytes.withUnsafeBytes({ RecordFrame.read($0, at: offset) }) {
+                payloads.append(Array(bytes[payload]))
+                offset = next
+            }
+            #expect(payloads.contains { fast($0) == event }, "\(text)")
+        }
     }
 
     @Test(arguments: [
