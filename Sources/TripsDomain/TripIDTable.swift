@@ -39,21 +39,23 @@ public struct TripIDTable<Value: Sendable>: Sendable {
 
     /// Sets the value for `id`, answering the one it replaced, as `Dictionary` does.
     @discardableResult
-    @inlinable mutating func updateValue(_ value: Value, forKey id: Trip.ID) -> Value? {
+    @inlinable mutating func updateValue(_ value: consuming Value, forKey id: Trip.ID) -> Value? {
         replace(id, with: value)
     }
 
     @discardableResult
-    @inlinable mutating func replace(_ id: Trip.ID, with value: Value?) -> Value? {
+    @inlinable mutating func replace(_ id: Trip.ID, with value: consuming Value?) -> Value? {
         let number = id >> Self.pageShift
-        guard value != nil || pages[number] != nil else { return nil }
+        // Asked before the value is handed on, and moved, not copied, into its page.
+        let isRemoval = value == nil
+        guard !isRemoval || pages[number] != nil else { return nil }
         let old = Self.replace(id & Self.offsetMask, with: value, in: &pages[number, default: Page()])
-        if value == nil, pages[number]?.count == 0 { pages[number] = nil }
-        count += (value == nil ? 0 : 1) - (old == nil ? 0 : 1)
+        if isRemoval, pages[number]?.count == 0 { pages[number] = nil }
+        count += (isRemoval ? 0 : 1) - (old == nil ? 0 : 1)
         return old
     }
 
-    @inlinable static func replace(_ offset: Int, with value: Value?, in page: inout Page) -> Value? {
+    @inlinable static func replace(_ offset: Int, with value: consuming Value?, in page: inout Page) -> Value? {
         if offset >= page.slots.count {
             guard let value else { return nil }
             // Ids come in sequence (a restore, an add): most often the next slot, appended
@@ -63,9 +65,10 @@ public struct TripIDTable<Value: Sendable>: Sendable {
             page.count += 1
             return nil
         }
+        let isRemoval = value == nil
         let old = page.slots[offset]
         page.slots[offset] = value
-        page.count += (value == nil ? 0 : 1) - (old == nil ? 0 : 1)
+        page.count += (isRemoval ? 0 : 1) - (old == nil ? 0 : 1)
         return old
     }
 }
