@@ -258,19 +258,33 @@ package struct StoredLayoutReader {
     }
 
     /// The bytes of a JSON string without escapes or control characters, and whether they
-    /// are all ASCII.
+    /// are all ASCII: found eight bytes a step up to the first quote, backslash or control
+    /// (`specialBytes`), five strings of every trip a start-up reads.
     private mutating func quoted() -> (utf8: UnsafeRawBufferPointer, isASCII: Bool)? {
         guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var end = start
-        var isASCII = true
+        var highBits: UInt64 = 0
+        while bytes.endIndex - end >= 8 {
+            let word = bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+            let special = Self.specialBytes(word)
+            guard special == 0 else {
+                let plain = special.trailingZeroBitCount / 8
+                highBits |= word & ((1 << (plain * 8)) &- 1)
+                end += plain
+                break
+            }
+            highBits |= word
+            end += 8
+        }
+        // The last few bytes, or the special one the words stopped at.
         while end < bytes.endIndex, case let byte = bytes[end], byte != UInt8(ascii: "\"") {
             guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
-            isASCII = isASCII && byte < 0x80
+            highBits |= UInt64(byte)
             end += 1
         }
         guard end < bytes.endIndex else { return nil }
         index = end + 1
-        return (UnsafeRawBufferPointer(rebasing: bytes[start..<end]), isASCII)
+        return (UnsafeRawBufferPointer(rebasing: bytes[start..<end]), highBits & 0x8080_8080_8080_8080 == 0)
     }
 }

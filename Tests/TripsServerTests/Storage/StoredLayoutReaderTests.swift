@@ -53,6 +53,39 @@ import TripsDomain
         #expect(try Snapshot(bytes: bytes, file: "snapshot").list == list)
     }
 
+    /// Quotes, backslashes, control characters and multi-byte characters at every position of the
+    /// eight-byte steps strings are read in: read fast exactly when nothing in the record is
+    /// escaped, as the general reader reads them, and the snapshot reads back whole.
+    @Test func stringsWithSpecialsAnywhereReadAsTheGeneralReaderReadsThem() throws {
+        var trips: [Trip] = []
+        for length in 0...20 {
+            for special in ["\"", "\\", "\u{1}", "é", "東", "x"] {
+                for position in 0...length {
+                    let city = String(repeating: "a", count: position) + special + String(repeating: "b", count: length - position)
+                    trips.append(
+                        Trip(id: trips.count + 1, city: city, country: "C", nights: 1, price: 1, start: Trip.samples[0].start, notes: city))
+                }
+            }
+        }
+        let list = TripList(trips: trips, revision: 1)
+        let bytes = Snapshot(list: list, journal: 1).bytes
+        var offset = 0
+        while offset < bytes.count, case .record(let payload, let next) = bytes.withUnsafeBytes({ RecordFrame.read($0, at: offset) }) {
+            let text = String(decoding: bytes[payload], as: UTF8.self)
+            if text.hasPrefix(#"{"version""#) {
+                let expected = try #require(general(text))
+                if let read = fast(text) {
+                    #expect(read.trip == expected.trip, "\(text)")
+                    #expect(!text.contains("\\"), "\(text)")
+                } else {
+                    #expect(text.contains("\\"), "read slowly: \(text)")
+                }
+            }
+            offset = next
+        }
+        #expect(try Snapshot(bytes: bytes, file: "snapshot").list == list)
+    }
+
     @Test(arguments: [
         #"{"version":1,"id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":"2027-03-05T00:00:00Z","notes":"x","extra":1}"#,
         #"{"version":1, "id":2,"city":"A","country":"B","nights":3,"isFavorite":false,"imageName":"","price":1,"start":"2027-03-05T00:00:00Z","notes":""}"#,
