@@ -26,7 +26,9 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
         self.init(elements.map { HTTPField(name: $0.0, value: $0.1) })
     }
 
-    private static func bit(_ name: HTTPField.Name) -> UInt64 { 1 << name.index }
+    /// A name's bit in `indexed`; none for a name that is not indexed, so that fields holding
+    /// the same are equal however they were made.
+    private static func bit(_ name: HTTPField.Name) -> UInt64 { name.index == 0 ? 0 : 1 << name.index }
 
     /// False only when `name` is indexed and no field has it; otherwise the array tells.
     @inline(__always)
@@ -45,7 +47,7 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
         set {
             guard let newValue else {
                 fields.removeAll { $0.name == name }
-                if name.index != 0 { indexed &= ~Self.bit(name) }
+                indexed &= ~Self.bit(name)
                 return
             }
             if mayHold(name), let first = fields.firstIndex(where: { $0.name == name }) {

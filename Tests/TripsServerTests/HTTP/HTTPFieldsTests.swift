@@ -56,12 +56,15 @@ import Testing
         #expect(!fields.listContains(.connection, token: "close"))
     }
 
-    @Test func fieldsThatHoldTheSameAreEqualHoweverTheyWereMade() {
+    @Test func fieldsThatHoldTheSameAreEqualHoweverTheyWereMade() throws {
         var built = HTTPFields()
         built.append(.etag, "\"a\"")
         built[.vary] = "Accept"
         built[.vary] = nil
         built.append(.host, "example.com")
+        let custom = try #require(HTTPField.Name(String("X-Custom")))
+        built.append(custom, "1")
+        built[custom] = nil
         let literal: HTTPFields = [.etag: "\"a\"", .host: "example.com"]
         #expect(built == literal)
         #expect(built.hashValue == literal.hashValue)

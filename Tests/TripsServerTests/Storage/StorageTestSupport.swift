@@ -305,3 +305,15 @@ func contents(of path: String) throws -> [UInt8] {
 func overwrite(_ path: String, with bytes: [UInt8]) throws {
     try Data(bytes).write(to: URL(fileURLWithPath: path))
 }
+
+/// The payloads of a snapshot's (or a journal's) records, in order, up to the first that does
+/// not read whole.
+func recordPayloads(_ bytes: [UInt8]) -> [[UInt8]] {
+    var payloads: [[UInt8]] = []
+    var offset = 0
+    while offset < bytes.count, case .record(let payload, let next) = bytes.withUnsafeBytes({ RecordFrame.read($0, at: offset) }) {
+        payloads.append(Array(bytes[payload]))
+        offset = next
+    }
+    return payloads
+}

@@ -19,14 +19,12 @@ import TripsTestSupport
         ]
         let events = data.enumerated().map { ChangeEvent(revision: UInt64($0.offset + 1), name: "change", data: Array($0.element.utf8)) }
         let bytes = Snapshot(list: TripList(revision: UInt64(events.count)), events: events, journal: 1).bytes
-        var offset = 0
         var readFast = 0
-        while offset < bytes.count, case .record(let payload, let next) = bytes.withUnsafeBytes({ RecordFrame.read($0, at: offset) }) {
-            if let event = fast(Array(bytes[payload])) {
+        for payload in recordPayloads(bytes) {
+            if let event = fast(payload) {
                 readFast += 1
                 #expect(events.contains(event))
             }
-            offset = next
         }
         #expect(readFast == events.count)
         #expect(try Snapshot(bytes: bytes, file: "snapshot").events == events)
@@ -47,13 +45,7 @@ import TripsTestSupport
             let event = ChangeEvent(revision: 1, name: "change", data: Array(text.utf8))
             let bytes = Snapshot(list: TripList(revision: 1), events: [event], journal: 1).bytes
             #expect(try Snapshot(bytes: bytes, file: "snapshot").events == [event])
-            var payloads: [[UInt8]] = []
-            var offset = 0
-            while offset < bytes.count, case .record(let payload, let next) = bytes.withUnsafeBytes({ RecordFrame.read($0, at: offset) }) {
-                payloads.append(Array(bytes[payload]))
-                offset = next
-            }
-            #expect(payloads.contains { fast($0) == event }, "\(text)")
+            #expect(recordPayloads(bytes).contains { fast($0) == event }, "\(text)")
         }
     }
 
