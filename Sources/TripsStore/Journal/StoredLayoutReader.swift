@@ -175,8 +175,8 @@ package struct StoredLayoutReader {
             while position < source.endIndex {
                 var byte: UInt8
                 if source.endIndex - position >= 8 {
-                    let word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                    target.storeBytes(of: word, toByteOffset: count, as: UInt64.self)
+                    let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                    target.storeBytes(of: word.littleEndian, toByteOffset: count, as: UInt64.self)
                     let special = Self.specialBytes(word)
                     guard special != 0 else {
                         highBits |= word
@@ -217,7 +217,7 @@ package struct StoredLayoutReader {
         return isASCII || String(validating: result, as: UTF8.self) != nil ? result : nil
     }
 
-    /// The high bit of each byte of `word` (little-endian: the first byte lowest) that is `"`,
+    /// The high bit of each byte of `word` (read little-endian: the first byte lowest) that is `"`,
     /// `\` or below 0x20, exact up to the first such byte (the lowest bit set); bytes above it
     /// may be marked too. A byte XORed with the one looked for is zero, and
     /// `(x - 0x01…) & ~x & 0x80…` marks zero bytes (with 0x20 for 0x01, bytes below 0x20),
@@ -266,7 +266,7 @@ package struct StoredLayoutReader {
         var end = start
         var highBits: UInt64 = 0
         while bytes.endIndex - end >= 8 {
-            let word = bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self))
             let special = Self.specialBytes(word)
             guard special == 0 else {
                 let plain = special.trailingZeroBitCount / 8
