@@ -19,6 +19,11 @@
 #
 #   scripts/bench/scale.sh
 #   BENCH_SCALE_TRIPS=200000 BENCH_DURATION=5 scripts/bench/scale.sh
+#   BENCH_SCALE_TRIPS=100000 BENCH_STARTUP_ONLY=1 BENCH_CALLGRIND=1 scripts/bench/scale.sh
+#
+# BENCH_STARTUP_ONLY=1 stops after step 2. BENCH_CALLGRIND=1 adds one more start-up under
+# valgrind's callgrind and prints its instructions to the listening line (and the stop), every
+# thread: unlike times, the count does not move with the machine's load (needs valgrind).
 #
 # The server runs on CPU 0, wrk and the loader on CPU 1. Needs wrk, curl, taskset, python3
 # (installed with apt-get when run as root; scripts/lib/require.sh). Everything it starts is
@@ -32,11 +37,17 @@ source "$ROOT/scripts/lib/server.sh"
 TRIPS="${BENCH_SCALE_TRIPS:-1000000}"
 DURATION="${BENCH_DURATION:-10}"
 STARTS="${BENCH_STARTS:-3}"
+STARTUP_ONLY="${BENCH_STARTUP_ONLY:-0}"
+CALLGRIND="${BENCH_CALLGRIND:-0}"
 
 require_tool wrk wrk
 require_tool curl curl
 require_tool taskset util-linux
 require_tool python3 python3
+if [[ "$CALLGRIND" == 1 ]]; then
+  require_tool valgrind valgrind
+  require_tool callgrind_annotate valgrind
+fi
 
 cd "$ROOT"
 BINARY="$(build_release_server)"
@@ -57,6 +68,8 @@ trap 'exit 130' INT TERM
 now_ns() { date +%s%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
+# What start_server runs the server under (callgrind, once); nothing by default.
+WRAPPER=()
 # start_server FOLDER [ARGS...]: trips-server on CPU 0; waits for "listening". Sets
 # SERVER_PID, PORT and STARTUP_MS.
 start_server() {
@@ -65,7 +78,7 @@ start_server() {
   rm -f "$fifo"
   mkfifo "$fifo"
   started=$(now_ns)
-  run_server taskset -c 0 -- "$BINARY" --port 0 --data "$folder" --log-level warning "$@" >"$fifo" 2>>"$WORK/server-stderr" &
+  run_server taskset -c 0 "${WRAPPER[@]}" -- "$BINARY" --port 0 --data "$folder" --log-level warning "$@" >"$fifo" 2>>"$WORK/server-stderr" &
   SERVER_PID=$!
   exec 3<"$fifo"
   while true; do
@@ -171,6 +184,32 @@ for ((i = 0; i < STARTS; i++)); do
 done
 RESULTS+=("start-up with $TRIPS trips: median $(printf '%s\n' "${times[@]}" | median) ms of ${times[*]}; resident $((rss / 1024)) MiB once listening, peak $((peak / 1024)) MiB")
 
+if [[ "$CALLGRIND" == 1 ]]; then
+  WRAPPER=(valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" --dump-instr=no)
+  start_server "$folder" --no-samples
+  WRAPPER=()
+  # Under valgrind, a SIGTERM sent as the listening line appears was seen to be lost: sent
+  # again each second until the server has stopped.
+  while kill -0 "$SERVER_PID" 2>/dev/null; do
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    sleep 1
+  done
+  wait "$SERVER_PID" || true
+  exec 3<&-
+  SERVER_PID=""
+  RESULTS+=("start-up with $TRIPS trips under callgrind: $(callgrind_annotate "$WORK/callgrind.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { print $1 }') instructions to the listening line (and its stop), every thread")
+fi
+
+report() {
+  echo
+  echo "trips-server $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, data on $(df -T "$WORK" | awk 'NR == 2 { print $2 " " $1 }')"
+  printf '%s\n' "${RESULTS[@]}"
+}
+if [[ "$STARTUP_ONLY" == 1 ]]; then
+  report
+  exit 0
+fi
+
 start_server "$folder" --no-samples
 measure long 100000
 measure long-first-six 6 reorders
@@ -189,6 +228,4 @@ done
 ratio=$(awk -v a="${RATE[long-first-six-reorders]}" -v b="${RATE[short-reorders]}" 'BEGIN { printf "%.2f", a / b }')
 RESULTS+=("reorder of one trip among the first six ids, 64 connections: $TRIPS trips ${RATE[long-first-six-reorders]}/s (p50 ${P50[long-first-six-reorders]}, p99 ${P99[long-first-six-reorders]}); ratio to 6 trips $ratio")
 
-echo
-echo "trips-server $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, data on $(df -T "$WORK" | awk 'NR == 2 { print $2 " " $1 }')"
-printf '%s\n' "${RESULTS[@]}"
+report
