@@ -46,6 +46,7 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
         get { mayHold(name) ? fields.first { $0.name == name }?.value : nil }
         set {
             guard let newValue else {
+                guard mayHold(name) else { return }
                 fields.removeAll { $0.name == name }
                 indexed &= ~Self.bit(name)
                 return
