@@ -63,7 +63,11 @@ let package = Package(
         ),
         // CRC-32C by the processor's instruction, which Swift cannot ask for (`CRC32C`).
         .target(name: "TripsCRC32C", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "TripsPlatform", dependencies: ["CZlib", "TripsResources", "TripsCRC32C"], swiftSettings: strictSettings),
+        // io_uring's rings, which Swift's atomics cannot address (`IOURing`).
+        .target(name: "TripsIOURing", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        .target(
+            name: "TripsPlatform", dependencies: ["CZlib", "TripsResources", "TripsCRC32C", "TripsIOURing"],
+            swiftSettings: strictSettings),
         .target(name: "TripsFormats", swiftSettings: strictSettings),
         .target(name: "TripsDomain", dependencies: ["TripsFormats"], swiftSettings: strictSettings),
         .target(name: "TripsHTTP", dependencies: ["TripsPlatform", "TripsFormats"], swiftSettings: loopSettings),

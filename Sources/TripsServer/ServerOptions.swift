@@ -158,6 +158,15 @@ struct ServerOptions: Sendable, Equatable {
             options.http.eventLoopCount = try number(value, source, 1...1024)
         },
         Flag(
+            name: "--io", value: "ENGINE", help: "epoll, or uring: io_uring, epoll where refused (default \(defaults.http.engine.rawValue))"
+        ) {
+            (options, value, source) throws(UsageError) in
+            guard let engine = IOEngine(rawValue: value) else {
+                throw UsageError(description: "\(source) must be epoll or uring, not \"\(value)\"")
+            }
+            options.http.engine = engine
+        },
+        Flag(
             name: "--tokens", value: "FILE", help: "NAME TOKEN lines: changes need Authorization: Bearer TOKEN (also TRIPS_TOKENS_FILE)",
             environment: "TRIPS_TOKENS_FILE"
         ) {

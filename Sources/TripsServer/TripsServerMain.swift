@@ -88,6 +88,9 @@ package enum TripsServerMain {
             store.close()
             exit(1)
         }
+        if let refusal = server.uringRefusal {
+            Console.warning("trips-server: io_uring refused (\(refusal)): the event loops use epoll")
+        }
         server.shutdownOnSignals { signal in
             Console.info("trips-server shutting down (\(signal == SIGTERM ? "SIGTERM" : "SIGINT")): finishing requests in flight")
             api.feed.endLongPolls()

@@ -20,6 +20,9 @@ package final class HTTPServer: Sendable {
     private struct State {
         var started = false
         var port = 0
+        var engine = IOEngine.epoll
+        /// Why the configured io_uring was refused, if it was.
+        var uringRefusal: SystemError?
         var mailboxes: [HTTPLoopMailbox] = []
         var signalSources: [any DispatchSourceSignal] = []
     }
@@ -45,6 +48,11 @@ package final class HTTPServer: Sendable {
     /// The bound port (the chosen one when the configuration says 0); 0 before `start()`.
     package var port: Int { state.withLock { $0.port } }
 
+    /// How the loops ask for I/O: the configured engine, or epoll where io_uring was refused.
+    package var engine: IOEngine { state.withLock { $0.engine } }
+    /// Why the configured io_uring was refused (the server runs on epoll then), if it was.
+    package var uringRefusal: SystemError? { state.withLock { $0.uringRefusal } }
+
     /// Binds the configured address, then starts the loop threads. Throws if the address
     /// cannot be bound.
     package func start() throws(SystemError) {
@@ -57,28 +65,43 @@ package final class HTTPServer: Sendable {
         Socket.raiseOpenFileLimit()
         var mailboxes: [HTTPLoopMailbox] = []
         var setups: [EventLoopSetup<HTTPConnection>] = []
+        var uringRefusal: SystemError?
         do throws(SystemError) {
             let loopCount = max(1, configuration.eventLoopCount)
             for _ in 0..<loopCount { mailboxes.append(try HTTPLoopMailbox()) }
             let spreader = ConnectionSpreader(mailboxes)
             let quota = ConnectionQuota(limit: configuration.limits.maxConnections)
-            for index in 0..<loopCount {
-                setups.append(
-                    try EventLoopSetup(
-                        index: index, listener: listener, mailbox: mailboxes[index], spreader: spreader, quota: quota,
-                        clock: clock, maxStreamBacklog: configuration.limits.maxStreamBacklog,
-                        makeEnvironment: environmentMaker(loopIndex: index, mailbox: mailboxes[index])))
+            var engine = configuration.engine
+            var index = 0
+            while index < loopCount {
+                do throws(SystemError) {
+                    setups.append(
+                        try EventLoopSetup(
+                            index: index, engine: engine, uringEntries: configuration.uringEntries, listener: listener,
+                            mailbox: mailboxes[index], spreader: spreader,
+                            quota: quota, clock: clock, maxStreamBacklog: configuration.limits.maxStreamBacklog,
+                            makeEnvironment: environmentMaker(loopIndex: index, mailbox: mailboxes[index])))
+                    index += 1
+                } catch  where engine == .uring && error.call == "io_uring_setup" {
+                    // Refused (a seccomp filter, a sysctl, an old kernel): every loop runs on epoll.
+                    uringRefusal = error
+                    engine = .epoll
+                    setups.removeAll()
+                    index = 0
+                }
             }
             try state.withLock { state throws(SystemError) in
                 guard !state.started else { throw SystemError(call: "HTTPServer.start", errno: EALREADY) }
                 state.started = true
                 state.port = listener.port
+                state.engine = engine
+                state.uringRefusal = uringRefusal
                 state.mailboxes = mailboxes
                 streams?.attach(mailboxes)
                 metrics?.attach(mailboxes)
             }
         } catch {
-            for setup in setups { close(setup.epoll) }
+            for setup in setups { setup.discard() }
             for mailbox in mailboxes { mailbox.close() }
             throw error
         }
@@ -86,7 +109,7 @@ package final class HTTPServer: Sendable {
             loopsRunning.enter()
             let group = loopsRunning
             let thread = Thread {
-                EventLoop(setup).run()
+                setup.run()
                 group.leave()
             }
             thread.name = "trips-loop-\(setup.index)"

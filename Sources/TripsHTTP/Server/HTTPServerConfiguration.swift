@@ -10,6 +10,12 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     package var port: Int = 8080
     /// Event loop threads. Default: the cores the process may run on (`Linux.usableCores()`).
     package var eventLoopCount: Int = Linux.usableCores()
+    /// How the loops ask the kernel for I/O (`--io`). Default: epoll. Where io_uring is
+    /// refused, the server runs on epoll (`HTTPServer.engine` says which runs).
+    package var engine: IOEngine = .epoll
+    /// Submission slots of each loop's io_uring (a power of two; the kernel refuses 0).
+    /// Default: 1,024; a fuller queue is handed to the kernel before the turn ends.
+    package var uringEntries = 1024
     /// The listen backlog of each loop's socket. Default: 1024.
     package var backlog: Int32 = 1024
     /// Whether each answered request gets a logfmt line on standard output. Default: off

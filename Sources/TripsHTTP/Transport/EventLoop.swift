@@ -15,7 +15,7 @@ import TripsPlatform
 /// when the manual clock moves).
 final class EventLoop<Connection: LoopConnection> {
     /// A connection's socket and its protocol state.
-    final class Channel {
+    final class Channel: LoopChannel {
         let descriptor: Int32
         var socket: FileDescriptor?
         let connection: Connection
@@ -23,6 +23,7 @@ final class EventLoop<Connection: LoopConnection> {
         var peerHalfClosed = false
         /// The connection follows a stream and is in `streams`.
         var isListedAsStream = false
+        var isOpen: Bool { socket != nil }
 
         init(descriptor: Int32, connection: Connection) {
             self.descriptor = descriptor
@@ -36,9 +37,6 @@ final class EventLoop<Connection: LoopConnection> {
     static var listenerTag: UInt64 { .max }
     static var mailboxTag: UInt64 { .max - 1 }
     static var maxEvents: Int32 { 256 }
-    static var readBufferSize: Int { 64 * 1024 }
-    /// The most capacity the shared output buffer keeps between answers; past it, it is freed.
-    static var keptOutputCapacity: Int { 4 * readBufferSize }
     /// Reads per connection per wake before others get a turn.
     static var readRoundsPerTurn: Int { 4 }
 
@@ -71,9 +69,9 @@ final class EventLoop<Connection: LoopConnection> {
     var acceptPausedUntil: MonotonicInstant?
     var shuttingDown = false
 
-    init(_ setup: EventLoopSetup<Connection>) {
+    init(_ setup: EventLoopSetup<Connection>, epoll: Int32) {
         index = setup.index
-        epoll = FileDescriptor(setup.epoll)
+        self.epoll = FileDescriptor(epoll)
         listener = setup.listener
         reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
         mailbox = setup.mailbox
@@ -84,9 +82,9 @@ final class EventLoop<Connection: LoopConnection> {
         nextSweep = now + .seconds(1)
         maxStreamBacklog = setup.maxStreamBacklog
         environment = setup.makeEnvironment()
-        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        readBuffer = .allocate(byteCount: loopReadBufferSize, alignment: 16)
         eventBuffer = .allocate(byteCount: Int(Self.maxEvents) * Linux.epollEventStride, alignment: 16)
-        output.reserveCapacity(Self.readBufferSize)
+        output.reserveCapacity(loopReadBufferSize)
         let mailbox = setup.mailbox
         setup.clock.onAdvance { mailbox.clockAdvanced() }
     }
@@ -130,16 +128,6 @@ final class EventLoop<Connection: LoopConnection> {
         }
         mailbox.close()
         listener = nil
-    }
-
-    func milliseconds(until deadline: MonotonicInstant) -> Int32 {
-        let nanoseconds = deadline.nanoseconds(since: now)
-        return Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
-    }
-
-    func channel(_ descriptor: Int32) -> Channel? {
-        let index = Int(descriptor)
-        return index >= 0 && index < channels.count ? channels[index] : nil
     }
 
     // MARK: - Accepting
@@ -210,7 +198,11 @@ final class EventLoop<Connection: LoopConnection> {
         }
     }
 
-    /// Serves the accepted socket `descriptor`, whose peer is `peer` (nil: not an IP peer).
+    func stopListening() {
+        if let listening = listener?.descriptor { Linux.epollRemove(epoll.rawValue, listening) }
+        listener = nil
+    }
+
     func adopt(_ descriptor: Int32, peer: IPAddress?) {
         do {
             try Socket.setOption(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
@@ -233,7 +225,6 @@ final class EventLoop<Connection: LoopConnection> {
         liveCount += 1
     }
 
-    /// Closes an admitted connection that never became a channel, and gives back its place.
     func drop(_ descriptor: Int32) {
         close(descriptor)
         quota.release()
@@ -306,19 +297,7 @@ final class EventLoop<Connection: LoopConnection> {
         }
     }
 
-    /// Empties the shared output buffer for the next connection's answers; after a large
-    /// answer, frees it instead, so that one large answer does not hold its size for good.
-    func resetOutput() {
-        if output.capacity > Self.keptOutputCapacity {
-            output = []
-            output.reserveCapacity(Self.readBufferSize)
-        } else {
-            output.removeAll(keepingCapacity: true)
-        }
-    }
-
     /// Writes `output` (after anything already pending) and acts on the connection's state.
-    /// Returns false if the connection was closed.
     func flush(_ channel: Channel) -> Bool {
         let connection = channel.connection
         // A stream whose client left more than the limit unread from earlier messages is cut
@@ -410,6 +389,8 @@ final class EventLoop<Connection: LoopConnection> {
         quota.release()
     }
 }
+
+extension EventLoop: LoopDriver {}
 
 @available(*, unavailable)
 extension EventLoop: Sendable {}

@@ -76,6 +76,7 @@ final class APIServer: Sendable {
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoopCount = 1
+        configuration.engine = .underTest
         configure(&configuration)
         let server = HTTPServer(configuration: configuration, handler: api, clock: clock, streams: api.feed.hub, metrics: api.serverMetrics)
         await AsyncLimit.liveServers.take()

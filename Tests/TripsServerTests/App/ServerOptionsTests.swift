@@ -104,6 +104,13 @@ import TripsPlatform
         #expect(try ServerOptions(arguments: [], environment: ["TRIPS_LOG_FORMAT": "json"]).http.logFormat == .json)
     }
 
+    @Test func theIOEngineIsEpollUnlessAFlagOrTheEnvironmentSaysUring() throws {
+        #expect(try ServerOptions(arguments: [], environment: [:]).http.engine == .epoll)
+        #expect(try ServerOptions(arguments: ["--io", "uring"], environment: [:]).http.engine == .uring)
+        #expect(try ServerOptions(arguments: [], environment: ["TRIPS_IO": "uring"]).http.engine == .uring)
+        #expect(try ServerOptions(arguments: ["--io=epoll"], environment: ["TRIPS_IO": "uring"]).http.engine == .epoll)
+    }
+
     @Test func theMostConnectionsComeFromAFlagOrTheEnvironment() throws {
         #expect(try ServerOptions(arguments: [], environment: [:]).http.limits.maxConnections == 10_000)
         #expect(try ServerOptions(arguments: ["--max-connections", "50"], environment: [:]).http.limits.maxConnections == 50)
@@ -118,6 +125,7 @@ import TripsPlatform
         (["--threads", "0"], #"--threads must be a whole number from 1 to 1024, not "0""#),
         (["--log-level", "loud"], #"log level must be debug, info, warning or error, not "loud""#),
         (["--log-format", "xml"], #"log format must be logfmt or json, not "xml""#),
+        (["--io", "kqueue"], #"--io must be epoll or uring, not "kqueue""#),
     ])
     func badArgumentsSayWhatIsWrong(arguments: [String], message: String) {
         let error = #expect(throws: ServerOptions.UsageError.self) { try ServerOptions(arguments: arguments, environment: [:]) }

@@ -3,14 +3,16 @@ import Glibc
 import Synchronization
 import Testing
 import TripsTestSupport
+
 @testable import TripsHTTP
 @testable import TripsPlatform
 @testable import TripsServer
 
 /// The server over real sockets on an ephemeral port.
 @Suite struct HTTPServerTests {
-    @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
-        try await withServer { _, port in
+    @Test(arguments: IOEngine.allCases)
+    func keepAliveServesSeveralRequestsOnOneConnection(engine: IOEngine) async throws {
+        try await withServer(engine: engine) { _, port in
             let statuses = try await onOwnThread {
                 let client = try TestClient(port: port)
                 var result: [String] = []
@@ -27,8 +29,9 @@ import TripsTestSupport
         }
     }
 
-    @Test func pipelinedRequestsInOneWriteAreAnsweredInOrder() async throws {
-        try await withServer { _, port in
+    @Test(arguments: IOEngine.allCases)
+    func pipelinedRequestsInOneWriteAreAnsweredInOrder(engine: IOEngine) async throws {
+        try await withServer(engine: engine) { _, port in
             let bodies = try await onOwnThread {
                 let client = try TestClient(port: port)
                 try client.send(
@@ -71,9 +74,10 @@ import TripsTestSupport
     /// nothing: the server answers until its 64 KiB backlog and the sockets' buffers (up to
     /// 4 MiB, `tcp_wmem`) are full, far from all of them, then answers the rest, in order, as
     /// the client reads.
-    @Test(.tags(.slow)) func pipelinedRequestsOfAClientThatDoesNotReadWaitUntilItReads() async throws {
+    @Test(.tags(.slow), arguments: IOEngine.allCases)
+    func pipelinedRequestsOfAClientThatDoesNotReadWaitUntilItReads(engine: IOEngine) async throws {
         let handler = TestHandler()
-        try await withServer(handler: handler, configure: { $0.eventLoopCount = 1 }) { _, port in
+        try await withServer(handler: handler, engine: engine, configure: { $0.eventLoopCount = 1 }) { _, port in
             let count = 1_000
             let answeredBeforeReading = try await onOwnThread {
                 let greedy = try TestClient(port: port, receiveBuffer: 4096)
@@ -96,8 +100,9 @@ import TripsTestSupport
 
     /// One connection past `maxConnections` is accepted and closed at once; a place that
     /// frees up serves the next.
-    @Test func aConnectionPastTheMostIsClosedAtOnceAndAFreedPlaceIsTakenAgain() async throws {
-        try await withServer(configure: { $0.limits.maxConnections = 2 }) { _, port in
+    @Test(arguments: IOEngine.allCases)
+    func aConnectionPastTheMostIsClosedAtOnceAndAFreedPlaceIsTakenAgain(engine: IOEngine) async throws {
+        try await withServer(engine: engine, configure: { $0.limits.maxConnections = 2 }) { _, port in
             try await onOwnThread {
                 var served = [try TestClient(port: port), try TestClient(port: port)]
                 for client in served {
@@ -188,8 +193,9 @@ import TripsTestSupport
         }
     }
 
-    @Test func aBodyAtTheLimitIsEchoed() async throws {
-        try await withServer { _, port in
+    @Test(arguments: IOEngine.allCases)
+    func aBodyAtTheLimitIsEchoed(engine: IOEngine) async throws {
+        try await withServer(engine: engine) { _, port in
             let body = [UInt8](repeating: UInt8(ascii: "z"), count: 1_048_576)
             let response = try await onOwnThread {
                 let client = try TestClient(port: port)
@@ -237,8 +243,9 @@ import TripsTestSupport
     /// The server's clock stands still, so the slow clients never time out: the fast request
     /// is answered only if no half-sent request holds the loop (otherwise the client's receive
     /// timeout fails the test). No wall-clock bound, which a loaded machine would break.
-    @Test func aRequestIsServedWhile200SlowClientsHoldHalfSentRequests() async throws {
-        try await withServer(clock: ManualClock()) { _, port in
+    @Test(arguments: IOEngine.allCases)
+    func aRequestIsServedWhile200SlowClientsHoldHalfSentRequests(engine: IOEngine) async throws {
+        try await withServer(clock: ManualClock(), engine: engine) { _, port in
             let text = try await onOwnThread {
                 let slow = try (0..<200).map { index in
                     let client = try TestClient(port: port)
@@ -301,8 +308,9 @@ import TripsTestSupport
 
     /// The loop the kernel wakes accepts, and the connections go to the loops in turn: a
     /// burst of connections is spread evenly, not taken by whichever loop was awake.
-    @Test func connectionsAreSpreadOverTheLoopsInTurn() async throws {
-        try await withServer(configure: { $0.eventLoopCount = 2 }) { _, port in
+    @Test(arguments: IOEngine.allCases)
+    func connectionsAreSpreadOverTheLoopsInTurn(engine: IOEngine) async throws {
+        try await withServer(engine: engine, configure: { $0.eventLoopCount = 2 }) { _, port in
             let loops = try await onOwnThread { () throws -> [String] in
                 let clients = try (0..<8).map { _ in try TestClient(port: port) }
                 return try clients.map { client in
@@ -340,11 +348,13 @@ import TripsTestSupport
         }
     }
 
-    @Test func gracefulShutdownFinishesADeferredRequestThenStops() async throws {
+    @Test(arguments: IOEngine.allCases)
+    func gracefulShutdownFinishesADeferredRequestThenStops(engine: IOEngine) async throws {
         let handler = TestHandler()
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
         configuration.eventLoopCount = 2
+        configuration.engine = engine
         let server = HTTPServer(configuration: configuration, handler: handler)
         try server.start()
         let port = server.port
@@ -385,9 +395,10 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 
 /// Timeouts end to end, with a manual clock the test moves.
 @Suite struct HTTPServerTimeoutTests {
-    @Test func anIdleKeptAliveConnectionIsClosedWhenTheClockPassesTheIdleTimeout() async throws {
+    @Test(arguments: IOEngine.allCases)
+    func anIdleKeptAliveConnectionIsClosedWhenTheClockPassesTheIdleTimeout(engine: IOEngine) async throws {
         let clock = ManualClock()
-        try await withServer(clock: clock) { _, port in
+        try await withServer(clock: clock, engine: engine) { _, port in
             let client = try await onOwnThread {
                 let client = try TestClient(port: port)
                 try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -401,9 +412,10 @@ struct UncheckedBox<Value>: @unchecked Sendable {
         }
     }
 
-    @Test func aStalledBodyGets408() async throws {
+    @Test(arguments: IOEngine.allCases)
+    func aStalledBodyGets408(engine: IOEngine) async throws {
         let clock = ManualClock()
-        try await withServer(clock: clock) { _, port in
+        try await withServer(clock: clock, engine: engine) { _, port in
             // The 100 Continue proves the server has read the head before the clock moves.
             let client = try await onOwnThread {
                 let client = try TestClient(port: port)
@@ -417,6 +429,30 @@ struct UncheckedBox<Value>: @unchecked Sendable {
             }
             #expect(status == 408)
             #expect(closed)
+        }
+    }
+}
+
+/// `--io uring`: the loops run on io_uring where the kernel allows it, and on epoll, saying
+/// why, where it refuses.
+@Suite struct HTTPServerEngineTests {
+    @Test func aServerAskedForIoUringRunsOnIt() async throws {
+        try await withServer(engine: .uring) { server, port in
+            #expect(server.engine == .uring)
+            #expect(server.uringRefusal == nil)
+            let status = try await onOwnThread { try TestClient(port: port).exchange(TestRequest(method: "GET", target: "/a")).status }
+            #expect(status == 200)
+        }
+    }
+
+    /// A ring the kernel refuses (here, one of no entries: EINVAL, as a seccomp filter gives
+    /// EPERM) leaves every loop on epoll, serving.
+    @Test func aRefusedRingLeavesTheServerOnEpoll() async throws {
+        try await withServer(engine: .uring, configure: { $0.uringEntries = 0 }) { server, port in
+            #expect(server.engine == .epoll)
+            #expect(server.uringRefusal?.call == "io_uring_setup")
+            let status = try await onOwnThread { try TestClient(port: port).exchange(TestRequest(method: "GET", target: "/a")).status }
+            #expect(status == 200)
         }
     }
 }

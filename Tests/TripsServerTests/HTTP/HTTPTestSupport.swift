@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+
 @testable import TripsHTTP
 @testable import TripsPlatform
 @testable import TripsServer
@@ -263,6 +264,12 @@ final class TestHandler: HTTPHandler {
     }
 }
 
+extension IOEngine {
+    /// The engine the tests' servers run on unless a test names one: `TRIPS_TEST_IO=uring`
+    /// runs the whole suite on io_uring (`.ci/run` does, after the run on epoll).
+    static let underTest = ProcessInfo.processInfo.environment["TRIPS_TEST_IO"].flatMap(IOEngine.init) ?? .epoll
+}
+
 extension AsyncLimit {
     /// How many live servers (`withServer`, `APIServer` in `.live` mode) may run at once in
     /// the whole test run. Swift Testing starts every test case at once when they await, so
@@ -274,13 +281,14 @@ extension AsyncLimit {
 /// Starts a server on an ephemeral port for one test, once `AsyncLimit.liveServers` lets it,
 /// and shuts it down after.
 func withServer<T: Sendable>(
-    handler: TestHandler = TestHandler(), clock: any ServerClock = SystemClock(),
+    handler: TestHandler = TestHandler(), clock: any ServerClock = SystemClock(), engine: IOEngine = .underTest,
     configure: (inout HTTPServerConfiguration) -> Void = { _ in },
     _ body: (HTTPServer, Int) async throws -> T
 ) async throws -> T {
     var configuration = HTTPServerConfiguration()
     configuration.port = 0
     configuration.eventLoopCount = 2
+    configuration.engine = engine
     configure(&configuration)
     let server = HTTPServer(configuration: configuration, handler: handler, clock: clock)
     await AsyncLimit.liveServers.take()

@@ -8,19 +8,20 @@ import Testing
 /// The event loop with a connection that is not HTTP: it moves bytes, replies posted from other
 /// threads, stream messages and reports for any `LoopConnection`, and shuts down through it.
 @Suite struct EventLoopTests {
-    @Test func aLoopServesAConnectionThatSpeaksNoHTTP() async throws {
+    @Test(arguments: IOEngine.allCases)
+    func aLoopServesAConnectionThatSpeaksNoHTTP(engine: IOEngine) async throws {
         let listener = try Listener(host: "127.0.0.1", port: 0, backlog: 4)
         let mailbox = try LoopMailbox<EchoConnection>()
         let opened = OpenedConnections()
         let setup = try EventLoopSetup(
-            index: 0, listener: listener, mailbox: mailbox, spreader: ConnectionSpreader([mailbox]),
+            index: 0, engine: engine, listener: listener, mailbox: mailbox, spreader: ConnectionSpreader([mailbox]),
             quota: ConnectionQuota(limit: 4), clock: SystemClock(), maxStreamBacklog: 1 << 20,
             makeEnvironment: { EchoEnvironment(opened: opened) })
         // The loop's thread starts here and now: an `async let` would wait for a thread of the
         // shared pool, which other tests' blocking work can hold longer than the client waits.
         let stopped = DispatchSemaphore(value: 0)
         Thread {
-            EventLoop(setup).run()
+            setup.run()
             stopped.signal()
         }.start()
 

@@ -1,0 +1,143 @@
+import TripsPlatform
+
+/// What an event loop does between its system calls, whichever way it asks the kernel for
+/// I/O (readiness, `EventLoop` with epoll; completions, `UringEventLoop` with io_uring): mail
+/// from other threads, stream messages, the deadline sweep and the graceful shutdown. Each
+/// loop says how it writes, reads on and stops listening; this holds the order those happen in.
+protocol LoopDriver: AnyObject {
+    associatedtype Connection: LoopConnection
+    associatedtype Channel: LoopChannel<Connection>
+
+    var mailbox: LoopMailbox<Connection> { get }
+    var environment: Connection.Environment { get }
+    var now: MonotonicInstant { get }
+    var nextSweep: MonotonicInstant { get set }
+    var acceptPausedUntil: MonotonicInstant? { get set }
+    var shuttingDown: Bool { get set }
+    var liveCount: Int { get }
+    /// Connections that follow a stream, which every published message is written to.
+    var streams: Set<Int32> { get }
+    /// Every open connection's channel, at its descriptor.
+    var channels: [Channel?] { get }
+    /// The loop's shared output buffer, which a connection's answers are appended to.
+    var output: [UInt8] { get set }
+
+    /// Serves the accepted socket `descriptor`, whose peer is `peer` (nil: not an IP peer).
+    func adopt(_ descriptor: Int32, peer: IPAddress?)
+    /// Closes an admitted connection that never became a channel, and gives back its place.
+    func drop(_ descriptor: Int32)
+    /// Writes `output` for `channel` and acts on its connection's state. Returns false if the
+    /// connection was closed.
+    func flush(_ channel: Channel) -> Bool
+    /// Reads on, if the connection takes bytes; first answers what it held back, if it can.
+    func readAvailable(_ channel: Channel)
+    /// Accepts again after a pause (out of descriptors or memory).
+    func resumeAccepting()
+    /// Stops accepting for good: the server shuts down.
+    func stopListening()
+}
+
+/// A connection as a loop keeps it, with its socket's state.
+protocol LoopChannel<Connection>: AnyObject {
+    associatedtype Connection: LoopConnection
+    var connection: Connection { get }
+    /// Whether the connection is still open (a closed one may wait for its socket's last I/O).
+    var isOpen: Bool { get }
+}
+
+extension LoopDriver {
+    /// The open connection at `descriptor`, if any.
+    func channel(_ descriptor: Int32) -> Channel? {
+        let index = Int(descriptor)
+        guard index >= 0 && index < channels.count, let channel = channels[index], channel.isOpen else { return nil }
+        return channel
+    }
+
+    func milliseconds(until deadline: MonotonicInstant) -> Int32 {
+        let nanoseconds = deadline.nanoseconds(since: now)
+        return Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
+    }
+
+    /// Empties the shared output buffer for the next connection's answers; after a large
+    /// answer, frees it instead, so that one large answer does not hold its size for good.
+    func resetOutput() {
+        if output.capacity > loopKeptOutputCapacity {
+            output = []
+            output.reserveCapacity(loopReadBufferSize)
+        } else {
+            output.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Handles the mail in an order that holds whatever order it was posted in: streams hear
+    /// their messages before a shutdown ends them, and a shutdown takes hold before deferred
+    /// replies are written, so that a reply that arrives with it (or after) is the last on its
+    /// connection (an HTTP answer says `Connection: close`), which closes once it is sent.
+    func readMailbox() {
+        let mail = mailbox.take()
+        if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
+        if mail.shutdownRequested { beginShutdown() }
+        for (descriptor, peer) in mail.adoptions {
+            if shuttingDown { drop(descriptor) } else { adopt(descriptor, peer: peer) }
+        }
+        for (id, reply) in mail.deliveries {
+            guard let channel = channel(id.descriptor), channel.connection.id == id else { continue }
+            resetOutput()
+            channel.connection.complete(reply, now: now, output: &output)
+            if flush(channel) { readAvailable(channel) }
+        }
+        if !mail.reportRequests.isEmpty {
+            let report = environment.report(openConnections: liveCount)
+            for reply in mail.reportRequests { reply(report) }
+        }
+        if mail.clockAdvanced { nextSweep = now }
+    }
+
+    /// Writes published messages to every stream on this loop, each message once per stream.
+    func publish(_ messages: [Connection.StreamMessage]) {
+        for descriptor in streams {
+            guard let channel = channel(descriptor) else { continue }
+            resetOutput()
+            for message in messages { channel.connection.deliver(message, now: now, output: &output) }
+            _ = flush(channel)
+        }
+    }
+
+    /// Acts on every passed deadline, and sets when to look next: at most a second on.
+    func sweep() {
+        var earliest = now + .seconds(1)
+        if let pausedUntil = acceptPausedUntil {
+            if pausedUntil <= now { resumeAccepting() } else { earliest = min(earliest, pausedUntil) }
+        }
+        for case let channel? in channels where channel.isOpen {
+            guard var deadline = channel.connection.deadline() else { continue }
+            if deadline <= now {
+                resetOutput()
+                channel.connection.expire(now: now, output: &output)
+                guard flush(channel), let next = channel.connection.deadline() else { continue }
+                deadline = next
+            }
+            earliest = min(earliest, deadline)
+        }
+        nextSweep = earliest
+    }
+
+    /// Stops accepting, and ends each connection as it can (see `LoopConnection.beginShutdown`).
+    func beginShutdown() {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        environment.shutdownDidBegin()
+        stopListening()
+        acceptPausedUntil = nil
+        for case let channel? in channels where channel.isOpen {
+            resetOutput()
+            channel.connection.beginShutdown(output: &output)
+            _ = flush(channel)
+        }
+    }
+}
+
+/// The bytes one read takes at most, and what the shared output buffer starts with.
+let loopReadBufferSize = 64 * 1024
+/// The most capacity the shared output buffer keeps between answers; past it, it is freed.
+let loopKeptOutputCapacity = 4 * loopReadBufferSize
