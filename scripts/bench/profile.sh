@@ -30,6 +30,7 @@
 # Environment: TRIPS_PROFILE_SECONDS (default 3), TRIPS_PROFILE_CONNS (default 16),
 # TRIPS_PROFILE_URL_PATH (default /trips/2), TRIPS_PROFILE_HEADER (default none),
 # TRIPS_PROFILE_PEER (nginx or none, default nginx), TRIPS_PROFILE_OUT (default /tmp/trips-profile),
+# TRIPS_PROFILE_IO (the server's --io: epoll, the default, or uring),
 # TRIPS_RELEASE_SCRATCH and TRIPS_NO_BUILD=1 (the release build that the benchmarks and drills
 # share: scripts/lib/build.sh).
 #
@@ -170,7 +171,7 @@ measure() {
 }
 
 # ---------------------------------------------------------------- trips-server
-run_server "${WRAPPER[@]}" -- "$BINARY" --in-memory --port 0 --threads 1 --log-level "$LOG_LEVEL" \
+run_server "${WRAPPER[@]}" -- "$BINARY" --in-memory --port 0 --threads 1 --io "${TRIPS_PROFILE_IO:-epoll}" --log-level "$LOG_LEVEL" \
   >"$OUT/server.out" 2>"$OUT/server.err" &
 PID=$!
 PORT=""

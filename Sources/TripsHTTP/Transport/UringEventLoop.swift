@@ -27,7 +27,8 @@ final class UringEventLoop<Connection: LoopConnection> {
         var sawEndOfInput = false
         /// The connection follows a stream and is in `streams`.
         var isListedAsStream = false
-        /// The bytes the send in flight hands the kernel, stable until it completes.
+        /// The bytes the send in flight hands the kernel, stable until it completes; empty
+        /// (no memory) while nothing is in flight.
         var sendBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
         var isOpen: Bool { !isRetired }
 
@@ -36,7 +37,7 @@ final class UringEventLoop<Connection: LoopConnection> {
             self.connection = connection
         }
 
-        deinit { sendBuffer.deallocate() }
+        deinit { sendBuffer.deallocate() }  // only at the loop's end: a retired channel's goes back first
     }
 
     /// What a completion is for, in its tag's top byte; the low 32 bits hold the descriptor.
@@ -49,6 +50,10 @@ final class UringEventLoop<Connection: LoopConnection> {
     static var receiveBufferSize: Int { 16 * 1024 }
     /// The most one send hands the kernel; a larger answer goes in several.
     static var largestSend: Int { 256 * 1024 }
+    /// The size of the send buffers the loop keeps between sends (larger ones are freed).
+    static var keptSendBufferSize: Int { 4096 }
+    /// How many such buffers it keeps.
+    static var keptSendBuffers: Int { 256 }
 
     let index: Int
     let ring: IOURing
@@ -67,6 +72,9 @@ final class UringEventLoop<Connection: LoopConnection> {
     var retiring = 0
     var nextSerial: UInt64 = 0
     var output: [UInt8] = []
+    /// Send buffers no send holds now: a connection has one only while its send is in flight,
+    /// so 10,000 idle connections hold none.
+    var spareSendBuffers: [UnsafeMutableRawBufferPointer] = []
     /// Connections whose receive found no free buffer: asked again after the turn gave some back.
     var starved: [Int32] = []
     var streams: Set<Int32> = []
@@ -96,6 +104,7 @@ final class UringEventLoop<Connection: LoopConnection> {
 
     deinit {
         if reserveDescriptor >= 0 { close(reserveDescriptor) }
+        for buffer in spareSendBuffers { buffer.deallocate() }
     }
 
     static func tag(_ purpose: Purpose, _ descriptor: Int32) -> UInt64 {
@@ -313,9 +322,12 @@ final class UringEventLoop<Connection: LoopConnection> {
         let pending = channel.connection.pendingOutput
         guard !channel.isSending, !channel.isRetired, !pending.isEmpty else { return }
         let count = min(pending.count, Self.largestSend)
-        if channel.sendBuffer.count < count || channel.sendBuffer.count > max(count, loopReadBufferSize) {
-            channel.sendBuffer.deallocate()
-            channel.sendBuffer = .allocate(byteCount: max(count, 4096), alignment: 16)
+        if channel.sendBuffer.count < count {
+            releaseSendBuffer(of: channel)
+            channel.sendBuffer =
+                count <= Self.keptSendBufferSize
+                ? spareSendBuffers.popLast() ?? .allocate(byteCount: Self.keptSendBufferSize, alignment: 16)
+                : .allocate(byteCount: count, alignment: 16)
         }
         pending.withUnsafeBytes { channel.sendBuffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         ring.send(
@@ -347,7 +359,21 @@ final class UringEventLoop<Connection: LoopConnection> {
         }
         connection.noteWriteProgress(now: now)
         startSending(channel)
+        if !channel.isSending { releaseSendBuffer(of: channel) }
         if settle(channel) { readAvailable(channel) }
+    }
+
+    /// Takes back the channel's send buffer, once no send holds it: kept for the next
+    /// connection's if it is of the kept size, freed otherwise.
+    func releaseSendBuffer(of channel: Channel) {
+        let buffer = channel.sendBuffer
+        guard buffer.baseAddress != nil else { return }
+        channel.sendBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        if buffer.count == Self.keptSendBufferSize && spareSendBuffers.count < Self.keptSendBuffers {
+            spareSendBuffers.append(buffer)
+        } else {
+            buffer.deallocate()
+        }
     }
 
     /// Closes or half-closes as the connection's state asks. Returns false if it was closed.
@@ -388,6 +414,7 @@ final class UringEventLoop<Connection: LoopConnection> {
 
     func finishClosingIfIdle(_ channel: Channel) {
         guard channel.isRetired, !channel.isReceiving, !channel.isSending else { return }
+        releaseSendBuffer(of: channel)
         close(channel.descriptor)
         channels[Int(channel.descriptor)] = nil
         retiring -= 1
