@@ -23,7 +23,8 @@
 #
 # BENCH_STARTUP_ONLY=1 stops after step 2. BENCH_CALLGRIND=1 adds one more start-up under
 # valgrind's callgrind and prints its instructions to the listening line (and the stop), every
-# thread: unlike times, the count does not move with the machine's load (needs valgrind).
+# thread: unlike times, the count does not move with the machine's load (needs valgrind);
+# BENCH_CALLGRIND_OUT=FILE keeps its profile there (for callgrind_annotate).
 #
 # The server runs on CPU 0, wrk and the loader on CPU 1. Needs wrk, curl, taskset, python3
 # (installed with apt-get when run as root; scripts/lib/require.sh). Everything it starts is
@@ -197,6 +198,7 @@ if [[ "$CALLGRIND" == 1 ]]; then
   wait "$SERVER_PID" || true
   exec 3<&-
   SERVER_PID=""
+  [[ -n "${BENCH_CALLGRIND_OUT:-}" ]] && cp "$WORK/callgrind.out" "$BENCH_CALLGRIND_OUT"
   RESULTS+=("start-up with $TRIPS trips under callgrind: $(callgrind_annotate "$WORK/callgrind.out" 2>/dev/null | awk '/PROGRAM TOTALS/ { print $1 }') instructions to the listening line (and its stop), every thread")
 fi
 

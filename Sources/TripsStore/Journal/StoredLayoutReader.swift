@@ -34,15 +34,19 @@ package struct StoredLayoutReader {
         swap(&reader.strings, &strings)
         defer { swap(&reader.strings, &strings) }
         guard reader.skip(#"{"version":"#), let version = reader.wholeNumber(), reader.skip(#","id":"#),
-            let id = reader.wholeNumber().flatMap(Int.init(exactly:)), reader.skip(","), let draft = reader.draftMembers()
+            let id = reader.wholeNumber().flatMap(Int.init(exactly:)), reader.skip(","),
+            let trip = reader.draftMembers({
+                Trip(
+                    id: id, city: $0, country: $1, nights: $2, isFavorite: $3, imageName: $4, price: $5, start: $6, notes: $7)
+            })
         else { return nil }
-        var photo: TripPhoto?
-        if reader.skip(#","photo":"#) {
-            guard let stored = reader.storedPhoto() else { return nil }
-            photo = stored
-        }
-        guard reader.skip("}"), reader.isAtEnd else { return nil }
-        return (Trip(id: id, draft: draft, photo: photo), version)
+        // Returned as it was made when it has no photo (most trips): a `var` set in between
+        // was copied out whole.
+        guard reader.skip(#","photo":"#) else { return reader.skip("}") && reader.isAtEnd ? (trip, version) : nil }
+        guard let photo = reader.storedPhoto(), reader.skip("}"), reader.isAtEnd else { return nil }
+        var withPhoto = trip
+        withPhoto.photo = photo
+        return (withPhoto, version)
     }
 
     /// A journal record that adds trips, without an idempotency key; nil for any other record.
@@ -80,15 +84,26 @@ package struct StoredLayoutReader {
 
     /// The eight members `JSONWriter.appendDraftMembers` writes, `"city":…,"notes":…`.
     private mutating func draftMembers() -> TripDraft? {
+        draftMembers(TripDraft.init(city:country:nights:isFavorite:imageName:price:start:notes:))
+    }
+
+    /// The eight members' values, handed over to `make` as they were read: a trip made so
+    /// takes the strings as they are, where one made from a `TripDraft` copied each string and
+    /// destroyed the draft, about 800 instructions of each trip a snapshot holds.
+    @inline(__always)
+    private mutating func draftMembers<Result>(
+        _ make: (
+            _ city: consuming String, _ country: consuming String, _ nights: Int, _ isFavorite: Bool,
+            _ imageName: consuming String, _ price: consuming Price, _ start: Date, _ notes: consuming String
+        ) -> Result
+    ) -> Result? {
         guard skip(#""city":"#), let city = string(), skip(#","country":"#), let country = string(),
             skip(#","nights":"#), let nights = wholeNumber().flatMap(Int.init(exactly:)), skip(#","isFavorite":"#),
             let isFavorite = boolean(), skip(#","imageName":"#), let imageName = string(), skip(#","price":"#),
             let price = storedPrice(), skip(#","start":"#), let start = date(),
             skip(#","notes":"#), let notes = string()
         else { return nil }
-        return TripDraft(
-            city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
-            start: start, notes: notes)
+        return make(city, country, nights, isFavorite, imageName, price, start, notes)
     }
 
     /// What `JSONWriter.appendStoredPhoto` writes, `{"digest":…,"bytes":…}`.
