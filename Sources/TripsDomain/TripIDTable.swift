@@ -60,6 +60,9 @@ public struct TripIDTable<Value: Sendable>: Sendable {
             guard let value else { return nil }
             // Ids come in sequence (a restore, an add): most often the next slot, appended
             // as it is rather than as a nil overwritten in place.
+            // A new page is made as large as it can grow, so that filling it does not copy it
+            // ten times over (each id's value twice, on average).
+            if page.slots.capacity == 0 { page.slots.reserveCapacity(1 << pageShift) }
             if offset > page.slots.count { page.slots.append(contentsOf: repeatElement(nil, count: offset - page.slots.count)) }
             page.slots.append(value)
             page.count += 1
