@@ -44,8 +44,7 @@ final class EventLoop<Connection: LoopConnection> {
     let epoll: FileDescriptor
     /// The server's listening socket while this loop accepts; nil once it stopped accepting.
     var listener: Listener?
-    /// Kept open so that, out of descriptors, one can be freed to accept and drop a connection
-    /// instead of leaving it in the backlog, where it would wake the loop forever.
+    /// See `LoopDriver.reserveDescriptor`.
     var reserveDescriptor: Int32
     let mailbox: LoopMailbox<Connection>
     let spreader: ConnectionSpreader<Connection>
@@ -145,19 +144,7 @@ final class EventLoop<Connection: LoopConnection> {
                     }
                 }
                 switch accepted {
-                case .done(let descriptor):
-                    let peer = IPAddress(address)
-                    guard quota.admit() else {
-                        close(descriptor)  // the peer sees its connection end at once
-                        environment.connectionRefused()
-                        continue
-                    }
-                    let target = spreader.nextLoop()
-                    if target == index {
-                        adopt(descriptor, peer: peer)
-                    } else if !spreader.give(descriptor, peer: peer, to: target) {
-                        drop(descriptor)  // that loop has stopped
-                    }
+                case .done(let descriptor): admit(descriptor, peer: IPAddress(address))
                 case .wouldBlock: return
                 }
             } catch {
@@ -165,12 +152,7 @@ final class EventLoop<Connection: LoopConnection> {
                 case ECONNABORTED, EPROTO, EPERM:
                     continue
                 case EMFILE where reserveDescriptor >= 0, ENFILE where reserveDescriptor >= 0:
-                    // Free the reserve, accept and drop one connection, take the reserve back.
-                    close(reserveDescriptor)
-                    let dropped = Linux.calls.accept4(listening, nil, nil, Linux.closeOnExec)
-                    if dropped >= 0 { close(dropped) }
-                    reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-                    if reserveDescriptor < 0 { pauseAccepting() }
+                    dropOneConnection()
                     return
                 default:
                     pauseAccepting()  // out of memory or descriptors: retry in 100 ms, don't spin
@@ -214,14 +196,7 @@ final class EventLoop<Connection: LoopConnection> {
             drop(descriptor)  // the peer sees a reset; the loop goes on
             return
         }
-        let index = Int(descriptor)
-        if index >= channels.count {
-            channels.append(contentsOf: repeatElement(nil, count: max(index + 1, channels.count * 2) - channels.count))
-        }
-        nextSerial += 1
-        let connection = Connection(
-            id: ConnectionID(descriptor: descriptor, serial: nextSerial), peer: peer, environment: environment, now: now)
-        channels[index] = Channel(descriptor: descriptor, connection: connection)
+        _ = register(descriptor, peer: peer) { Channel(descriptor: descriptor, connection: $0) }
         liveCount += 1
     }
 
@@ -356,26 +331,6 @@ final class EventLoop<Connection: LoopConnection> {
         switch try systemCall("send", { Glibc.send(channel.descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }) {
         case .done(let sent): sent
         case .wouldBlock: 0
-        }
-    }
-
-    /// Closes or half-closes as the connection's state asks. Returns false if it was closed.
-    func settle(_ channel: Channel) -> Bool {
-        let connection = channel.connection
-        switch connection.lifecycle {
-        case .closed:
-            closeChannel(channel)
-            return false
-        case .closing where connection.pendingOutput.isEmpty:
-            shutdown(channel.descriptor, Int32(SHUT_WR))
-            connection.beginLingering(now: now)
-            if connection.lifecycle == .closed {
-                closeChannel(channel)
-                return false
-            }
-            return true
-        default:
-            return true
         }
     }
 

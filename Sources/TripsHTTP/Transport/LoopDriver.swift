@@ -1,3 +1,4 @@
+import Glibc
 import TripsPlatform
 
 /// What an event loop does between its system calls, whichever way it asks the kernel for
@@ -8,7 +9,15 @@ protocol LoopDriver: AnyObject {
     associatedtype Connection: LoopConnection
     associatedtype Channel: LoopChannel<Connection>
 
+    /// The loop's place among the server's loops.
+    var index: Int { get }
+    var listener: Listener? { get }
+    /// Kept open so that, out of descriptors, one can be freed to accept and drop a connection
+    /// instead of leaving it in the backlog, where it would wake the loop forever.
+    var reserveDescriptor: Int32 { get set }
     var mailbox: LoopMailbox<Connection> { get }
+    var spreader: ConnectionSpreader<Connection> { get }
+    var quota: ConnectionQuota { get }
     var environment: Connection.Environment { get }
     var now: MonotonicInstant { get }
     var nextSweep: MonotonicInstant { get set }
@@ -18,7 +27,8 @@ protocol LoopDriver: AnyObject {
     /// Connections that follow a stream, which every published message is written to.
     var streams: Set<Int32> { get }
     /// Every open connection's channel, at its descriptor.
-    var channels: [Channel?] { get }
+    var channels: [Channel?] { get set }
+    var nextSerial: UInt64 { get set }
     /// The loop's shared output buffer, which a connection's answers are appended to.
     var output: [UInt8] { get set }
 
@@ -26,6 +36,10 @@ protocol LoopDriver: AnyObject {
     func adopt(_ descriptor: Int32, peer: IPAddress?)
     /// Closes an admitted connection that never became a channel, and gives back its place.
     func drop(_ descriptor: Int32)
+    /// Ends the connection: its socket closes (once nothing is in flight on it).
+    func closeChannel(_ channel: Channel)
+    /// Accepts no more for a while (out of descriptors or memory): `sweep` resumes.
+    func pauseAccepting()
     /// Writes `output` for `channel` and acts on its connection's state. Returns false if the
     /// connection was closed.
     func flush(_ channel: Channel) -> Bool
@@ -40,6 +54,7 @@ protocol LoopDriver: AnyObject {
 /// A connection as a loop keeps it, with its socket's state.
 protocol LoopChannel<Connection>: AnyObject {
     associatedtype Connection: LoopConnection
+    var descriptor: Int32 { get }
     var connection: Connection { get }
     /// Whether the connection is still open (a closed one may wait for its socket's last I/O).
     var isOpen: Bool { get }
@@ -56,6 +71,70 @@ extension LoopDriver {
     func milliseconds(until deadline: MonotonicInstant) -> Int32 {
         let nanoseconds = deadline.nanoseconds(since: now)
         return Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
+    }
+
+    /// Takes a connection another loop's listener or this one's accepted: closed at once past
+    /// the server's connection limit (the peer sees its connection end), otherwise served by
+    /// the next loop in turn.
+    func admit(_ descriptor: Int32, peer: IPAddress?) {
+        guard quota.admit() else {
+            close(descriptor)
+            environment.connectionRefused()
+            return
+        }
+        let target = spreader.nextLoop()
+        if target == index {
+            adopt(descriptor, peer: peer)
+        } else if !spreader.give(descriptor, peer: peer, to: target) {
+            drop(descriptor)  // that loop has stopped
+        }
+    }
+
+    /// Out of descriptors: frees the reserve, accepts and drops one connection, and takes the
+    /// reserve back (or pauses accepting, if it cannot).
+    func dropOneConnection() {
+        close(reserveDescriptor)
+        if let listening = listener?.descriptor {
+            let dropped = Linux.calls.accept4(listening, nil, nil, Linux.closeOnExec)
+            if dropped >= 0 { close(dropped) }
+        }
+        reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if reserveDescriptor < 0 { pauseAccepting() }
+    }
+
+    /// Makes the connection of an adopted socket and keeps its channel at its descriptor.
+    func register(_ descriptor: Int32, peer: IPAddress?, makeChannel: (Connection) -> Channel) -> Channel {
+        let slot = Int(descriptor)
+        if slot >= channels.count {
+            channels.append(contentsOf: repeatElement(nil, count: max(slot + 1, channels.count * 2) - channels.count))
+        }
+        nextSerial += 1
+        let connection = Connection(
+            id: ConnectionID(descriptor: descriptor, serial: nextSerial), peer: peer, environment: environment, now: now)
+        let channel = makeChannel(connection)
+        channels[slot] = channel
+        return channel
+    }
+
+    /// Closes or half-closes as the connection's state asks, once its output is all sent.
+    /// Returns false if it was closed.
+    func settle(_ channel: Channel) -> Bool {
+        let connection = channel.connection
+        switch connection.lifecycle {
+        case .closed:
+            closeChannel(channel)
+            return false
+        case .closing where connection.pendingOutput.isEmpty:
+            shutdown(channel.descriptor, Int32(SHUT_WR))
+            connection.beginLingering(now: now)
+            if connection.lifecycle == .closed {
+                closeChannel(channel)
+                return false
+            }
+            return true
+        default:
+            return true
+        }
     }
 
     /// Empties the shared output buffer for the next connection's answers; after a large

@@ -58,7 +58,7 @@ final class UringEventLoop<Connection: LoopConnection> {
     let index: Int
     let ring: IOURing
     var listener: Listener?
-    /// See `EventLoop.reserveDescriptor`.
+    /// See `LoopDriver.reserveDescriptor`.
     var reserveDescriptor: Int32
     let mailbox: LoopMailbox<Connection>
     let spreader: ConnectionSpreader<Connection>
@@ -176,33 +176,17 @@ final class UringEventLoop<Connection: LoopConnection> {
             let named = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
             }
-            let peer = named == 0 ? IPAddress(address) : nil
             if shuttingDown {
                 close(descriptor)
-            } else if !quota.admit() {
-                close(descriptor)  // the peer sees its connection end at once
-                environment.connectionRefused()
             } else {
-                let target = spreader.nextLoop()
-                if target == index {
-                    adopt(descriptor, peer: peer)
-                } else if !spreader.give(descriptor, peer: peer, to: target) {
-                    drop(descriptor)  // that loop has stopped
-                }
+                admit(descriptor, peer: named == 0 ? IPAddress(address) : nil)
             }
         } else {
             switch -result {
             case ECANCELED, ECONNABORTED, EPROTO, EPERM, EINTR, EAGAIN:
                 break
             case EMFILE where reserveDescriptor >= 0, ENFILE where reserveDescriptor >= 0:
-                // Free the reserve, accept and drop one connection, take the reserve back.
-                close(reserveDescriptor)
-                if let listening = listener?.descriptor {
-                    let dropped = Linux.calls.accept4(listening, nil, nil, Linux.nonBlocking | Linux.closeOnExec)
-                    if dropped >= 0 { close(dropped) }
-                }
-                reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-                if reserveDescriptor < 0 { pauseAccepting() }
+                dropOneConnection()
             default:
                 pauseAccepting()  // out of memory or descriptors: retry in 100 ms, don't spin
             }
@@ -238,15 +222,7 @@ final class UringEventLoop<Connection: LoopConnection> {
             drop(descriptor)  // the peer sees a reset; the loop goes on
             return
         }
-        let index = Int(descriptor)
-        if index >= channels.count {
-            channels.append(contentsOf: repeatElement(nil, count: max(index + 1, channels.count * 2) - channels.count))
-        }
-        nextSerial += 1
-        let connection = Connection(
-            id: ConnectionID(descriptor: descriptor, serial: nextSerial), peer: peer, environment: environment, now: now)
-        let channel = Channel(descriptor: descriptor, connection: connection)
-        channels[index] = channel
+        let channel = register(descriptor, peer: peer) { Channel(descriptor: descriptor, connection: $0) }
         liveCount += 1
         readAvailable(channel)
     }
@@ -376,27 +352,8 @@ final class UringEventLoop<Connection: LoopConnection> {
         }
     }
 
-    /// Closes or half-closes as the connection's state asks. Returns false if it was closed.
-    func settle(_ channel: Channel) -> Bool {
-        let connection = channel.connection
-        switch connection.lifecycle {
-        case .closed:
-            closeChannel(channel)
-            return false
-        case .closing where connection.pendingOutput.isEmpty:
-            shutdown(channel.descriptor, Int32(SHUT_WR))
-            connection.beginLingering(now: now)
-            if connection.lifecycle == .closed {
-                closeChannel(channel)
-                return false
-            }
-            return true
-        default:
-            return true
-        }
-    }
-
-    /// Ends the connection now; its socket closes once nothing is in flight on it.
+    /// Ends the connection now; its socket closes once nothing is in flight on it (pending
+    /// output included: `settle` half-closes only once the kernel took it all).
     func closeChannel(_ channel: Channel) {
         guard !channel.isRetired else { return }
         channel.isRetired = true
