@@ -161,10 +161,7 @@ struct ServerOptions: Sendable, Equatable {
             name: "--io", value: "ENGINE", help: "epoll, or uring: io_uring, epoll where refused (default \(defaults.http.engine.rawValue))"
         ) {
             (options, value, source) throws(UsageError) in
-            guard let engine = IOEngine(rawValue: value) else {
-                throw UsageError(description: "\(source) must be epoll or uring, not \"\(value)\"")
-            }
-            options.http.engine = engine
+            options.http.engine = try choice(value, source)
         },
         Flag(
             name: "--tokens", value: "FILE", help: "NAME TOKEN lines: changes need Authorization: Bearer TOKEN (also TRIPS_TOKENS_FILE)",
@@ -335,19 +332,13 @@ struct ServerOptions: Sendable, Equatable {
         },
         Flag(name: "--log-level", value: "LEVEL", help: "debug, info, warning or error (default \(defaults.logLevel.rawValue))") {
             (options, value, _) throws(UsageError) in
-            guard let level = LogLevel(rawValue: value) else {
-                throw UsageError(description: "log level must be debug, info, warning or error, not \"\(value)\"")
-            }
-            options.logLevel = level
+            options.logLevel = try choice(value, "log level")
         },
         Flag(
             name: "--log-format", value: "FORMAT", help: "logfmt or json, for every log line (default \(defaults.http.logFormat.rawValue))"
         ) {
             (options, value, _) throws(UsageError) in
-            guard let format = LogFormat(rawValue: value) else {
-                throw UsageError(description: "log format must be logfmt or json, not \"\(value)\"")
-            }
-            options.http.logFormat = format
+            options.http.logFormat = try choice(value, "log format")
         },
     ]
 
@@ -433,6 +424,18 @@ struct ServerOptions: Sendable, Equatable {
     /// A default duration as `--help` prints it: whole seconds.
     private static func seconds(_ duration: Duration) -> Int64 {
         duration.components.seconds
+    }
+
+    /// One of a setting's named values; otherwise "NAME must be a, b or c, not \"TEXT\"".
+    private static func choice<Value: RawRepresentable<String> & CaseIterable>(
+        _ text: String, _ name: String
+    ) throws(UsageError) -> Value {
+        guard let value = Value(rawValue: text) else {
+            let names = Value.allCases.map(\.rawValue)
+            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+            throw UsageError(description: "\(name) must be \(list), not \"\(text)\"")
+        }
+        return value
     }
 
     private static func number(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
