@@ -40,18 +40,13 @@ final class EventLoop<Connection: LoopConnection> {
     /// Reads per connection per wake before others get a turn.
     static var readRoundsPerTurn: Int { 4 }
 
-    let index: Int
+    /// What the loop was started with: its place, mailbox, the shared spreader, quota and clock.
+    let setup: EventLoopSetup<Connection>
     let epoll: FileDescriptor
     /// The server's listening socket while this loop accepts; nil once it stopped accepting.
     var listener: Listener?
     /// See `LoopDriver.reserveDescriptor`.
     var reserveDescriptor: Int32
-    let mailbox: LoopMailbox<Connection>
-    let spreader: ConnectionSpreader<Connection>
-    let quota: ConnectionQuota
-    let clock: any ServerClock
-    /// A stream whose client leaves more than this many bytes unread is cut.
-    let maxStreamBacklog: Int
     let environment: Connection.Environment
     var channels: [Channel?] = []
     var liveCount = 0
@@ -69,23 +64,17 @@ final class EventLoop<Connection: LoopConnection> {
     var shuttingDown = false
 
     init(_ setup: EventLoopSetup<Connection>, epoll: Int32) {
-        index = setup.index
+        self.setup = setup
         self.epoll = FileDescriptor(epoll)
         listener = setup.listener
         reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        mailbox = setup.mailbox
-        spreader = setup.spreader
-        quota = setup.quota
-        clock = setup.clock
         now = setup.clock.now()
         nextSweep = now + .seconds(1)
-        maxStreamBacklog = setup.maxStreamBacklog
         environment = setup.makeEnvironment()
         readBuffer = .allocate(byteCount: loopReadBufferSize, alignment: 16)
         eventBuffer = .allocate(byteCount: Int(Self.maxEvents) * Linux.epollEventStride, alignment: 16)
         output.reserveCapacity(loopReadBufferSize)
-        let mailbox = setup.mailbox
-        setup.clock.onAdvance { mailbox.clockAdvanced() }
+        setup.wakeWhenTheClockMoves()
     }
 
     deinit {

@@ -76,6 +76,12 @@ extension EventLoopSetup {
         }
     }
 
+    /// Has a manual clock's moves wake the loop, which then looks at its deadlines at once.
+    func wakeWhenTheClockMoves() {
+        let mailbox = mailbox
+        clock.onAdvance { mailbox.clockAdvanced() }
+    }
+
     /// Closes what the setup opened, for a loop that will not run.
     func discard() {
         if case .epoll(let epoll) = poller { close(epoll) }  // a ring closes when its last reference goes

@@ -9,15 +9,12 @@ protocol LoopDriver: AnyObject {
     associatedtype Connection: LoopConnection
     associatedtype Channel: LoopChannel<Connection>
 
-    /// The loop's place among the server's loops.
-    var index: Int { get }
+    /// What the loop was started with (`index`, `mailbox`, `spreader`, `quota`, `clock` below).
+    var setup: EventLoopSetup<Connection> { get }
     var listener: Listener? { get }
     /// Kept open so that, out of descriptors, one can be freed to accept and drop a connection
     /// instead of leaving it in the backlog, where it would wake the loop forever.
     var reserveDescriptor: Int32 { get set }
-    var mailbox: LoopMailbox<Connection> { get }
-    var spreader: ConnectionSpreader<Connection> { get }
-    var quota: ConnectionQuota { get }
     var environment: Connection.Environment { get }
     var now: MonotonicInstant { get }
     var nextSweep: MonotonicInstant { get set }
@@ -61,6 +58,15 @@ protocol LoopChannel<Connection>: AnyObject {
 }
 
 extension LoopDriver {
+    /// The loop's place among the server's loops.
+    var index: Int { setup.index }
+    var mailbox: LoopMailbox<Connection> { setup.mailbox }
+    var spreader: ConnectionSpreader<Connection> { setup.spreader }
+    var quota: ConnectionQuota { setup.quota }
+    var clock: any ServerClock { setup.clock }
+    /// A stream whose client leaves more than this many bytes unread is cut.
+    var maxStreamBacklog: Int { setup.maxStreamBacklog }
+
     /// The open connection at `descriptor`, if any.
     func channel(_ descriptor: Int32) -> Channel? {
         let index = Int(descriptor)

@@ -55,16 +55,12 @@ final class UringEventLoop<Connection: LoopConnection> {
     /// How many such buffers it keeps.
     static var keptSendBuffers: Int { 256 }
 
-    let index: Int
+    /// What the loop was started with: its place, mailbox, the shared spreader, quota and clock.
+    let setup: EventLoopSetup<Connection>
     let ring: IOURing
     var listener: Listener?
     /// See `LoopDriver.reserveDescriptor`.
     var reserveDescriptor: Int32
-    let mailbox: LoopMailbox<Connection>
-    let spreader: ConnectionSpreader<Connection>
-    let quota: ConnectionQuota
-    let clock: any ServerClock
-    let maxStreamBacklog: Int
     let environment: Connection.Environment
     var channels: [Channel?] = []
     var liveCount = 0
@@ -85,21 +81,15 @@ final class UringEventLoop<Connection: LoopConnection> {
     var shuttingDown = false
 
     init(_ setup: EventLoopSetup<Connection>, ring: IOURing) {
-        index = setup.index
+        self.setup = setup
         self.ring = ring
         listener = setup.listener
         reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        mailbox = setup.mailbox
-        spreader = setup.spreader
-        quota = setup.quota
-        clock = setup.clock
         now = setup.clock.now()
         nextSweep = now + .seconds(1)
-        maxStreamBacklog = setup.maxStreamBacklog
         environment = setup.makeEnvironment()
         output.reserveCapacity(loopReadBufferSize)
-        let mailbox = setup.mailbox
-        setup.clock.onAdvance { mailbox.clockAdvanced() }
+        setup.wakeWhenTheClockMoves()
     }
 
     deinit {
