@@ -80,7 +80,7 @@ static void unmap_rings(trips_io_uring *ring) {
     munmap(ring->submission_map, ring->submission_map_size);
 }
 
-static int provide_buffers(trips_io_uring *ring, unsigned count, unsigned size) {
+static int provide_buffers(trips_io_uring *ring, unsigned count, unsigned size, const char **failed_call) {
     size_t ring_size = count * sizeof(struct io_uring_buf);
     void *buffers = mmap(NULL, ring_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (buffers == MAP_FAILED) return -errno;
@@ -90,6 +90,7 @@ static int provide_buffers(trips_io_uring *ring, unsigned count, unsigned size) 
         munmap(buffers, ring_size);
         return error;
     }
+    *failed_call = "io_uring_register";  // IORING_REGISTER_PBUF_RING: Linux 5.19
     struct io_uring_buf_reg registration = {.ring_addr = (uint64_t)(uintptr_t)buffers, .ring_entries = count, .bgid = 0};
     if (syscall(__NR_io_uring_register, ring->descriptor, IORING_REGISTER_PBUF_RING, &registration, 1) < 0) {
         int error = -errno;
@@ -107,8 +108,10 @@ static int provide_buffers(trips_io_uring *ring, unsigned count, unsigned size) 
     return 0;
 }
 
-int trips_io_uring_open(trips_io_uring *ring, unsigned entries, unsigned buffer_count, unsigned buffer_size) {
+int trips_io_uring_open(trips_io_uring *ring, unsigned entries, unsigned buffer_count, unsigned buffer_size,
+                        const char **failed_call) {
     memset(ring, 0, sizeof *ring);
+    *failed_call = "io_uring_setup";
     struct io_uring_params params;
     // One thread submits, and runs the completions' work when it waits (Linux 6.1); older
     // kernels refuse the flags, and get a ring without them.
@@ -117,9 +120,10 @@ int trips_io_uring_open(trips_io_uring *ring, unsigned entries, unsigned buffer_
     if (descriptor == -EINVAL) descriptor = setup(entries, &params, IORING_SETUP_R_DISABLED);
     if (descriptor < 0) return descriptor;
     ring->descriptor = descriptor;
+    *failed_call = "mmap";
     int error = map_rings(ring, &params);
     if (error == 0) {
-        error = provide_buffers(ring, buffer_count, buffer_size);
+        error = provide_buffers(ring, buffer_count, buffer_size, failed_call);
         if (error) unmap_rings(ring);
     }
     if (error) close(descriptor);

@@ -35,15 +35,17 @@ package final class IOURing: @unchecked Sendable {  // handed to its thread once
     package let bufferSize: Int
 
     /// Sets up a ring of `entries` submission slots and `bufferCount` receive buffers of
-    /// `bufferSize` bytes (`bufferCount` a power of two). Throws `io_uring_setup`'s error
-    /// when the kernel refuses (ENOSYS: too old; EPERM: a seccomp filter or
-    /// `kernel.io_uring_disabled`), leaving nothing open.
+    /// `bufferSize` bytes (`bufferCount` a power of two). Throws the refusing call's error,
+    /// leaving nothing open: `io_uring_setup`'s (ENOSYS: too old; EPERM: a seccomp filter or
+    /// `kernel.io_uring_disabled`), or `io_uring_register`'s (a kernel before 5.19 has no
+    /// provided-buffer rings).
     package init(entries: Int, bufferCount: Int, bufferSize: Int) throws(SystemError) {
         ring = .allocate(capacity: 1)
-        let result = trips_io_uring_open(ring, UInt32(entries), UInt32(bufferCount), UInt32(bufferSize))
+        var failedCall: UnsafePointer<CChar>?
+        let result = trips_io_uring_open(ring, UInt32(entries), UInt32(bufferCount), UInt32(bufferSize), &failedCall)
         guard result == 0 else {
             ring.deallocate()
-            throw SystemError(call: "io_uring_setup", errno: -result)
+            throw SystemError(call: failedCall.map { String(cString: $0) } ?? "io_uring_setup", errno: -result)
         }
         completionCapacity = entries * 4
         completions = .allocate(capacity: completionCapacity)

@@ -82,7 +82,7 @@ package final class HTTPServer: Sendable {
                             quota: quota, clock: clock, maxStreamBacklog: configuration.limits.maxStreamBacklog,
                             makeEnvironment: environmentMaker(loopIndex: index, mailbox: mailboxes[index])))
                     index += 1
-                } catch  where engine == .uring && error.call == "io_uring_setup" {
+                } catch  where engine == .uring {
                     // Refused (a seccomp filter, a sysctl, an old kernel): every loop runs on epoll.
                     uringRefusal = error
                     engine = .epoll

@@ -23,7 +23,7 @@ struct EventLoopSetup<Connection: LoopConnection>: Sendable {
     var makeEnvironment: @Sendable () -> Connection.Environment
 
     /// Creates the loop's epoll set, watching `listener` and `mailbox`, or its io_uring; throws
-    /// (and leaves nothing open) if that fails: `io_uring_setup`'s error where io_uring is refused.
+    /// (and leaves nothing open) if that fails: for a ring, the refusing call's error (`IOURing.init`).
     init(
         index: Int, engine: IOEngine = .epoll, uringEntries: Int = 1024, listener: Listener, mailbox: LoopMailbox<Connection>,
         spreader: ConnectionSpreader<Connection>, quota: ConnectionQuota, clock: any ServerClock, maxStreamBacklog: Int,

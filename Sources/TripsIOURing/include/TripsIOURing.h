@@ -49,8 +49,11 @@ typedef struct trips_io_uring_completion {
 /// Sets up a ring of `entries` submissions, disabled until `trips_io_uring_enable` is called
 /// on the thread that will submit (the only one that may, which lets the kernel run the
 /// completions' work on that thread when it waits), and `buffer_count` receive buffers of
-/// `buffer_size` bytes in buffer group 0. Returns 0, or -errno (nothing left open).
-int trips_io_uring_open(trips_io_uring *_Nonnull ring, unsigned entries, unsigned buffer_count, unsigned buffer_size);
+/// `buffer_size` bytes in buffer group 0. Returns 0, or -errno with `*failed_call` naming the
+/// call that failed (`io_uring_setup`, `mmap`, `io_uring_register`), nothing left open.
+int trips_io_uring_open(
+    trips_io_uring *_Nonnull ring, unsigned entries, unsigned buffer_count, unsigned buffer_size,
+    const char *_Nullable *_Nonnull failed_call);
 /// Lets the calling thread submit. Returns 0 or -errno.
 int trips_io_uring_enable(trips_io_uring *_Nonnull ring);
 void trips_io_uring_close(trips_io_uring *_Nonnull ring);
