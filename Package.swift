@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "TripsFormats", swiftSettings: strictSettings),
         .target(name: "TripsDomain", dependencies: ["TripsFormats"], swiftSettings: strictSettings),
         .target(name: "TripsHTTP", dependencies: ["TripsPlatform", "TripsFormats"], swiftSettings: loopSettings),
-        .target(name: "TripsPostgres", dependencies: ["TripsPlatform"], swiftSettings: strictSettings),
+        .target(name: "TripsPostgres", dependencies: ["TripsPlatform", "TripsFormats"], swiftSettings: strictSettings),
         .target(
             name: "TripsStore",
             dependencies: ["TripsPlatform", "TripsFormats", "TripsDomain", "TripsPostgres", "TripsResources"],

@@ -82,15 +82,7 @@ extension String {
     /// three words of each of a million trips).
     package var isAllASCII: Bool {
         var text = self
-        return text.withUTF8 { utf8 in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            var index = 0
-            while bytes.count - index >= 8 {
-                guard bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return false }
-                index += 8
-            }
-            return bytes[index...].allSatisfy { $0 < 0x80 }
-        }
+        return text.withUTF8 { UTF8Text.isASCII(UnsafeRawBufferPointer($0)) }
     }
 }
 

@@ -1,3 +1,5 @@
+import TripsFormats
+
 /// One row's values in text format, as the server sent them, lent to a
 /// `PostgresConnection.query(_:eachRow:)` body for the length of its call: no copy and no
 /// `String` until the reader makes the values it keeps. Rows read by the million (a store's
@@ -37,7 +39,7 @@ package struct PostgresRowValues {
                 texts.append(nil)
                 continue
             }
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw .wire(.invalidUTF8(.dataRow)) }
+            guard let text = UTF8Text.string(bytes) else { throw .wire(.invalidUTF8(.dataRow)) }
             texts.append(text)
         }
         return texts

@@ -1,4 +1,5 @@
 import Glibc
+import TripsFormats
 
 /// The longer strings a reader made lately, so that a string read again shares the storage of
 /// the one made before instead of having its own.
@@ -22,7 +23,7 @@ package struct RecentStrings {
     /// The string `utf8` spells (valid UTF-8, or nil), shared with the one read before it
     /// when they are equal and long.
     mutating func string(_ utf8: UnsafeRawBufferPointer, isASCII: Bool) -> String? {
-        guard utf8.count > 15, !slots.isEmpty else { return Self.make(utf8, isASCII: isASCII) }
+        guard utf8.count > 15, !slots.isEmpty else { return UTF8Text.string(utf8, isASCII: isASCII) }
         let slot = Self.hash(utf8) & (slots.count - 1)
         let isSame =
             slots[slot].utf8.count == utf8.count
@@ -31,7 +32,7 @@ package struct RecentStrings {
                 return memcmp(kept, read, utf8.count) == 0
             }
         if isSame { return slots[slot] }
-        guard let made = Self.make(utf8, isASCII: isASCII) else { return nil }
+        guard let made = UTF8Text.string(utf8, isASCII: isASCII) else { return nil }
         slots[slot] = made
         return made
     }
@@ -39,26 +40,7 @@ package struct RecentStrings {
     /// The string `utf8` spells (valid UTF-8, or nil), as `string(_:isASCII:)`, for bytes
     /// not known to be ASCII.
     mutating func string(_ utf8: UnsafeRawBufferPointer) -> String? {
-        string(utf8, isASCII: Self.isASCII(utf8))
-    }
-
-    /// Whether every byte is ASCII, checked eight at a time.
-    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        while bytes.count - index >= 8 {
-            guard bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else { return false }
-            index += 8
-        }
-        while index < bytes.count {
-            guard bytes[index] < 0x80 else { return false }
-            index += 1
-        }
-        return true
-    }
-
-    private static func make(_ utf8: UnsafeRawBufferPointer, isASCII: Bool) -> String? {
-        // ASCII is valid UTF-8 as it is; `String(validating:)` costs several times as much.
-        isASCII ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
+        string(utf8, isASCII: UTF8Text.isASCII(utf8))
     }
 
     /// FNV-1a over 8-byte words: cheap, and plenty to spread the strings of one list.
