@@ -52,7 +52,13 @@ import TripsDomain
         #expect(assignment.text == "7:-65536,12:9223372036854775807")
         #expect(TripPositionKeys.Assignment(text: assignment.text) == assignment)
         #expect(TripPositionKeys.Assignment(text: "") == TripPositionKeys.Assignment())
-        for broken in ["7", "7:", ":1", "7:1,", "7:1;8:2", "x:1", "7:99999999999999999999", "7:1:2"] {
+        let lowest = TripPositionKeys.Assignment(ids: [3], keys: [Int64.min])
+        #expect(TripPositionKeys.Assignment(text: lowest.text) == lowest)
+        let broken = [
+            "7", "7:", ":1", "7:1,", "7:1;8:2", "x:1", "7:99999999999999999999", "7:1:2", "7:-", "7:--1", "7:1x",
+            "7:9223372036854775808", "7:-9223372036854775809", ",7:1", " 7:1",
+        ]
+        for broken in broken {
             #expect(TripPositionKeys.Assignment(text: broken) == nil, "\(broken)")
         }
     }
