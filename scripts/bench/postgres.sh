@@ -21,11 +21,21 @@
 #   5. Start-up with 1,000,000 trips in the tables (written straight with SQL), from exec to
 #      the "listening" line, three times, with the process's CPU time then, and the server's
 #      resident memory: what an instance added behind the balancer takes to join.
+#   With steps 1 and 4, the CPU time each change cost the instances and PostgreSQL's processes
+#   (and each pgbench transaction, PostgreSQL's): on a machine that all of them share, the
+#   changes/s are bounded by these sums, and they vary far less from run to run than the rates.
+#   6. BENCH_REPLAY_ONLY=1: the instructions another instance spends on each change it
+#      replays (its follower's catching up, its list, history and feed): one instance takes
+#      creates at 8 connections for BENCH_DURATION seconds while a second, under callgrind with
+#      one event loop and no requests, follows; callgrind counts from after a warm-up to when
+#      the second reaches the first's revision. Exact, unlike the rates: compare it before and
+#      after a change to the replay.
 #
 #   scripts/bench/postgres.sh
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
 #   BENCH_WRITES_ONLY=1 scripts/bench/postgres.sh   # steps 1 (without the journal), 3 and 4
 #   BENCH_STARTUP_ONLY=1 scripts/bench/postgres.sh  # step 5 alone
+#   BENCH_REPLAY_ONLY=1 scripts/bench/postgres.sh   # step 6 alone
 #   BENCH_STARTUP_ONLY=1 BENCH_STARTUP_TRIPS=100000 BENCH_CALLGRIND=1 scripts/bench/postgres.sh
 #                                                   # and one more start-up under callgrind:
 #                                                   # instructions to the listening line
@@ -46,7 +56,8 @@ WRITES_ONLY="${BENCH_WRITES_ONLY:-0}"
 STARTUP_ONLY="${BENCH_STARTUP_ONLY:-0}"
 STARTUP_TRIPS="${BENCH_STARTUP_TRIPS:-1000000}"
 CALLGRIND="${BENCH_CALLGRIND:-0}"
-[[ "$CALLGRIND" != 1 ]] || require_tool valgrind valgrind
+REPLAY_ONLY="${BENCH_REPLAY_ONLY:-0}"
+[[ "$CALLGRIND" != 1 && "$REPLAY_ONLY" != 1 ]] || require_tool valgrind valgrind
 
 require_tool wrk wrk
 require_tool curl curl
@@ -85,12 +96,34 @@ latency() { grep '^latency' "$1"; }
 reads() { wrk -t1 -c64 -d"${DURATION}s" "http://127.0.0.1:$1/trips/2" | awk '/^Requests\/sec:/ { printf "%.0f", $2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
+# cpu_ticks PID...: the user and system CPU time the processes have used, in clock ticks.
+cpu_ticks() {
+  local pid total=0
+  for pid in "$@"; do
+    total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$total"
+}
+# postgres_ticks: the cluster's CPU time, in clock ticks: its postmaster's and its children's
+# (backends, the WAL writer, ...), those that have exited too (pgbench's backends: the
+# postmaster's cutime and cstime), and no other cluster's.
+postgres_ticks() {
+  local postmaster
+  postmaster="$(head -1 "$POSTGRES_DIR/data/postmaster.pid")"
+  echo $(($(awk '{ print $16 + $17 }' "/proc/$postmaster/stat") + $(cpu_ticks "$postmaster" $(pgrep -P "$postmaster"))))
+}
+# per_change TICKS CHANGES: microseconds of CPU per change.
+per_change() { awk -v ticks="$1" -v changes="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", ticks * 1e6 / hz / changes }'; }
+
 # at_once MIX CONNECTIONS NAME PORT...: wrk with CONNECTIONS on each instance at once; sets
-# TOTAL (acknowledged changes/s, summed) and WORST (the highest p99 of them, ms), the
-# summaries in WORK/NAME-<index>.out.
+# TOTAL (acknowledged changes/s, summed), WORST (the highest p99 of them, ms), and
+# CPU_INSTANCES and CPU_POSTGRES (µs of CPU per change: every running instance's, and the
+# cluster's), the summaries in WORK/NAME-<index>.out.
 at_once() {
-  local mix="$1" connections="$2" name="$3" index=0 port waits=()
+  local mix="$1" connections="$2" name="$3" index=0 port waits=() instances_before postgres_before
   shift 3
+  instances_before="$(cpu_ticks "${PIDS[@]}")"
+  postgres_before="$(postgres_ticks)"
   for port in "$@"; do
     changes "$mix" "$port" "$connections" "$WORK/$name-$index.out" &
     waits+=($!)
@@ -103,6 +136,8 @@ at_once() {
     TOTAL=$((TOTAL + $(rate "$WORK/$name-$index.out")))
     WORST="$(awk -v a="$WORST" -v b="$(p99 "$WORK/$name-$index.out")" 'BEGIN { print (b > a ? b : a) }')"
   done
+  CPU_INSTANCES="$(per_change $(($(cpu_ticks "${PIDS[@]}") - instances_before)) $((TOTAL * DURATION)))"
+  CPU_POSTGRES="$(per_change $(($(postgres_ticks) - postgres_before)) $((TOTAL * DURATION)))"
 }
 
 # seed PORT: the two trips the reorders and merge patches of the mixes start from.
@@ -155,6 +190,48 @@ startup_line() {
   [[ -z "$INSTRUCTIONS" ]] || echo "under callgrind: $INSTRUCTIONS instructions to the listening line (and its stop)"
 }
 
+# revision_of PORT: the revision the instance's list is at.
+revision_of() {
+  curl -fsS -o /dev/null -D - "http://127.0.0.1:$1/trips?limit=1" | tr -d '\r' | awk -F': ' 'tolower($1) == "trips-revision" { print $2 }'
+}
+
+# measure_replay: step 6.
+measure_replay() {
+  echo "== PostgreSQL: the changes one instance replays, under callgrind" >&2
+  local writer follower follower_pid from to target dump
+  TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start --threads 1
+  writer="$PORT"
+  WRAPPER=(valgrind --tool=callgrind --callgrind-out-file="$WORK/replay.%p" --dump-instr=no --)
+  TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start --threads 1
+  WRAPPER=()
+  follower="$PORT" follower_pid="${PIDS[-1]}"
+  changes creates "$writer" 8 "$WORK/replay-warm-up.out"  # the follower's tables and caches grown
+  target="$(revision_of "$writer")"
+  until [[ "$(revision_of "$follower")" == "$target" ]]; do sleep 0.2; done
+  from="$target"
+  callgrind_control --zero "$follower_pid" >/dev/null
+  changes creates "$writer" 8 "$WORK/replay.out"
+  target="$(revision_of "$writer")"
+  for _ in $(seq 3000); do
+    to="$(revision_of "$follower")"
+    [[ "$to" != "$target" ]] || break
+    sleep 0.2
+  done
+  [[ "$to" == "$target" ]] || { echo "bench/postgres.sh: the follower stayed at $to, the writer at $target" >&2; exit 1; }
+  callgrind_control --dump=replay "$follower_pid" >/dev/null
+  dump="$(ls "$WORK"/replay."$follower_pid".* | head -1)"
+  REPLAYED=$((to - from))
+  REPLAY_IR=$(($(grep -m1 '^summary:\|^totals:' "$dump" | awk '{ print $2 }') / REPLAYED))
+}
+
+if [[ "$REPLAY_ONLY" == 1 ]]; then
+  measure_replay
+  echo
+  echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }')"
+  echo "another instance's creates, replayed: $REPLAYED changes, $REPLAY_IR instructions per change (every thread of the follower)"
+  exit 0
+fi
+
 if [[ "$STARTUP_ONLY" == 1 ]]; then
   measure_startup
   echo
@@ -191,10 +268,12 @@ INSERT INTO bench_trips (id, position, version, city, country, nights, is_favori
 VALUES (nextval('bench_trips_id'), currval('bench_trips_id') * 65536, 1, 'Bench ' || :client_id, 'Benchland', 3, false, '',
   199.99, 820454400, 'written by pgbench');
 SQL
+postgres_before="$(postgres_ticks)"
 "$PG_BIN/pgbench" -n -c 64 -j 2 -M prepared -T "$DURATION" -f "$WORK/pgbench.sql" \
   -l --log-prefix="$WORK/pgbench" "$TRIPS_TEST_DATABASE_URL" >"$WORK/pgbench.out" 2>&1 \
   || { cat "$WORK/pgbench.out" >&2; echo "bench/postgres.sh: pgbench failed" >&2; exit 1; }
 pgbench_rate="$(awk '/^tps = / { printf "%.0f", $3 }' "$WORK/pgbench.out")"
+pgbench_postgres="$(per_change $(($(postgres_ticks) - postgres_before)) $((pgbench_rate * DURATION)))"
 # Each log line: client, transaction, latency in µs, script, epoch seconds, µs.
 pgbench_p99="$(cat "$WORK"/pgbench.* 2>/dev/null | awk 'NF >= 6 { print $3 }' | sort -n \
   | awk '{ latency[NR] = $1 } END { printf "%.2f", latency[int(NR * 0.99)] / 1000 }')"
@@ -238,13 +317,13 @@ PYTHON
 delay_pid=$!
 at_once creates 32 two "$first" "$second"
 wait "$delay_pid"
-two_rate="$TOTAL" two_p99="$WORST"
+two_rate="$TOTAL" two_p99="$WORST" two_cpu="$CPU_INSTANCES | $CPU_POSTGRES"
 first_reads="$(reads "$first")"
 second_reads="$(reads "$second")"
 
 echo "== PostgreSQL: mixed changes on two instances, 32 connections each" >&2
 at_once changes 32 mixed "$first" "$second"
-mixed_rate="$TOTAL" mixed_p99="$WORST"
+mixed_rate="$TOTAL" mixed_p99="$WORST" mixed_cpu="$CPU_INSTANCES | $CPU_POSTGRES"
 
 echo "== PostgreSQL: four instances, 16 connections each" >&2
 TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
@@ -252,19 +331,19 @@ third="$PORT"
 TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
 fourth="$PORT"
 at_once creates 16 four "$first" "$second" "$third" "$fourth"
-four_rate="$TOTAL" four_p99="$WORST"
+four_rate="$TOTAL" four_p99="$WORST" four_cpu="$CPU_INSTANCES | $CPU_POSTGRES"
 
 [[ "$WRITES_ONLY" == 1 ]] || measure_startup
 
 echo
 echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }') with fsync on, ${DURATION} s each"
-echo "| what, 64 connections | changes/s | p99 | x pgbench |"
-echo "| --- | --- | --- | --- |"
-echo "| pgbench, single-row INSERT transactions | ${pgbench_rate} | ${pgbench_p99} ms | 1.00 |"
-echo "| creates, two instances (32 each) | ${two_rate} | ${two_p99} ms | $(ratio "$two_rate" "$pgbench_rate") |"
-echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ratio "$four_rate" "$pgbench_rate") |"
-echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms | $(ratio "$mixed_rate" "$pgbench_rate") |"
-[[ -z "$journal_rate" ]] || echo "| creates, one instance on its journal | ${journal_rate} | $(p99 "$WORK/journal.out") ms | $(ratio "$journal_rate" "$pgbench_rate") |"
+echo "| what, 64 connections | changes/s | p99 | x pgbench | instances' CPU, µs a change | PostgreSQL's |"
+echo "| --- | --- | --- | --- | --- | --- |"
+echo "| pgbench, single-row INSERT transactions | ${pgbench_rate} | ${pgbench_p99} ms | 1.00 | | ${pgbench_postgres} |"
+echo "| creates, two instances (32 each) | ${two_rate} | ${two_p99} ms | $(ratio "$two_rate" "$pgbench_rate") | ${two_cpu} |"
+echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ratio "$four_rate" "$pgbench_rate") | ${four_cpu} |"
+echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms | $(ratio "$mixed_rate" "$pgbench_rate") | ${mixed_cpu} |"
+[[ -z "$journal_rate" ]] || echo "| creates, one instance on its journal | ${journal_rate} | $(p99 "$WORK/journal.out") ms | $(ratio "$journal_rate" "$pgbench_rate") | | |"
 echo "per instance: $(for out in "$WORK"/two-*.out "$WORK"/four-*.out "$WORK"/mixed-*.out; do printf '%s: %s/s, %s, %s; ' "$(basename "$out" .out)" "$(rate "$out")" "$(grep -o 'other answers: [0-9]*' "$out")" "$(latency "$out")"; done)"
 echo "a write on the first instance to its event on the second's feed, under the creates of two instances: $(cat "$WORK/delay.out")"
 [[ -z "$journal_reads" ]] || echo "GET /trips/2, 64 connections: journal ${journal_reads}/s; PostgreSQL first ${first_reads}/s, second ${second_reads}/s"
