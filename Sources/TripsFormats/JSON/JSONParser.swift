@@ -65,11 +65,15 @@ struct JSONParser {
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         try enterContainer()
         defer { depth -= 1 }
-        var members: [String: JSONValue] = [:]
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
+        // The document's own object (a draft, a patch, a journal record) has room for a trip's
+        // members from the start: grown from empty, its table was made four times over, every
+        // key hashed again each time. Not the objects inside: a body of many small ones would
+        // take far more memory than its bytes.
+        var members = depth == 1 ? [String: JSONValue](minimumCapacity: 12) : [:]
         while true {
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
             let keyOffset = index
