@@ -19,10 +19,16 @@
 #      GET /trips/2, 10% creates) and reorders of one trip; prints p50, p99, p99.9 and max and
 #      how many compactions finished during the run.
 #
+#   4. Instructions per create (`callgrind`): the server under callgrind on an empty folder,
+#      8 connections of creates for BENCH_DURATION seconds, counted after a 2 s warm-up, every
+#      thread; exact where the rates swing with the machine: compare it before and after a
+#      change to the create path. BENCH_CALLGRIND_OUT=FILE keeps the profile.
+#
 #   scripts/bench/writes.sh                        # 1 and 2, 10 s per wrk run
 #   BENCH_DURATION=5 BENCH_CONNECTIONS="1 16 64" scripts/bench/writes.sh writes
 #   BENCH_TRIPS=20000 scripts/bench/writes.sh startup   # more than 10,000, so the server compacts
 #   scripts/bench/writes.sh compaction             # 3: 30 s per traffic mix
+#   BENCH_DURATION=5 scripts/bench/writes.sh callgrind   # 4
 #
 # Environment:
 #   BENCH_DURATION      seconds per wrk run (default 10)
@@ -56,8 +62,10 @@ COMPACTION_DURATION="${BENCH_COMPACTION_DURATION:-30}"
 COMPACT_AFTER="${BENCH_COMPACT_AFTER:-}"
 MIXES="${BENCH_MIXES:-creates mixed reorders}"
 SERVER_ARGS=()
+# What the server runs under (valgrind, for `callgrind`), inside its taskset.
+WRAPPER=()
 WHAT="${1:-all}"
-case "$WHAT" in all | writes | startup | compaction) ;; *) echo "usage: $0 [all|writes|startup|compaction]" >&2; exit 2 ;; esac
+case "$WHAT" in all | writes | startup | compaction | callgrind) ;; *) echo "usage: $0 [all|writes|startup|compaction|callgrind]" >&2; exit 2 ;; esac
 
 require_tool wrk wrk
 require_tool curl curl
@@ -94,7 +102,7 @@ start_server() {
   rm -f "$fifo"
   mkfifo "$fifo"
   started=$(now_ns)
-  run_server taskset -c 0 -- "$BINARY" --port 0 --data "$folder" --threads "$THREADS" --log-level warning --no-samples \
+  run_server taskset -c 0 "${WRAPPER[@]}" -- "$BINARY" --port 0 --data "$folder" --threads "$THREADS" --log-level warning --no-samples \
     "${SERVER_ARGS[@]}" >"$fifo" 2>>"$WORK/server-stderr" &
   SERVER_PID=$!
   exec 3<"$fifo"
@@ -255,7 +263,28 @@ bench_compaction() {
   SERVER_ARGS=()
 }
 
+# bench_callgrind: step 4.
+bench_callgrind() {
+  require_tool valgrind valgrind
+  require_tool callgrind_control valgrind
+  local creates dump pid
+  WRAPPER=(valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.%p" --dump-instr=no)
+  start_server "$WORK/callgrind-folder"
+  WRAPPER=()
+  pid="$SERVER_PID"
+  BENCH_MIX=creates run_wrk 8 2
+  callgrind_control --zero "$pid" >/dev/null 2>&1
+  BENCH_MIX=creates run_wrk 8 "$DURATION"
+  callgrind_control --dump=creates "$pid" >/dev/null 2>&1
+  stop_server
+  creates="$(grep -o 'acknowledged creates: [0-9]*' "$WORK/wrk.out" | grep -o '[0-9]*$')"
+  dump="$(ls "$WORK"/callgrind."$pid".* | head -1)"
+  [[ -z "${BENCH_CALLGRIND_OUT:-}" ]] || cp "$dump" "$BENCH_CALLGRIND_OUT"
+  RESULTS+=("creates under callgrind, 8 connections, an empty folder: $creates acknowledged, $(($(grep -m1 '^summary:\|^totals:' "$dump" | awk '{ print $2 }') / creates)) instructions per create (every thread)")
+}
+
 case "$WHAT" in
+  callgrind) bench_callgrind ;;
   compaction) bench_compaction ;;
   *)
     if [[ "$WHAT" != startup ]]; then
