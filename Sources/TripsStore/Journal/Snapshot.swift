@@ -13,7 +13,7 @@ import TripsFormats
 ///     {"format":2,"journal":3,"revision":42,"lastIssuedID":9,"trips":2,"events":1}
 ///     {"version":40,"id":2,"city":"Vancouver",…,"price":1299.99,"start":"2027-03-05T00:00:00Z","notes":""}
 ///     {"version":42,"id":9,…,"notes":"","photo":{"digest":"9f86d0…","format":"jpeg","width":1200,"height":800,"bytes":183442}}
-///     {"revision":42,"event":"created","data":"{\"revision\":42,\"trips\":[…],\"before\":null}"}
+///     {"revision":42,"event":"created","data":{"revision":42,"trips":[…],"before":null}}
 ///
 /// Then one record per idempotency key kept (format 3 on), oldest first:
 ///
@@ -23,13 +23,17 @@ import TripsFormats
 /// Format 1, written before the change feed, has no events; format 2 has no keys; format 3
 /// keys have no scope and always a body (format 4 leaves out a body over 16 KiB, and keeps
 /// what the change did instead, `StoredAnswer.Content.remade`); before format 5, no trip has
-/// a photo (a trip without one still has no `photo` member).
+/// a photo (a trip without one still has no `photo` member); before format 6, an event's data
+/// is a JSON string (`"data":"{\"revision\":42,…}"`). Format 6 writes the data's bytes as they
+/// are, up to the record's closing brace (the frame says where that is): start-up copies
+/// them, where undoing the string's escapes took a fifth of its instructions, a quote every
+/// ten bytes or so.
 ///
 /// `journal` is what makes compaction safe to interrupt: the snapshot covers every change
 /// in journals before that generation, so an older journal left behind by a crash is
 /// never replayed on top of it.
 package struct Snapshot: Sendable, Equatable {
-    package static let format = 5
+    package static let format = 6
 
     package var list: TripList
     /// The latest changes, oldest first; their revisions end at the list's.
@@ -97,7 +101,7 @@ package struct Snapshot: Sendable, Equatable {
             writer.appendRaw(#","event":"#)
             writer.appendString(event.name)
             writer.appendRaw(#","data":"#)
-            writer.appendString(String(decoding: event.data, as: UTF8.self))
+            writer.appendRaw(event.data)
             writer.appendRaw("}")
             try append(writer.bytes)
         }
@@ -147,15 +151,16 @@ package struct Snapshot: Sendable, Equatable {
             try Self.record(frame, of: bytes, file: file, read)
         }
 
-        let (journal, revision, lastIssuedID, count, eventCount, keyCount) = try record(nextPayload()) { (header) throws(StoredJSONError) in
+        let (format, journal, revision, lastIssuedID, count, eventCount, keyCount) = try record(nextPayload()) {
+            (header) throws(StoredJSONError) in
             let format: Int = try header.integer("format")
             guard (1...Self.format).contains(format) else { throw StoredJSONError(reason: "unknown snapshot format \(format)") }
-            let counts: (UInt64, UInt64, Int, Int, Int, Int) = (
-                try header.integer("journal"), try header.integer("revision"), try header.integer("lastIssuedID"),
+            let counts: (Int, UInt64, UInt64, Int, Int, Int, Int) = (
+                format, try header.integer("journal"), try header.integer("revision"), try header.integer("lastIssuedID"),
                 try header.integer("trips"), format < 2 ? 0 : try header.integer("events"), format < 3 ? 0 : try header.integer("keys")
             )
-            guard counts.3 >= 0, counts.4 >= 0, counts.5 >= 0 else { throw StoredJSONError(reason: "a negative count") }
-            guard UInt64(counts.4) <= counts.1 else { throw StoredJSONError(reason: "more events than revisions") }
+            guard counts.4 >= 0, counts.5 >= 0, counts.6 >= 0 else { throw StoredJSONError(reason: "a negative count") }
+            guard UInt64(counts.5) <= counts.2 else { throw StoredJSONError(reason: "more events than revisions") }
             return counts
         }
         var frames: [Frame] = []
@@ -175,8 +180,14 @@ package struct Snapshot: Sendable, Equatable {
         for index in 0..<eventCount {
             let frame = try nextPayload()
             // The layout this file writes, read directly (its data is most of a long history's bytes).
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[frame.payload])
             let event: ChangeEvent
-            if let fast = StoredLayoutReader.event(UnsafeRawBufferPointer(rebasing: bytes[frame.payload])) {
+            if format >= 6 {
+                guard let read = StoredLayoutReader.eventWithBytes(payload) else {
+                    throw .corrupt(file: file, offset: frame.start, reason: "the record is not a change event")
+                }
+                event = read
+            } else if let fast = StoredLayoutReader.event(payload) {
                 event = fast
             } else {
                 event = try record(frame) { (object) throws(StoredJSONError) in

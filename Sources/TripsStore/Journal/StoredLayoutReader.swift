@@ -80,6 +80,21 @@ package struct StoredLayoutReader {
         return ChangeEvent(revision: revision, name: name, data: data)
     }
 
+    /// A change event as snapshots write it from format 6 on,
+    /// `{"revision":8,"event":"change","data":{"revision":8,…}}`: the data is every byte from
+    /// after `"data":` to the closing brace that ends the record, copied as it is; nil unless
+    /// it is UTF-8 (any layout else is damage: the format has no other).
+    package static func eventWithBytes(_ payload: UnsafeRawBufferPointer) -> ChangeEvent? {
+        var reader = StoredLayoutReader(payload)
+        guard reader.skip(#"{"revision":"#), let revision = reader.wholeNumber(), reader.skip(#","event":"#),
+            let name = reader.string(), reader.skip(#","data":"#), payload.last == UInt8(ascii: "}"),
+            reader.index < payload.endIndex
+        else { return nil }
+        let data = UnsafeRawBufferPointer(rebasing: payload[reader.index..<(payload.endIndex - 1)])
+        guard UTF8Text.isASCII(data) || UTF8Text.string(data, isASCII: false) != nil else { return nil }
+        return ChangeEvent(revision: revision, name: name, data: Array(data))
+    }
+
     private var isAtEnd: Bool { index == bytes.endIndex }
 
     /// The eight members `JSONWriter.appendDraftMembers` writes, `"city":…,"notes":…`.
