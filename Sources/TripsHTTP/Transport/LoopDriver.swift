@@ -158,8 +158,21 @@ extension LoopDriver {
     /// their messages before a shutdown ends them, and a shutdown takes hold before deferred
     /// replies are written, so that a reply that arrives with it (or after) is the last on its
     /// connection (an HTTP answer says `Connection: close`), which closes once it is sent.
+    /// Handles the mail, then what was posted while it did (which woke nothing), up to
+    /// `mailRounds` rounds before the loop's other descriptors get their turn.
     func readMailbox() {
-        let mail = mailbox.take()
+        var mail = mailbox.take()
+        for round in 1...Self.mailRounds {
+            handle(mail)
+            guard let more = mailbox.takeMore(orWake: round == Self.mailRounds) else { return }
+            mail = more
+        }
+    }
+
+    /// Rounds of mail a loop takes in a row (`readMailbox`).
+    static var mailRounds: Int { 8 }
+
+    private func handle(_ mail: LoopMailbox<Connection>.Mail) {
         if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
         if mail.shutdownRequested { beginShutdown() }
         for (descriptor, peer) in mail.adoptions {

@@ -8,6 +8,12 @@ import TripsPlatform
 /// deferred replies costs one wake-up; and outside the lock, so that the loop taking its mail
 /// never waits (spinning, then sleeping) for another thread's system call. The descriptor stays
 /// open as long as the mailbox does, so that write never reaches a number reused since.
+///
+/// The queue stays signalled while the loop handles its mail, and the loop asks for what came
+/// meanwhile (`takeMore`) before it waits again: a writer completing a batch posts each answer
+/// while the loop is still writing the first ones out, and those posts wake nothing. (Quiet
+/// from the first `take`, each answer of a batch cost a write, a read and a wait of the
+/// eventfd, one wake-up of the loop per answer.)
 final class LoopMailbox<Connection: LoopConnection>: Sendable {
     struct Mail {
         var deliveries: [(ConnectionID, Connection.Reply)] = []
@@ -19,6 +25,11 @@ final class LoopMailbox<Connection: LoopConnection>: Sendable {
         var reportRequests: [@Sendable (Connection.Environment.Report) -> Void] = []
         var shutdownRequested = false
         var clockAdvanced = false
+
+        var isEmpty: Bool {
+            deliveries.isEmpty && streamMessages.isEmpty && adoptions.isEmpty && reportRequests.isEmpty && !shutdownRequested
+                && !clockAdvanced
+        }
     }
 
     private struct State: ~Copyable {
@@ -77,16 +88,50 @@ final class LoopMailbox<Connection: LoopConnection>: Sendable {
         _ = write(eventDescriptor, &one, 8)  // a full counter still wakes the loop
     }
 
-    /// Called by the loop when the eventfd is readable: clears it and takes the mail.
+    /// Called by the loop when the eventfd is readable: clears it and takes the mail. The queue
+    /// stays signalled (posts wake nothing) until `takeMore` finds it empty.
     func take() -> Mail {
         var count: UInt64 = 0
         _ = read(eventDescriptor, &count, 8)
         return state.withLock { state in
-            state.signalled = false
             let mail = state.mail
             state.mail = Mail()
             return mail
         }
+    }
+
+    /// Called by the loop once it has handled what `take` (or this) gave it, before it waits
+    /// again: the mail posted meanwhile, or nil when none was, and the next post wakes the
+    /// loop. With `orWake` (the loop has taken several rounds in a row and lets its other
+    /// descriptors have a turn), mail still waiting stays queued and the eventfd is written, so
+    /// that the loop's next wait returns at once.
+    func takeMore(orWake: Bool = false) -> Mail? {
+        let next = state.withLock { state -> AfterMail in
+            guard !state.mail.isEmpty else {
+                state.signalled = false
+                return .quiet
+            }
+            guard !orWake else { return .wake }
+            defer { state.mail = Mail() }
+            return .mail(state.mail)
+        }
+        switch next {
+        case .quiet: return nil
+        case .mail(let mail): return mail
+        case .wake:
+            var one: UInt64 = 1
+            _ = write(eventDescriptor, &one, 8)  // outside the lock, as `post` writes
+            return nil
+        }
+    }
+
+    /// What the loop does once it has handled its mail (`takeMore`).
+    private enum AfterMail {
+        /// Waits: nothing came meanwhile.
+        case quiet
+        /// Lets its other descriptors have a turn, then takes the rest.
+        case wake
+        case mail(Mail)
     }
 
     /// The loop has stopped: later mail is dropped.
