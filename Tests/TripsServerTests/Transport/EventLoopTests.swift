@@ -60,12 +60,12 @@ import Testing
 }
 
 /// The ids of the connections a loop opened, for a test to address replies to.
-private final class OpenedConnections: Sendable {
+final class OpenedConnections: Sendable {
     let ids = Mutex<[ConnectionID]>([])
 }
 
 /// What echo connections share: where they note their ids.
-private final class EchoEnvironment: LoopEnvironment {
+final class EchoEnvironment: LoopEnvironment {
     let opened: OpenedConnections
     init(opened: OpenedConnections) { self.opened = opened }
     func loopDidWake() {}
@@ -77,7 +77,7 @@ private final class EchoEnvironment: LoopEnvironment {
 
 /// Echoes what it reads; after "wait." it reads nothing until a reply comes; after "follow."
 /// it hears stream messages; at shutdown it says "bye." and closes.
-private final class EchoConnection: LoopConnection {
+final class EchoConnection: LoopConnection {
     let id: ConnectionID
     var pendingOutput: [UInt8] = []
     var lifecycle = LoopConnectionLifecycle.open
