@@ -6,7 +6,12 @@ import TripsFormats
 /// did something (the lesson's app plays `.sensoryFeedback(.success, trigger:)` then).
 struct FavoritesChange: Sendable, Hashable {
     var added: [Trip.ID]
+    /// Every favorite, in list order; or, when the answer does not list them, at least the
+    /// added trips (whose cities the text names).
     var favorites: [Trip]
+    /// Whether the answer lists `favorites`: not with `Prefer: return=minimal`, whose client
+    /// needs the trigger alone (a list of thousands of favorites is megabytes each drop).
+    var listsFavorites = true
 }
 
 extension FavoritesChange: Transferable {
@@ -17,14 +22,18 @@ extension FavoritesChange: Transferable {
             var writer = JSONWriter()
             writer.appendRaw(#"{"added":["#)
             writer.appendRaw(change.added.map(String.init).joined(separator: ","))
-            writer.appendRaw(#"],"favorites":"#)
-            change.favorites.writeJSON(to: &writer)
+            writer.appendRaw("]")
+            if change.listsFavorites {
+                writer.appendRaw(#","favorites":"#)
+                change.favorites.writeJSON(to: &writer)
+            }
             writer.appendRaw("}")
             return writer.bytes
         },
         TransferRepresentation(.plainText) { change, language in
             let added = change.favorites.filter { change.added.contains($0.id) }.map(\.city)
-            return Array((summary(of: added, in: language) + "\n" + change.favorites.sentences(in: language)).utf8)
+            let summary = summary(of: added, in: language) + "\n"
+            return Array((change.listsFavorites ? summary + change.favorites.sentences(in: language) : summary).utf8)
         },
     ]
 

@@ -110,11 +110,13 @@ extension TripsAPI {
         return try changeList(request) { _ in .sort(key) }
     }
 
-    /// `PATCH` and `POST /favorites`: a favorite drop; 200 saying which trips were added.
+    /// `PATCH` and `POST /favorites`: a favorite drop; 200 saying which trips were added, and
+    /// listing the favorites unless `Prefer: return=minimal` asks for the first alone.
     func dropFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let drop = try RequestBody.decode(request, as: FavoriteDrop.self)
         let chosen = try negotiate(FavoritesChange.self, for: request)
         let condition = ifMatch(request)
+        let isMinimal = request.prefersMinimalReturn
         return try change(
             request, returningList: true,
             plan: { list throws(MutationError) in
@@ -126,9 +128,13 @@ extension TripsAPI {
             guard case .addedFavorites(let added)? = mutation.outcome, let list = mutation.list else {
                 throw .inconsistent
             }
-            let change = FavoritesChange(added: added, favorites: list.favorites)
+            // A minimal answer's text names the added trips alone: the favorites are not gathered.
+            let favorites = isMinimal ? list.inListOrder(added).compactMap { list[$0] } : list.favorites
+            let change = FavoritesChange(added: added, favorites: favorites, listsFavorites: !isMinimal)
             let etag = EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language)
-            return represent(change, as: chosen, etag: etag, revision: list.revision)
+            return represent(
+                change, as: chosen, etag: etag, revision: list.revision,
+                extraFields: isMinimal ? [.preferenceApplied: "return=minimal"] : [:])
         }
     }
 

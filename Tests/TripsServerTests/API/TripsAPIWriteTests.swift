@@ -324,4 +324,26 @@ import TripsDomain
             body: #"{"sources":[2],"destination":"end"}"#)
         #expect(stale.status == 412)
     }
+
+    /// A favorite drop answered with `added` alone (the text: its first line), and the same
+    /// tag and revision as the full answer would have.
+    @Test(arguments: TestStore.all) func aMinimalDropAnswersWhatWasAddedWithoutTheFavorites(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        let minimal = try await api.request(
+            "PATCH", "/favorites", headers: ["Content-Type": "application/json", "Prefer": "return=minimal"], body: "[3, 2]")
+        #expect(minimal.status == 200)
+        #expect(minimal.text == #"{"added":[2,3]}"#)
+        #expect(minimal.field("Preference-Applied") == "return=minimal")
+        #expect(minimal.field("Trips-Revision") == "1")
+        #expect(minimal.field("ETag") == #""list-r1-json""#)
+        let text = try await api.request(
+            "POST", "/favorites",
+            headers: ["Content-Type": "application/json", "Accept": "text/plain", "Prefer": "return=minimal"], body: "[4, 2]")
+        #expect(text.text == "New favorites: New York.\n")
+        let full = try await api.json("POST", "/favorites", "[6]")
+        #expect(full.field("Preference-Applied") == nil)
+        guard case .array(let favorites)? = try full.member("favorites") else { throw TestFailure("the full answer lists no favorites") }
+        #expect(favorites.count == 6)
+    }
 }
