@@ -122,7 +122,11 @@ def test_a_drop_on_favorites_makes_favorites_and_celebrates(server, page):
     # The haptic, where the device has one: record what the page asks of navigator.vibrate.
     page.add_init_script("navigator.vibrate = (pattern) => { (window.vibrations ||= []).push(pattern); return true; }")
     page.goto(server.url + "/trips")
-    drag(page, row(page, 2), page.locator("#favorites-chip"))
+    # The page reads `added` alone, and the list again: it asks for no favorites back.
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/favorites")) as dropped:
+        drag(page, row(page, 2), page.locator("#favorites-chip"))
+    assert dropped.value.request.headers.get("prefer") == "return=minimal"
+    assert dropped.value.json() == {"added": [2]}
     expect(page.locator("#status")).to_have_text("Added Vancouver to Favorites.")
     expect(page.locator("#favorites-chip")).to_have_class("chip favorites celebrate")
     assert page.evaluate("window.vibrations") == [40]

@@ -62,9 +62,10 @@ let resumeAfterSignIn = null;
 
 /**
  * Sends a request to the API and answers its response. `json` is sent as JSON (or `raw`
- * with `type`); `ifMatch` makes the change conditional; `minimal` asks for no resource in the
- * answer (`Prefer: return=minimal`); `key` is its Idempotency-Key; `onProgress` is told the
- * fraction of the body sent. A 401 opens the sign-in form and sends the request again, with
+ * with `type`); `ifMatch` makes the change conditional; `minimal` asks for the smallest
+ * answer (`Prefer: return=minimal`: no list; a drop's `added` alone); `key` is its
+ * Idempotency-Key; `onProgress` is told the fraction of the body sent. A 401 opens the
+ * sign-in form and sends the request again, with
  * the same key and options, once it has signed in: the session cookie goes with every request
  * of this page, as with a navigation. Changes go through makeChange() (Offline), which gives
  * each a key and keeps it when offline.
@@ -286,9 +287,11 @@ async function reorder(ids, before) {
  *  If-Match (428), takes these too. */
 const ANY_VERSION = '*';
 
-/** A drop on the Favorites chip: the server answers which trips newly became favorites. */
+/** A drop on the Favorites chip: the server answers which trips newly became favorites (and
+ *  not every favorite: the page reads them again with the list). */
 async function makeFavorites(request) {
   request.ifMatch = ANY_VERSION;
+  request.minimal = true;
   const trips = request.json ? names(request.json) : firstLine(request.raw);
   const response = await makeChange('POST', '/favorites', request, { what: t('offline.change.favorite', { trips }), ids: request.json });
   if (!(response instanceof Response)) return;
