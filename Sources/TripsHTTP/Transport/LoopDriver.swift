@@ -154,10 +154,6 @@ extension LoopDriver {
         }
     }
 
-    /// Handles the mail in an order that holds whatever order it was posted in: streams hear
-    /// their messages before a shutdown ends them, and a shutdown takes hold before deferred
-    /// replies are written, so that a reply that arrives with it (or after) is the last on its
-    /// connection (an HTTP answer says `Connection: close`), which closes once it is sent.
     /// Handles the mail, then what was posted while it did (which woke nothing), up to
     /// `mailRounds` rounds before the loop's other descriptors get their turn.
     func readMailbox() {
@@ -172,6 +168,10 @@ extension LoopDriver {
     /// Rounds of mail a loop takes in a row (`readMailbox`).
     static var mailRounds: Int { 8 }
 
+    /// Handles the mail in an order that holds whatever order it was posted in: streams hear
+    /// their messages before a shutdown ends them, and a shutdown takes hold before deferred
+    /// replies are written, so that a reply that arrives with it (or after) is the last on its
+    /// connection (an HTTP answer says `Connection: close`), which closes once it is sent.
     private func handle(_ mail: LoopMailbox<Connection>.Mail) {
         if !mail.streamMessages.isEmpty { publish(mail.streamMessages) }
         if mail.shutdownRequested { beginShutdown() }
