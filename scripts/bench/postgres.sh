@@ -195,10 +195,23 @@ revision_of() {
   curl -fsS -o /dev/null -D - "http://127.0.0.1:$1/trips?limit=1" | tr -d '\r' | awk -F': ' 'tolower($1) == "trips-revision" { print $2 }'
 }
 
+# follow PORT TARGET: waits (ten minutes at most: callgrind is slow) until the instance on
+# PORT has replayed up to revision TARGET.
+follow() {
+  local reached=""
+  for _ in $(seq 3000); do
+    reached="$(revision_of "$1")"
+    [[ "$reached" != "$2" ]] || return 0
+    sleep 0.2
+  done
+  echo "bench/postgres.sh: the follower stayed at $reached, the writer at $2" >&2
+  exit 1
+}
+
 # measure_replay: step 6.
 measure_replay() {
   echo "== PostgreSQL: the changes one instance replays, under callgrind" >&2
-  local writer follower follower_pid from to target dump
+  local writer follower follower_pid from to dump
   TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start --threads 1
   writer="$PORT"
   WRAPPER=(valgrind --tool=callgrind --callgrind-out-file="$WORK/replay.%p" --dump-instr=no --)
@@ -206,18 +219,12 @@ measure_replay() {
   WRAPPER=()
   follower="$PORT" follower_pid="${PIDS[-1]}"
   changes creates "$writer" 8 "$WORK/replay-warm-up.out"  # the follower's tables and caches grown
-  target="$(revision_of "$writer")"
-  until [[ "$(revision_of "$follower")" == "$target" ]]; do sleep 0.2; done
-  from="$target"
+  from="$(revision_of "$writer")"
+  follow "$follower" "$from"
   callgrind_control --zero "$follower_pid" >/dev/null
   changes creates "$writer" 8 "$WORK/replay.out"
-  target="$(revision_of "$writer")"
-  for _ in $(seq 3000); do
-    to="$(revision_of "$follower")"
-    [[ "$to" != "$target" ]] || break
-    sleep 0.2
-  done
-  [[ "$to" == "$target" ]] || { echo "bench/postgres.sh: the follower stayed at $to, the writer at $target" >&2; exit 1; }
+  to="$(revision_of "$writer")"
+  follow "$follower" "$to"
   callgrind_control --dump=replay "$follower_pid" >/dev/null
   dump="$(ls "$WORK"/replay."$follower_pid".* | head -1)"
   REPLAYED=$((to - from))
