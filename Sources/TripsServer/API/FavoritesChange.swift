@@ -5,13 +5,11 @@ import TripsFormats
 /// `added` is empty when nothing changed, so a client can give feedback only for a drop that
 /// did something (the lesson's app plays `.sensoryFeedback(.success, trigger:)` then).
 struct FavoritesChange: Sendable, Hashable {
-    var added: [Trip.ID]
-    /// Every favorite, in list order; or, when the answer does not list them, at least the
-    /// added trips (whose cities the text names).
-    var favorites: [Trip]
-    /// Whether the answer lists `favorites`: not with `Prefer: return=minimal`, whose client
-    /// needs the trigger alone (a list of thousands of favorites is megabytes each drop).
-    var listsFavorites = true
+    /// The trips that newly became favorites, in list order.
+    var added: [Trip]
+    /// Every favorite, in list order; nil with `Prefer: return=minimal`, whose client needs
+    /// the trigger alone (a list of thousands of favorites is megabytes each drop).
+    var favorites: [Trip]?
 }
 
 extension FavoritesChange: Transferable {
@@ -20,20 +18,18 @@ extension FavoritesChange: Transferable {
     static let transferRepresentations: [TransferRepresentation<FavoritesChange>] = [
         TransferRepresentation(.json) { change in
             var writer = JSONWriter()
-            writer.appendRaw(#"{"added":["#)
-            writer.appendRaw(change.added.map(String.init).joined(separator: ","))
-            writer.appendRaw("]")
-            if change.listsFavorites {
+            writer.appendRaw(#"{"added":"#)
+            writer.appendIntegers(change.added.map(\.id))
+            if let favorites = change.favorites {
                 writer.appendRaw(#","favorites":"#)
-                change.favorites.writeJSON(to: &writer)
+                favorites.writeJSON(to: &writer)
             }
             writer.appendRaw("}")
             return writer.bytes
         },
         TransferRepresentation(.plainText) { change, language in
-            let added = change.favorites.filter { change.added.contains($0.id) }.map(\.city)
-            let summary = summary(of: added, in: language) + "\n"
-            return Array((change.listsFavorites ? summary + change.favorites.sentences(in: language) : summary).utf8)
+            let summary = summary(of: change.added.map(\.city), in: language) + "\n"
+            return Array((summary + (change.favorites?.sentences(in: language) ?? "")).utf8)
         },
     ]
 

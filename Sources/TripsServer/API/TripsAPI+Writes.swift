@@ -128,9 +128,8 @@ extension TripsAPI {
             guard case .addedFavorites(let added)? = mutation.outcome, let list = mutation.list else {
                 throw .inconsistent
             }
-            // A minimal answer's text names the added trips alone: the favorites are not gathered.
-            let favorites = isMinimal ? list.inListOrder(added).compactMap { list[$0] } : list.favorites
-            let change = FavoritesChange(added: added, favorites: favorites, listsFavorites: !isMinimal)
+            let change = FavoritesChange(
+                added: list.inListOrder(added).compactMap { list[$0] }, favorites: isMinimal ? nil : list.favorites)
             let etag = EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language)
             return represent(
                 change, as: chosen, etag: etag, revision: list.revision,
