@@ -18,6 +18,11 @@ public enum UTF8Text {
         return true
     }
 
+    /// Whether `bytes` are UTF-8, for bytes kept as bytes; `isASCII` when already known.
+    public static func isUTF8(_ bytes: UnsafeRawBufferPointer, isASCII: Bool? = nil) -> Bool {
+        (isASCII ?? Self.isASCII(bytes)) || String(validating: bytes, as: UTF8.self) != nil
+    }
+
     /// The string `bytes` spell, or nil when they are not UTF-8.
     public static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
         string(bytes, isASCII: isASCII(bytes))

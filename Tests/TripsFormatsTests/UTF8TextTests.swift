@@ -23,5 +23,10 @@ import TripsFormats
         #expect(string(Array("Z".utf8) + [0xFF]) == nil)
         #expect(string([0xC3]) == nil)  // a sequence cut short
         #expect(string([0xED, 0xA0, 0x80]) == nil)  // a surrogate's code point
+        for (bytes, isUTF8) in [(Array("Zürich".utf8), true), ([0x5A, 0xFF], false), ([0xC3], false), ([], true)] {
+            #expect(bytes.withUnsafeBytes { UTF8Text.isUTF8($0) } == isUTF8, "\(bytes)")
+        }
+        // What the caller already knows of ASCII is taken as it is: no byte is read again.
+        #expect([0xFF].withUnsafeBytes { UTF8Text.isUTF8($0, isASCII: true) })
     }
 }

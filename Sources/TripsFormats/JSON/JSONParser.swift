@@ -154,9 +154,7 @@ struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // the opening quote
         // Most strings hold no escape: found whole, then validated and copied once, rather
-        // than gathered byte by byte. Most are ASCII too, which is valid UTF-8 as it is:
-        // `String(validating:)` is generic and costs ~950 instructions a string, looking up
-        // type metadata each time, where `String(decoding:)` of ASCII costs a copy.
+        // than gathered byte by byte; ASCII, noted on the way, is not validated again (`UTF8Text`).
         let start = index
         var highBits: UInt8 = 0
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
@@ -165,9 +163,7 @@ struct JSONParser {
         }
         if current == UInt8(ascii: "\"") {
             index += 1
-            let content = bytes[start..<(index - 1)]
-            if highBits < 0x80 { return String(decoding: content, as: UTF8.self) }
-            guard let string = String(validating: content, as: UTF8.self) else {
+            guard let string = bytes[start..<(index - 1)].withUnsafeBytes({ UTF8Text.string($0, isASCII: highBits < 0x80) }) else {
                 throw failure("string is not valid UTF-8")
             }
             return string

@@ -91,7 +91,7 @@ package struct StoredLayoutReader {
             reader.index < payload.endIndex
         else { return nil }
         let data = UnsafeRawBufferPointer(rebasing: payload[reader.index..<(payload.endIndex - 1)])
-        guard UTF8Text.isASCII(data) || UTF8Text.string(data, isASCII: false) != nil else { return nil }
+        guard UTF8Text.isUTF8(data) else { return nil }
         return ChangeEvent(revision: revision, name: name, data: Array(data))
     }
 
@@ -255,7 +255,7 @@ package struct StoredLayoutReader {
         guard let end else { return nil }
         index = end
         let isASCII = highBits & 0x8080_8080_8080_8080 == 0
-        return isASCII || String(validating: result, as: UTF8.self) != nil ? result : nil
+        return result.withUnsafeBytes { UTF8Text.isUTF8($0, isASCII: isASCII) } ? result : nil
     }
 
     /// The high bit of each byte of `word` (read little-endian: the first byte lowest) that is `"`,
