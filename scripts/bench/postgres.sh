@@ -50,6 +50,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
 source "$ROOT/scripts/lib/server.sh"
+source "$ROOT/scripts/lib/callgrind.sh"
 source "$ROOT/scripts/lib/bench-cluster.sh"
 DURATION="${BENCH_DURATION:-10}"
 WRITES_ONLY="${BENCH_WRITES_ONLY:-0}"
@@ -228,7 +229,7 @@ measure_replay() {
   callgrind_control --dump=replay "$follower_pid" >/dev/null
   dump="$(ls "$WORK"/replay."$follower_pid".* | head -1)"
   REPLAYED=$((to - from))
-  REPLAY_IR=$(($(grep -m1 '^summary:\|^totals:' "$dump" | awk '{ print $2 }') / REPLAYED))
+  REPLAY_IR=$(($(callgrind_total "$dump") / REPLAYED))
 }
 
 if [[ "$REPLAY_ONLY" == 1 ]]; then

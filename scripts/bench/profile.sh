@@ -48,6 +48,8 @@ source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
 # shellcheck source=scripts/lib/server.sh
 source "$ROOT/scripts/lib/server.sh"
+# shellcheck source=scripts/lib/callgrind.sh
+source "$ROOT/scripts/lib/callgrind.sh"
 SECONDS_RUN="${TRIPS_PROFILE_SECONDS:-3}"
 CONNS="${TRIPS_PROFILE_CONNS:-16}"
 PEER="${TRIPS_PROFILE_PEER:-nginx}"
@@ -152,7 +154,7 @@ measure() {
   [[ "$requests" =~ ^[1-9][0-9]*$ ]] || die "$label: wrk made no requests ($(cat "$OUT/wrk-$label.txt"))"
   case "$MODE" in
     callgrind)
-      figure=$(($(grep -m1 '^summary:\|^totals:' "$dump" | awk '{print $2}') / requests))
+      figure=$(($(callgrind_total "$dump") / requests))
       self_costs "$dump" "$requests" >"$OUT/top-$label.txt"
       echo "$label: $requests requests, $figure Ir per request ($dump)"
       ;;

@@ -53,6 +53,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/lib/require.sh"
 source "$ROOT/scripts/lib/build.sh"
 source "$ROOT/scripts/lib/server.sh"
+source "$ROOT/scripts/lib/callgrind.sh"
 DURATION="${BENCH_DURATION:-10}"
 CONNECTIONS="${BENCH_CONNECTIONS:-1 64}"
 THREADS="${BENCH_THREADS:-1}"
@@ -280,7 +281,7 @@ bench_callgrind() {
   creates="$(grep -o 'acknowledged creates: [0-9]*' "$WORK/wrk.out" | grep -o '[0-9]*$')"
   dump="$(ls "$WORK"/callgrind."$pid".* | head -1)"
   [[ -z "${BENCH_CALLGRIND_OUT:-}" ]] || cp "$dump" "$BENCH_CALLGRIND_OUT"
-  RESULTS+=("creates under callgrind, 8 connections, an empty folder: $creates acknowledged, $(($(grep -m1 '^summary:\|^totals:' "$dump" | awk '{ print $2 }') / creates)) instructions per create (every thread)")
+  RESULTS+=("creates under callgrind, 8 connections, an empty folder: $creates acknowledged, $(($(callgrind_total "$dump") / creates)) instructions per create (every thread)")
 }
 
 case "$WHAT" in
