@@ -124,17 +124,11 @@ extension HTTPResponse {
         headerFields.contains(.connection) && headerFields.listContains(.connection, token: "close")
     }
 
+    /// Every name the connection owns is indexed, so its number tells, however it is spelled.
     private static func isConnectionOwned(_ name: HTTPField.Name) -> Bool {
-        let canonical = name.canonicalName
-        switch canonical.utf8.count {
-        case 4: return canonical == "date"
-        case 6: return canonical == "server"
-        case 10: return canonical == "connection"
-        case 12: return canonical == "x-request-id"
-        case 14: return canonical == "content-length"
-        case 17: return canonical == "transfer-encoding"
-        case 22: return canonical == "x-content-type-options"
-        default: return false
+        switch HTTPField.Name.Indexed(rawValue: name.index) {
+        case .date, .server, .connection, .xRequestID, .contentLength, .transferEncoding, .xContentTypeOptions: true
+        default: false
         }
     }
 

@@ -31,9 +31,24 @@ import Testing
         #expect(HTTPField.Name.host != .accept)
         let custom = "X-Custom"
         #expect(try #require(HTTPField.Name(custom)).index == 0)
-        #expect(HTTPField.Name.indexed.count < 64)
-        #expect(Set(HTTPField.Name.indexed).count == HTTPField.Name.indexed.count)
-        #expect(HTTPField.Name.indexed.allSatisfy { $0 == $0.lowercased() })
+        let canonical = HTTPField.Name.Indexed.allCases.map { HTTPField.Name($0).canonicalName }
+        #expect(canonical.count < 64)
+        #expect(Set(canonical).count == canonical.count)
+        #expect(HTTPField.Name.Indexed.allCases.allSatisfy { HTTPField.Name($0.spelling) == HTTPField.Name($0) })
+    }
+
+    /// An indexed name in another spelling is the same name, written as it was given.
+    @Test func indexedNamesInAnySpellingAreEqualAndKeepTheirSpelling() {
+        let lower: HTTPField.Name = "content-type"
+        #expect(lower == .contentType)
+        #expect(lower.hashValue == HTTPField.Name.contentType.hashValue)
+        #expect(lower.rawName == "content-type")
+        #expect(HTTPField.Name.contentType.rawName == "Content-Type")
+        #expect(HTTPField.Name.contentType.canonicalName == "content-type")
+        let parsed = "CONTENT-TYPE".utf8.withContiguousStorageIfAvailable { HTTPField.Name(validatedBytes: UnsafeRawBufferPointer($0)) }
+        #expect(parsed == .contentType)
+        #expect(parsed?.rawName == "CONTENT-TYPE")
+        #expect(HTTPFields([HTTPField(name: lower, value: "text/plain")])[.contentType] == "text/plain")
     }
 
     @Test func absentFieldsAreNotFoundAndRemovedOnesAreGone() {
