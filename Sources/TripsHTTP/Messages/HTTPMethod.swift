@@ -4,58 +4,49 @@
 package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     /// The method token exactly as sent; methods are case-sensitive.
     @usableFromInline package let rawValue: String
+    /// The method's place in `known` plus one, or 0 for any other: known methods compare by it.
+    @usableFromInline let code: UInt8
 
     /// Validates `rawValue` as a token; returns nil for anything else.
     package init?(_ rawValue: String) {
         guard HTTPField.isValidToken(rawValue) else { return nil }
         self.rawValue = rawValue
+        code = Self.known.first { $0.rawValue == rawValue }?.code ?? 0
     }
 
-    private init(known rawValue: String) {
+    private init(known rawValue: String, code: UInt8) {
         self.rawValue = rawValue
+        self.code = code
     }
 
     package var description: String { rawValue }
 
     /// Written out and inlinable: the API (another module) compares methods on every request,
     /// and the synthesized one is reached only through the generic `Equatable` witness there.
-    @inlinable package static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
-
-    /// Where a known method stands in `known` (0 for any other), told by its length and first
-    /// letter: no string comparison, for per-request counting.
-    package var knownIndex: Int {
-        let utf8 = rawValue.utf8
-        switch (utf8.count, utf8.first) {
-        case (3, UInt8(ascii: "G")): return 0
-        case (4, UInt8(ascii: "H")): return 1
-        case (4, UInt8(ascii: "P")): return 2
-        case (3, UInt8(ascii: "P")): return 3
-        case (5, UInt8(ascii: "P")): return 4
-        case (6, UInt8(ascii: "D")): return 5
-        case (7, UInt8(ascii: "O")): return 6
-        case (5, UInt8(ascii: "T")): return 7
-        case (7, UInt8(ascii: "C")): return 8
-        case (5, UInt8(ascii: "Q")): return 9
-        default: return 0
-        }
+    @inlinable package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.code == rhs.code && (lhs.code != 0 || lhs.rawValue == rhs.rawValue)
     }
+
+    /// Where a known method stands in `known` (0 for any other, as for GET), for per-request
+    /// counting and routing.
+    package var knownIndex: Int { code == 0 ? 0 : Int(code) - 1 }
 
     /// Whether the method only reads (GET, HEAD, OPTIONS): every other one the API answers
     /// changes something, and needs a token (with tokens) and the page's own origin (from a browser).
     package var onlyReads: Bool { self == .get || self == .head || self == .options }
 
-    package static let get = HTTPMethod(known: "GET")
-    package static let head = HTTPMethod(known: "HEAD")
-    package static let post = HTTPMethod(known: "POST")
-    package static let put = HTTPMethod(known: "PUT")
-    package static let patch = HTTPMethod(known: "PATCH")
-    package static let delete = HTTPMethod(known: "DELETE")
-    package static let options = HTTPMethod(known: "OPTIONS")
-    package static let trace = HTTPMethod(known: "TRACE")
-    package static let connect = HTTPMethod(known: "CONNECT")
+    package static let get = HTTPMethod(known: "GET", code: 1)
+    package static let head = HTTPMethod(known: "HEAD", code: 2)
+    package static let post = HTTPMethod(known: "POST", code: 3)
+    package static let put = HTTPMethod(known: "PUT", code: 4)
+    package static let patch = HTTPMethod(known: "PATCH", code: 5)
+    package static let delete = HTTPMethod(known: "DELETE", code: 6)
+    package static let options = HTTPMethod(known: "OPTIONS", code: 7)
+    package static let trace = HTTPMethod(known: "TRACE", code: 8)
+    package static let connect = HTTPMethod(known: "CONNECT", code: 9)
     /// A safe method with content (draft-ietf-httpbis-safe-method-w-body); known, so that a
     /// resource that does not take it answers 405 with `Allow`, not 501.
-    package static let query = HTTPMethod(known: "QUERY")
+    package static let query = HTTPMethod(known: "QUERY", code: 10)
 
     /// The methods this server implements; a request with any other token gets 501.
     package static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect, .query]
