@@ -4,30 +4,71 @@
 /// `Connection` itself; fields of those names set here are not written (a `Connection: close` here does close the connection).
 /// `body` is an array, copy-on-write: a handler can return a cached response without copying it.
 package struct HTTPResponse: Sendable, Hashable {
+    /// Status, fields, content and prepared head live in one shared, copy-on-write box, as a
+    /// request's do: a response passes from a cache through the handler's reply and the
+    /// connection, and each copy is then one retain instead of one per part.
+    private final class Storage: @unchecked Sendable {
+        // Immutable once shared: every change goes through `unique`, which copies a shared box.
+        var status: HTTPStatus
+        var headerFields: HTTPFields
+        var body: [UInt8]
+        /// The status line and field lines, serialized by `prepared()`; any change drops them.
+        var preparedHead: PreparedHTTPHead?
+
+        init(status: HTTPStatus, headerFields: HTTPFields, body: [UInt8], preparedHead: PreparedHTTPHead?) {
+            self.status = status
+            self.headerFields = headerFields
+            self.body = body
+            self.preparedHead = preparedHead
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box to change, this response's own, with its prepared head dropped: whatever
+    /// changes, the head no longer says it.
+    private var unique: Storage {
+        mutating get {
+            if isKnownUniquelyReferenced(&storage) {
+                storage.preparedHead = nil
+            } else {
+                storage = Storage(status: storage.status, headerFields: storage.headerFields, body: storage.body, preparedHead: nil)
+            }
+            return storage
+        }
+    }
+
     package var status: HTTPStatus {
-        didSet { preparedHead = nil }
+        get { storage.status }
+        set { unique.status = newValue }
     }
+    /// Changed in place (`_modify`): a handler that adds a field or appends content does not
+    /// copy what is already there.
     package var headerFields: HTTPFields {
-        didSet { preparedHead = nil }
+        get { storage.headerFields }
+        _modify {
+            let storage = unique
+            yield &storage.headerFields
+        }
     }
-    /// A `didSet` that does not read `oldValue` keeps in-place appends in place (SE-0268).
     package var body: [UInt8] {
-        didSet { preparedHead = nil }
+        get { storage.body }
+        _modify {
+            let storage = unique
+            yield &storage.body
+        }
     }
-    /// The status line and field lines, serialized by `prepared()`; any change drops them.
-    private(set) var preparedHead: PreparedHTTPHead?
+    var preparedHead: PreparedHTTPHead? { storage.preparedHead }
 
     package init(status: HTTPStatus, headerFields: HTTPFields = [:], body: [UInt8] = []) {
-        self.status = status
-        self.headerFields = headerFields
-        self.body = body
+        storage = Storage(status: status, headerFields: headerFields, body: body, preparedHead: nil)
     }
 
     /// This response with its head serialized once, for a response that is sent many times
     /// (a cached representation): writing it then copies bytes instead of formatting fields.
     package func prepared() -> HTTPResponse {
-        var response = self
-        response.preparedHead = PreparedHTTPHead(self)
+        let response = HTTPResponse(status: status, headerFields: headerFields, body: body)
+        response.storage.preparedHead = PreparedHTTPHead(self)
         return response
     }
 
