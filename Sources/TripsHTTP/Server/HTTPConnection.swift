@@ -55,7 +55,9 @@ package final class HTTPConnection {
     private(set) var stream: Stream?
 
     struct Stream {
-        let hub: HTTPStreamHub
+        /// Held for as long as the stream is: the hub publishes while any stream follows it.
+        let following: HTTPStreamHub.Following
+        var hub: HTTPStreamHub { following.hub }
         /// The last message sequence written; later messages at or below it are skipped.
         var sequence: UInt64
         /// Chunked for HTTP/1.1; for HTTP/1.0 the content runs until the connection closes.
@@ -270,7 +272,7 @@ package final class HTTPConnection {
             framing: isChunked ? .chunked : .untilClose)
         state = .streaming
         stream = Stream(
-            hub: start.hub, sequence: start.sequence, isChunked: isChunked, lastSentAt: now, reservation: start.reservation)
+            following: start.following, sequence: start.sequence, isChunked: isChunked, lastSentAt: now, reservation: start.reservation)
         start.hub.streamOpened()
         appendStreamBytes(start.initial, output: &output)
         if environment.isShuttingDown { endStream(output: &output) }

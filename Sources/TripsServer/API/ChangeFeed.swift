@@ -45,9 +45,11 @@ final class ChangeFeed: Sendable {
         store.setChangeListener { [weak self] event in self?.publish(event) }
     }
 
-    /// Called by the store, under its lock, with each durable change.
+    /// Called by the store, under its lock, with each durable change. Framed and handed to
+    /// the loops only while a stream follows the hub: a stream that starts later reads its
+    /// start from the history after this change (`stream(since:)`).
     private func publish(_ event: ChangeEvent) {
-        hub.publish(HTTPStreamHub.Message(sequence: event.revision, bytes: Self.frame(event)))
+        if hub.isFollowed { hub.publish(HTTPStreamHub.Message(sequence: event.revision, bytes: Self.frame(event))) }
         let caughtUp = catchUps.withLock { catchUps in
             let reached = catchUps.filter { $0.value.revision <= event.revision }
             for id in reached.keys { catchUps[id] = nil }
@@ -86,6 +88,8 @@ final class ChangeFeed: Sendable {
             error.headerFields[.retryAfter] = "5"
             throw error
         }
+        // Followed before the start is read: every change after it is then published.
+        let following = hub.follow()
         // Only the events are taken under the store's lock (a copy-on-write array); they are
         // framed after it, so a wave of reconnecting clients does not hold up the writer.
         let (missed, revision) = store.withHistory { history in
@@ -111,7 +115,7 @@ final class ChangeFeed: Sendable {
                 .contentType: MediaType.eventStream.contentTypeValue, .vary: "Accept", .cacheControl: "no-store",
                 .tripsRevision: String(revision),
             ])
-        return .stream(head, HTTPStreamStart(hub: hub, initial: initial, sequence: revision, reservation: reservation))
+        return .stream(head, HTTPStreamStart(following: following, initial: initial, sequence: revision, reservation: reservation))
     }
 
     /// `id: 42`, `event: favorites`, `data: {…}` and a blank line.
