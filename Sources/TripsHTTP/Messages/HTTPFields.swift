@@ -85,6 +85,11 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
         fields.reserveCapacity(capacity)
     }
 
+    package mutating func removeAll(keepingCapacity: Bool = false) {
+        fields.removeAll(keepingCapacity: keepingCapacity)
+        indexed = 0
+    }
+
     /// Whether a comma-separated list field (such as Connection) holds `token`, case-insensitively.
     ///
     /// https://www.rfc-editor.org/rfc/rfc9110#name-lists-rule-abnf-extension

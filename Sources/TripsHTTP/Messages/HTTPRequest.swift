@@ -107,6 +107,38 @@ package struct HTTPRequest: Sendable, Hashable {
             headerFields: headerFields, body: body, keepAlive: keepAlive)
     }
 
+    // MARK: - Reuse by the parser
+
+    /// Which box holds the request: the same for a request made in the box of the one before.
+    var boxIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+
+    /// Whether no other copy shares this request's box: then the parser may fill it anew.
+    mutating func isUnique() -> Bool { isKnownUniquelyReferenced(&storage) }
+
+    /// Moves the fields out, emptied but keeping their room, for the next request's; only
+    /// for a request that `isUnique`.
+    mutating func takeEmptyFields() -> HTTPFields {
+        var fields = HTTPFields()
+        swap(&fields, &storage.headerFields)
+        fields.removeAll(keepingCapacity: true)
+        return fields
+    }
+
+    /// Makes this request the parser's next one, in its own box; only for a request that `isUnique`.
+    mutating func refill(
+        method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
+        headerFields: HTTPFields, body: [UInt8], keepAlive: Bool
+    ) {
+        storage.method = method
+        storage.target = target
+        storage.path = path
+        storage.query = query
+        storage.version = version
+        storage.headerFields = headerFields
+        storage.body = body
+        storage.keepAlive = keepAlive
+    }
+
     package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.method == rhs.method && lhs.target == rhs.target && lhs.path == rhs.path

@@ -90,6 +90,11 @@ package struct RequestParser {
     private var chunkedLength = 0
     /// This connection's `Host` values, checked.
     private var hosts = HostValidation()
+    /// The last request made, kept to be made again: once its answer is written and nothing
+    /// else holds it, its box and its fields' room serve the next request, which then costs
+    /// no allocation (a keep-alive connection's requests come one after another). Only a
+    /// request without content is kept: an idle connection would hold its content too.
+    private var spare: HTTPRequest?
 
     init(limits: HTTPServerConfiguration.Limits = .init(), contentLimit: @escaping (HTTPRequest) -> Int? = { _ in nil }) {
         self.limits = limits
@@ -357,7 +362,10 @@ package struct RequestParser {
         default:
             break
         }
-        if head.fields.isEmpty { head.fields.reserveCapacity(8) }
+        if head.fields.isEmpty {
+            if spare?.isUnique() == true, let room = spare?.takeEmptyFields() { head.fields = room }
+            head.fields.reserveCapacity(8)
+        }
         head.fields.append(
             HTTPField(name: HTTPField.Name(validatedBytes: name), value: String(decoding: value, as: UTF8.self)))
     }
@@ -426,9 +434,18 @@ package struct RequestParser {
     private static let initialBodyCapacity = 64 * 1024
 
     private mutating func complete(_ offset: Int) -> Step {
-        let request = HTTPRequest(
-            method: head.method, target: head.target, path: head.path, query: head.query,
-            version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive)
+        let request: HTTPRequest
+        if spare?.isUnique() == true, var reused = spare.take() {
+            reused.refill(
+                method: head.method, target: head.target, path: head.path, query: head.query,
+                version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive)
+            request = reused
+        } else {
+            request = HTTPRequest(
+                method: head.method, target: head.target, path: head.path, query: head.query,
+                version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive)
+        }
+        spare = body.isEmpty ? request : nil
         head = Head()
         body = []
         sectionLength = 0
