@@ -7,7 +7,8 @@ import TripsHTTP
 /// content coding asked for (compressed once, not on every read). And the list
 /// page's rows per trip version: after a change the page renders the changed trip's row
 /// again and copies the others (a row costs microseconds to render, a copy nanoseconds).
-/// And the list's countries for the page's chips, per revision.
+/// And the list's countries for the page's chips, per revision. And each trip's JSON object
+/// per version (`TripJSONCache`), that lists are put together from.
 /// And photos, whose bytes never change under their digest: read from the store (a file,
 /// a database row) once, then served from memory up to `photoCapacity` bytes.
 ///
@@ -37,6 +38,8 @@ final class RepresentationCache: Sendable {
 
     /// How the responses kept are encoded for each coding.
     let compression: ResponseCompression
+    /// Each trip's JSON object per version, that lists of trips are put together from.
+    let tripJSON = TripJSONCache()
     private let trips = Mutex<[Trip.ID: Entry<HTTPResponse>]>([:])
     private let list = Mutex<Entry<HTTPResponse>?>(nil)
     private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
@@ -199,5 +202,6 @@ final class RepresentationCache: Sendable {
         pageRows.withLock { rows in
             for id in ids { rows[id] = nil }
         }
+        tripJSON.forget(ids)
     }
 }

@@ -75,7 +75,9 @@ extension TripsAPI {
         var response: HTTPResponse
         switch read.form {
         case .representation(let chosen):
-            response = represent(trips, as: chosen, etag: read.etag, revision: read.list.revision)
+            // JSON, what nearly every client reads, is put together from each trip's kept object.
+            let json = chosen.representation.mediaType == .json ? cache.tripJSON.array(of: trips, in: read.list) : nil
+            response = represent(trips, as: chosen, etag: read.etag, revision: read.list.revision, exported: json)
         case .page(let language):
             let page = TripsListPage(
                 trips: trips, list: read.list, query: read.query, totals: totals(), page: read.paging, nextPage: next, language: language,

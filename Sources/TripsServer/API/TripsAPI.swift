@@ -279,10 +279,11 @@ extension TripsAPI {
 
     /// A 200 (or other) response with `value` in the chosen representation and language, its
     /// validator, `Vary`, and the list revision it reflects (`Trips-Revision`), from which a
-    /// client follows `/trips/changes` without a gap.
+    /// client follows `/trips/changes` without a gap. `exported`: the representation's bytes
+    /// when the caller has them already (a list's JSON put together from kept objects).
     func represent<T: Transferable>(
         _ value: T, as chosen: Negotiated<T>, status: HTTPStatus = .ok, etag: EntityTag? = nil, revision: UInt64? = nil,
-        extraFields: HTTPFields = [:]
+        extraFields: HTTPFields = [:], exported: [UInt8]? = nil
     ) -> HTTPResponse {
         let representation = chosen.representation
         var fields = extraFields
@@ -290,7 +291,8 @@ extension TripsAPI {
         fields[.contentType] = representation.mediaType.contentTypeValue
         Self.describeLanguage(chosen.language, in: &fields)
         if let etag { fields[.etag] = etag.headerValue }
-        return HTTPResponse(status: status, headerFields: fields, body: representation.export(value, in: chosen.language ?? .english))
+        return HTTPResponse(
+            status: status, headerFields: fields, body: exported ?? representation.export(value, in: chosen.language ?? .english))
     }
 
     /// `Vary`, and `Content-Language` when the request stated a language: without
