@@ -29,7 +29,8 @@
 #      creates at 8 connections for BENCH_DURATION seconds while a second, under callgrind with
 #      one event loop and no requests, follows; callgrind counts from after a warm-up to when
 #      the second reaches the first's revision. Exact, unlike the rates: compare it before and
-#      after a change to the replay.
+#      after a change to the replay. BENCH_CALLGRIND_OUT=FILE keeps the profile (where the
+#      instructions go: callgrind_annotate FILE).
 #
 #   scripts/bench/postgres.sh
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
@@ -230,6 +231,7 @@ measure_replay() {
   dump="$(ls "$WORK"/replay."$follower_pid".* | head -1)"
   REPLAYED=$((to - from))
   REPLAY_IR=$(($(callgrind_total "$dump") / REPLAYED))
+  [[ -z "${BENCH_CALLGRIND_OUT:-}" ]] || cp "$dump" "$BENCH_CALLGRIND_OUT"
 }
 
 if [[ "$REPLAY_ONLY" == 1 ]]; then
