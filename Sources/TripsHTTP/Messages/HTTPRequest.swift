@@ -7,16 +7,17 @@ package struct HTTPRequest: Sendable, Hashable {
     /// copy is then one retain instead of one per string and array.
     private final class Storage: @unchecked Sendable {
         // Immutable once shared: setters copy the box first unless it is uniquely referenced.
-        var method: HTTPMethod
-        var target: String
-        var path: String
+        var method: HTTPMethod = .get
+        var target = ""
+        var path = ""
         var query: String?
-        var version: HTTPVersion
-        var headerFields: HTTPFields
-        var body: [UInt8]
-        var keepAlive: Bool
+        var version: HTTPVersion = .http1_1
+        var headerFields = HTTPFields()
+        var body: [UInt8] = []
+        var keepAlive = true
 
-        init(
+        /// Sets every part: a new box's, or one the parser reuses.
+        func fill(
             method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
             headerFields: HTTPFields, body: [UInt8], keepAlive: Bool
         ) {
@@ -31,9 +32,11 @@ package struct HTTPRequest: Sendable, Hashable {
         }
 
         func copy() -> Storage {
-            Storage(
-                method: method, target: target, path: path, query: query, version: version,
-                headerFields: headerFields, body: body, keepAlive: keepAlive)
+            let copy = Storage()
+            copy.fill(
+                method: method, target: target, path: path, query: query, version: version, headerFields: headerFields, body: body,
+                keepAlive: keepAlive)
+            return copy
         }
     }
 
@@ -97,14 +100,31 @@ package struct HTTPRequest: Sendable, Hashable {
             body: body, keepAlive: keepAlive ?? HTTPRequest.defaultKeepAlive(version: version, fields: headerFields))
     }
 
-    /// The parser's initializer: the target has been split already.
+    /// The target has been split already.
     package init(
         method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
         headerFields: HTTPFields, body: [UInt8], keepAlive: Bool
     ) {
-        storage = Storage(
-            method: method, target: target, path: path, query: query, version: version,
-            headerFields: headerFields, body: body, keepAlive: keepAlive)
+        var none: HTTPRequest?
+        self.init(
+            method: method, target: target, path: path, query: query, version: version, headerFields: headerFields, body: body,
+            keepAlive: keepAlive, reusing: &none)
+    }
+
+    /// The parser's initializer: the target has been split already. In the box of `spare`
+    /// (the request the parser made before) when nothing else holds that one: no allocation.
+    package init(
+        method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
+        headerFields: HTTPFields, body: [UInt8], keepAlive: Bool, reusing spare: inout HTTPRequest?
+    ) {
+        if spare?.isUnique() == true, let reused = spare.take() {
+            storage = reused.storage
+        } else {
+            storage = Storage()
+        }
+        storage.fill(
+            method: method, target: target, path: path, query: query, version: version, headerFields: headerFields, body: body,
+            keepAlive: keepAlive)
     }
 
     // MARK: - Reuse by the parser
@@ -122,21 +142,6 @@ package struct HTTPRequest: Sendable, Hashable {
         swap(&fields, &storage.headerFields)
         fields.removeAll(keepingCapacity: true)
         return fields
-    }
-
-    /// Makes this request the parser's next one, in its own box; only for a request that `isUnique`.
-    mutating func refill(
-        method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
-        headerFields: HTTPFields, body: [UInt8], keepAlive: Bool
-    ) {
-        storage.method = method
-        storage.target = target
-        storage.path = path
-        storage.query = query
-        storage.version = version
-        storage.headerFields = headerFields
-        storage.body = body
-        storage.keepAlive = keepAlive
     }
 
     package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {

@@ -434,17 +434,9 @@ package struct RequestParser {
     private static let initialBodyCapacity = 64 * 1024
 
     private mutating func complete(_ offset: Int) -> Step {
-        let request: HTTPRequest
-        if spare?.isUnique() == true, var reused = spare.take() {
-            reused.refill(
-                method: head.method, target: head.target, path: head.path, query: head.query,
-                version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive)
-            request = reused
-        } else {
-            request = HTTPRequest(
-                method: head.method, target: head.target, path: head.path, query: head.query,
-                version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive)
-        }
+        let request = HTTPRequest(
+            method: head.method, target: head.target, path: head.path, query: head.query,
+            version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive, reusing: &spare)
         spare = body.isEmpty ? request : nil
         head = Head()
         body = []
