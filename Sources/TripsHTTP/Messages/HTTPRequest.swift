@@ -129,8 +129,9 @@ package struct HTTPRequest: Sendable, Hashable {
 
     // MARK: - Reuse by the parser
 
-    /// Which box holds the request: the same for a request made in the box of the one before.
-    var boxIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+    /// The box that holds the request: the same for a request made in the box of the one
+    /// before (tests hold it weakly, to see whether the parser kept it).
+    var box: AnyObject { storage }
 
     /// Whether no other copy shares this request's box: then the parser may fill it anew.
     mutating func isUnique() -> Bool { isKnownUniquelyReferenced(&storage) }

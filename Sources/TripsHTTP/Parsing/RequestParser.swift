@@ -93,8 +93,12 @@ package struct RequestParser {
     /// The last request made, kept to be made again: once its answer is written and nothing
     /// else holds it, its box and its fields' room serve the next request, which then costs
     /// no allocation (a keep-alive connection's requests come one after another). Only a
-    /// request without content is kept: an idle connection would hold its content too.
+    /// request without content and with a small head (`maxSpareSectionLength`) is kept: an
+    /// idle connection holds what its spare holds.
     private var spare: HTTPRequest?
+    /// The largest header section of a request kept as the spare: an API client's or a
+    /// browser's usual head, so that a thousand idle connections hold a few MB at most.
+    static let maxSpareSectionLength = 4096
 
     init(limits: HTTPServerConfiguration.Limits = .init(), contentLimit: @escaping (HTTPRequest) -> Int? = { _ in nil }) {
         self.limits = limits
@@ -437,7 +441,7 @@ package struct RequestParser {
         let request = HTTPRequest(
             method: head.method, target: head.target, path: head.path, query: head.query,
             version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive, reusing: &spare)
-        spare = body.isEmpty ? request : nil
+        spare = body.isEmpty && sectionLength <= Self.maxSpareSectionLength ? request : nil
         head = Head()
         body = []
         sectionLength = 0

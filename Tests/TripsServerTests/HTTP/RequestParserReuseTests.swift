@@ -21,7 +21,7 @@ import Testing
         var parser = RequestParser()
         let held = try Self.request(&parser, Self.first)
         let next = try Self.request(&parser, Self.second)
-        #expect(next.boxIdentity != held.boxIdentity)
+        #expect(ObjectIdentifier(next.box) != ObjectIdentifier(held.box), "both alive: their boxes are two")
         #expect(held.method == .get && held.path == "/trips/1" && held.query == "limit=2")
         #expect(held.headerFields[.host] == "a.example" && held.headerFields[.accept] == "text/plain")
         #expect(held.headerFields.count == 3)
@@ -31,18 +31,37 @@ import Testing
 
     @Test func aRequestNoLongerHeldLeavesNothingOfItselfInTheNext() throws {
         var parser = RequestParser()
-        let firstBox = try {
+        weak var firstBox: AnyObject?
+        do {
             let first = try Self.request(&parser, Self.first)
             #expect(first.headerFields.count == 3)
-            return first.boxIdentity
-        }()  // the first request is dropped here, before the second is made
+            firstBox = first.box
+        }  // the first request is dropped here, before the second is made
+        let kept = firstBox != nil
+        #expect(kept, "kept by the parser")
         let request = try Self.request(&parser, Self.second)
-        #expect(request.boxIdentity == firstBox, "made in the first one's box")
+        let sameBox = request.box === firstBox
+        #expect(sameBox, "made in the first one's box")
         #expect(request.method == .head && request.target == "/trips/2" && request.query == nil)
         #expect(Array(request.headerFields) == [HTTPField(name: .host, value: "b.example")])
         #expect(!request.headerFields.contains(.accept))
         _ = consume request
         let third = try Self.request(&parser, "POST /trips HTTP/1.1\r\nHost: c.example\r\nContent-Length: 2\r\n\r\n{}")
         #expect(third.body == Array("{}".utf8) && third.headerFields[.contentLength] == "2")
+    }
+
+    /// An idle connection holds what its spare holds: never content, nor a large head.
+    @Test(arguments: [
+        "POST /trips HTTP/1.1\r\nHost: a.example\r\nContent-Length: 2\r\n\r\n{}",
+        "GET /trips HTTP/1.1\r\nHost: a.example\r\nX-Large: \(String(repeating: "x", count: RequestParser.maxSpareSectionLength))\r\n\r\n",
+    ])
+    func aRequestWithContentOrALargeHeadIsNotKept(first: String) throws {
+        var parser = RequestParser()
+        weak var firstBox: AnyObject?
+        firstBox = try Self.request(&parser, first).box  // the request is dropped at once
+        let dropped = firstBox == nil
+        #expect(dropped, "not kept")
+        let second = try Self.request(&parser, Self.second)
+        #expect(Array(second.headerFields) == [HTTPField(name: .host, value: "b.example")])
     }
 }
