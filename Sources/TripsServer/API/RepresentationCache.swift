@@ -58,11 +58,12 @@ final class RepresentationCache: Sendable {
     /// coding asked for. Beyond, pages are rendered each time until the next change.
     static let tripPageCapacity = 2_000
 
-    /// A trip page's place among those of one revision. The origin is part of it: the page's
+    /// A trip page's place among those of one revision. The host is part of it: the page's
     /// links name the host the request did (`HostAllowList` let through only names it answers).
     struct TripPageKey: Hashable {
         let id: Trip.ID
-        let origin: String
+        /// The request's `Host`, as it sent it.
+        let host: String
         let slot: Int
         let coding: ContentCoding
     }
@@ -139,7 +140,7 @@ final class RepresentationCache: Sendable {
             if kept.revision < revision { kept = (revision, [:]) }
             guard kept.revision == revision, kept.responses.count + encoded.count <= Self.tripPageCapacity else { return }
             for (coding, response) in encoded {
-                kept.responses[TripPageKey(id: key.id, origin: key.origin, slot: key.slot, coding: coding)] = response
+                kept.responses[TripPageKey(id: key.id, host: key.host, slot: key.slot, coding: coding)] = response
             }
         }
         return encoded[encoded.count - 1].response

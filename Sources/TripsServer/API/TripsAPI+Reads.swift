@@ -149,10 +149,11 @@ extension TripsAPI {
         {
             return notModified
         }
-        let origin = "http://\(request.headerFields[.host] ?? "localhost")"
+        let host = request.headerFields[.host] ?? "localhost"
         let slot = caching.slot(LanguageChoice.slot(position: 0, language), isPrivate: isPrivate)
-        let key = RepresentationCache.TripPageKey(id: id, origin: origin, slot: slot, coding: ResponseCompression.coding(for: request))
+        let key = RepresentationCache.TripPageKey(id: id, host: host, slot: slot, coding: ResponseCompression.coding(for: request))
         if let hit = cache.tripPage(key, revision: revision) { return hit }
+        let origin = "http://\(host)"
         // Read again, whole: a change in between is served as it now is, and kept under its own revision.
         guard
             let (trip, version, next, current) = store.read({ list in
