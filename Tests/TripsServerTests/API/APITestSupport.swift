@@ -114,12 +114,10 @@ final class APIServer: Sendable {
         case .now(let immediate):
             return (immediate, context)
         case .later(let start):
-            let response = await withCheckedContinuation { continuation in
-                start(
-                    HTTPResponder(
-                        sink: AnswerSink(continuation), connection: ConnectionID(descriptor: 0, serial: 0), requestID: context.requestID))
-            }
-            return (response, context)
+            let sink = AnswerSink()
+            start(HTTPResponder(sink: sink, connection: ConnectionID(descriptor: 0, serial: 0), requestID: context.requestID))
+            await withCheckedContinuation { continuation in sink.resume(continuation) }
+            return (sink.response, context)
         case .stream:
             throw TestFailure("a stream needs a live server: APIServer(mode: .live)")
         }
@@ -234,19 +232,40 @@ enum TestStore: String, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// Completes a deferred answer into a test's continuation, once.
-private final class AnswerSink: HTTPResponseSink {
-    private let continuation: Mutex<CheckedContinuation<HTTPResponse, Never>?>
+/// Completes a deferred answer into a test's continuation, once. The answer itself is handed
+/// over under an `NSLock` (a pthread mutex) and taken under it once the test resumes: the
+/// thread sanitizer sees that lock order the threads, where a continuation's resumption alone
+/// it does not, and would take the answer's writes on the answering thread for a race.
+private final class AnswerSink: HTTPResponseSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var answer: HTTPResponse?
 
-    init(_ continuation: CheckedContinuation<HTTPResponse, Never>) {
-        self.continuation = Mutex(continuation)
+    /// The answer, once the continuation given to `resume(_:)` has resumed.
+    var response: HTTPResponse {
+        lock.withLock { answer ?? HTTPResponse(status: .internalServerError) }
+    }
+
+    /// Resumes `continuation` when the answer comes (at once if it came already).
+    func resume(_ continuation: CheckedContinuation<Void, Never>) {
+        let answered = lock.withLock {
+            self.continuation = continuation
+            return answer != nil
+        }
+        if answered { deliverPending() }
     }
 
     func deliver(_ response: HTTPResponse, to connection: ConnectionID) {
-        continuation.withLock { pending in
-            pending?.resume(returning: response)
-            pending = nil
+        lock.withLock { if answer == nil { answer = response } }
+        deliverPending()
+    }
+
+    private func deliverPending() {
+        let pending = lock.withLock {
+            defer { continuation = nil }
+            return answer == nil ? nil : continuation
         }
+        pending?.resume()
     }
 }
 
