@@ -293,43 +293,6 @@ package struct RequestParser {
 
     // MARK: - Fields
 
-    /// Where a field line splits: the name ends at `nameEnd`, the trimmed value spans `valueStart..<valueEnd`.
-    private struct FieldSplit {
-        var nameEnd: Int
-        var valueStart: Int
-        var valueEnd: Int
-    }
-
-    /// field-line = field-name ":" OWS field-value OWS
-    ///
-    /// https://www.rfc-editor.org/rfc/rfc9112#name-field-syntax
-    private static func scanFieldLine(_ line: UnsafeRawBufferPointer) -> Result<FieldSplit, HTTPParseError> {
-        let first = line[0]
-        if isWhitespace(first) { return .failure(.obsoleteLineFolding) }
-        var index = 0
-        while index < line.count, isTokenByte(line[index]) { index += 1 }
-        guard index < line.count, index > 0 else { return .failure(.invalidFieldName) }
-        let stop = line[index]
-        if stop != UInt8(ascii: ":") {
-            if isWhitespace(stop), line[index...].contains(UInt8(ascii: ":")) {
-                return .failure(.whitespaceBeforeColon)
-            }
-            return .failure(stop == ASCII.cr ? .invalidLineEnding : .invalidFieldName)
-        }
-        let nameEnd = index
-        var start = index + 1
-        while start < line.count, isWhitespace(line[start]) { start += 1 }
-        var end = line.count
-        while end > start, isWhitespace(line[end - 1]) { end -= 1 }
-        for position in start..<end {
-            let byte = line[position]
-            if byte < 0x20 && byte != ASCII.tab || byte == 0x7F {
-                return .failure(byte == ASCII.cr ? .invalidLineEnding : .invalidFieldValue)
-            }
-        }
-        return .success(FieldSplit(nameEnd: nameEnd, valueStart: start, valueEnd: end))
-    }
-
     /// Records a field and what the framing fields say.
     private mutating func addField(_ line: UnsafeRawBufferPointer, _ split: FieldSplit) {
         let name = UnsafeRawBufferPointer(rebasing: line[0..<split.nameEnd])
