@@ -32,8 +32,9 @@ final class TripJSONCache: Sendable {
         for index in found.indices where found[index] == nil {
             var writer = JSONWriter(reservingCapacity: 320)
             trips[index].writeJSON(to: &writer)
-            found[index] = writer.bytes
-            made.append((trips[index].id, versions[index], writer.bytes))
+            let json = writer.bytes  // a copy when shorter than the room: taken once
+            found[index] = json
+            made.append((trips[index].id, versions[index], json))
         }
         if !made.isEmpty {
             objects.withLock { kept in
@@ -42,6 +43,9 @@ final class TripJSONCache: Sendable {
                 }
             }
         }
+        // `[Trip].writeJSON`'s framing, over bytes: through a `JSONWriter` and a closure per
+        // object (one definition for both) a page of 50 cost 17% more (the writer's room is
+        // zeroed first, and each trip copied into the closure).
         var json: [UInt8] = []
         json.reserveCapacity(found.reduce(2 + found.count) { $0 + ($1?.count ?? 0) })
         json.append(UInt8(ascii: "["))
