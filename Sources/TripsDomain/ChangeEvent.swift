@@ -36,6 +36,14 @@ public struct ChangeEvent: Sendable, Hashable {
 
     public var isReset: Bool { name == Self.resetName }
 
+    /// Whether `name` is one a change's event has (every name but `reset`).
+    public static func isChangeName(_ name: String) -> Bool {
+        switch name {
+        case "created", "updated", "deleted", "reordered", "sorted", "favorites": true
+        default: false
+        }
+    }
+
     /// The event for `change`, which `apply` turned into `outcome` and left the list as
     /// `list`; nil when the change changed nothing (it is not journaled either).
     public init?(_ change: TripChange, outcome: TripChangeOutcome, list: TripList, previousRevision: UInt64) {

@@ -210,6 +210,14 @@ follow() {
   exit 1
 }
 
+# settle: lets the follower finish what it does after its reads reach a revision: its second
+# copy of the state takes the same changes after the swap (PostgresTripStore.publish), and
+# under callgrind a batch of thousands takes seconds. Without it the count took in or left
+# out a batch's second half at either end, and swung by a fifth between runs.
+settle() {
+  sleep 5
+}
+
 # measure_replay: step 6.
 measure_replay() {
   echo "== PostgreSQL: the changes one instance replays, under callgrind" >&2
@@ -223,10 +231,12 @@ measure_replay() {
   changes creates "$writer" 8 "$WORK/replay-warm-up.out"  # the follower's tables and caches grown
   from="$(revision_of "$writer")"
   follow "$follower" "$from"
+  settle
   callgrind_control --zero "$follower_pid" >/dev/null
   changes creates "$writer" 8 "$WORK/replay.out"
   to="$(revision_of "$writer")"
   follow "$follower" "$to"
+  settle
   callgrind_control --dump=replay "$follower_pid" >/dev/null
   dump="$(ls "$WORK"/replay."$follower_pid".* | head -1)"
   REPLAYED=$((to - from))

@@ -10,7 +10,7 @@ extension PostgresTripTables {
     package func positions(_ rows: PostgresRows) throws(PostgresStoreError) -> [(id: Trip.ID, key: Int64)] {
         try rows.rows.map { (row) throws(PostgresStoreError) in
             guard let id = row[0].flatMap({ Int($0) }), let key = row[1].flatMap({ Int64($0) }) else {
-                throw .damaged("a position row reads \(row)")
+                throw .damaged("a position row reads \(Self.describe(row))")
             }
             return (id, key)
         }
@@ -54,6 +54,16 @@ extension PostgresTripTables {
         (0..<row.count).map { row[$0].map(shortened) ?? "NULL" }.joined(separator: ", ")
     }
 
+    /// A row read as strings, its values shortened, for a message about a row that does not read.
+    private static func describe(_ row: [String?]) -> String {
+        row.map { $0.map(shortened) ?? "NULL" }.joined(separator: ", ")
+    }
+
+    private static func shortened(_ value: String) -> String {
+        var value = value
+        return value.withUTF8 { shortened(UnsafeRawBufferPointer($0)) }
+    }
+
     /// A value from the database as text for a message, its first 64 bytes at most: a row that
     /// does not read may hold anything, up to the 64 MiB a message can carry, and the message
     /// goes to the log.
@@ -71,7 +81,7 @@ extension PostgresTripTables {
             let width = row[2].flatMap({ Int($0) }), let height = row[3].flatMap({ Int($0) }),
             let byteCount = row[4].flatMap({ Int($0) }),
             let photo = TripPhoto(digest: digest, format: format, width: width, height: height, byteCount: byteCount)
-        else { throw .damaged("a trip_photos row reads \(row)") }
+        else { throw .damaged("a trip_photos row reads \(describe(row))") }
         return photo
     }
 
@@ -88,10 +98,28 @@ extension PostgresTripTables {
 
     /// A `trip_changes` row's revision, event and data.
     package static func event(_ row: [String?]) throws(PostgresStoreError) -> ChangeEvent {
-        guard row.count == 3, let revision = row[0].flatMap({ UInt64($0) }), let name = row[1], let data = row[2] else {
-            throw .damaged("a trip_changes row reads \(row)")
+        guard row.count == 3, let revision = row[0].flatMap({ UInt64($0) }) else {
+            throw .damaged("a trip_changes row reads \(describe(row))")
         }
-        return ChangeEvent(revision: revision, name: name, data: Array(data.utf8))
+        return try event(revision: revision, name: row[1], data: row[2])
+    }
+
+    /// A stored event as the feed will send it, checked first: the database is not trusted to
+    /// keep the feed's framing, so a name it does not know or data that is not one line (a line
+    /// break would start a field of its own in `text/event-stream`) is damage.
+    static func event(revision: UInt64, name: String?, data: String?) throws(PostgresStoreError) -> ChangeEvent {
+        guard let name, ChangeEvent.isChangeName(name) else {
+            throw .damaged("change \(revision)'s event is named \(name.map(shortened) ?? "NULL")")
+        }
+        let bytes = Array((data ?? "").utf8)
+        let isOneLine = bytes.withUnsafeBytes { (raw) in
+            guard let base = raw.baseAddress else { return true }
+            return memchr(base, 0x0A, raw.count) == nil && memchr(base, 0x0D, raw.count) == nil
+        }
+        guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}"), isOneLine else {
+            throw .damaged("change \(revision)'s event data is not one JSON object on one line")
+        }
+        return ChangeEvent(revision: revision, name: name, data: bytes)
     }
 
     package static func keyUse(_ text: String?) throws(PostgresStoreError) -> IdempotencyKeyUse {
@@ -104,11 +132,12 @@ extension PostgresTripTables {
         }
     }
 
-    /// Applies a `trip_changes` row (revision, record, position keys) as the journal's replay
-    /// does; answers it as a step, for the other copy of the state (`State.redo`).
+    /// Applies a `trip_changes` row (revision, record, position keys, event, data) as the
+    /// journal's replay does; answers it as a step, for the other copy of the state
+    /// (`State.redo`).
     package static func replay(_ row: [String?], onto state: inout State) throws(PostgresStoreError) -> Step {
-        guard row.count == 3, let revision = row[0].flatMap({ UInt64($0) }), let text = row[1] else {
-            throw .damaged("a trip_changes row reads \(row)")
+        guard row.count == 5, let revision = row[0].flatMap({ UInt64($0) }), let text = row[1] else {
+            throw .damaged("a trip_changes row reads \(describe(row))")
         }
         var keys: TripPositionKeys.Assignment?
         if let positions = row[2] {
@@ -123,21 +152,8 @@ extension PostgresTripTables {
         } catch {
             throw .damaged("change \(revision): \(error)")
         }
-        guard record.revision == revision, revision == state.list.revision + 1 else {
-            throw .damaged("change \(revision) follows \(state.list.revision)")
-        }
-        let event: ChangeEvent?
-        do throws(TripsError) {
-            event = try state.list.applyTelling(record.change).event
-        } catch {
-            throw .damaged("change \(revision) no longer applies: \(error)")
-        }
-        guard let event, state.list.revision == revision else {
-            throw .damaged("change \(revision) does not lead to revision \(revision)")
-        }
-        state.history.append(event)
-        if let use = record.idempotency { state.ledger.finish(use, now: use.at) }
-        state.keep(keysOf: record.change, given: keys)
-        return .change(record, event, keys: keys)
+        let step = Step.change(record, try event(revision: revision, name: row[3], data: row[4]), keys: keys)
+        try state.redo(step)
+        return step
     }
 }

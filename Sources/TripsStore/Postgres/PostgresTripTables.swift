@@ -144,7 +144,9 @@ package final class PostgresTripTables {
         return .reloaded
     }
 
-    /// The changes after `state`'s revision, in order, with the position keys each gave.
+    /// The changes after `state`'s revision, in order, with the position keys each gave and the
+    /// event the writing instance told of each (taken as written: making it again here would
+    /// write the trips' JSON once more on every instance for every other instance's change).
     ///
     /// Bounded above by the state row's revision (which every change's transaction writes, so
     /// the bound leaves none out): a range on the primary key, which PostgreSQL reads through
@@ -154,7 +156,7 @@ package final class PostgresTripTables {
     /// 36,000 changes, growing with `--history`.
     static func changes(after state: State) -> PostgresStatement {
         PostgresStatement(
-            "SELECT revision, record, positions FROM trip_changes WHERE revision > $1 AND revision <= (SELECT revision FROM trips_state) ORDER BY revision",
+            "SELECT revision, record, positions, event, data FROM trip_changes WHERE revision > $1 AND revision <= (SELECT revision FROM trips_state) ORDER BY revision",
             [String(state.list.revision)], prepared: true)
     }
 

@@ -51,4 +51,22 @@ import TripsDomain
         }
         #expect(missing.utf8.count < 1_000 && missing.contains("which trip_photos lacks"))
     }
+
+    /// A stored event goes to the feed as it is (another instance's change is told as its
+    /// writer told it), so what would break the feed's framing is refused: a name the feed
+    /// does not send, data over more than one line, data that is not an object.
+    @Test func aStoredEventThatWouldBreakTheFeedsFramingIsDamaged() throws {
+        let event = try PostgresTripTables.event(revision: 4, name: "deleted", data: #"{"revision":4,"ids":[2]}"#)
+        #expect(event == ChangeEvent(revision: 4, name: "deleted", data: Array(#"{"revision":4,"ids":[2]}"#.utf8)))
+        let refused: [(name: String?, data: String?)] = [
+            ("deleted\ndata: {}", #"{"revision":4}"#), ("reset", #"{"revision":4}"#), (nil, #"{"revision":4}"#),
+            ("deleted", "{\"revision\":4}\n\ndata: {}"), ("deleted", "{\"revision\":4,\r\"ids\":[]}"),
+            ("deleted", "[4]"), ("deleted", ""), ("deleted", nil),
+        ]
+        for (name, data) in refused {
+            #expect(throws: PostgresStoreError.self, "\(String(describing: name)) \(String(describing: data))") {
+                try PostgresTripTables.event(revision: 4, name: name, data: data)
+            }
+        }
+    }
 }

@@ -147,6 +147,24 @@ struct PostgresTripTablesLiveTests {
         }
     }
 
+    /// Another instance tells a change as its writer stored it, and does not write the
+    /// trips' JSON again; a stored event that would break the feed's framing is damage.
+    @Test func anotherInstanceTellsTheEventItsWriterStored() async throws {
+        try await inFreshSchema(named: "trips_tables") { schema in
+            let first = try Instance(schema: schema)
+            let second = try Instance(schema: schema)
+            try first.commit([.add(Self.samples, before: nil), .setFavorite(2, true)])
+            let told = #"{"revision":2,"added":[2],"removed":[],"as":"stored"}"#
+            _ = try first.tables.connection.query("UPDATE trip_changes SET data = $1 WHERE revision = 2", [told])
+            #expect(try second.tables.catchUp(&second.state) == .replayed(2))
+            #expect(second.state.history.all.map(\.data) == [first.state.history.all[0].data, Array(told.utf8)])
+
+            try first.commit([.setFavorite(3, true)])
+            _ = try first.tables.connection.query(#"UPDATE trip_changes SET data = E'{"revision":3}\n\nevent: reset' WHERE revision = 3"#)
+            #expect(throws: PostgresStoreError.self) { try second.tables.catchUp(&second.state) }
+        }
+    }
+
     /// Catching up (each transaction's first round trip, under the lock) reads the changes
     /// through the primary key even in the plan PostgreSQL makes least of it: generic (a
     /// prepared statement's, after five runs) and with no statistics yet. The first form,
