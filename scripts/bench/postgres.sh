@@ -31,12 +31,17 @@
 #      the second reaches the first's revision. Exact, unlike the rates: compare it before and
 #      after a change to the replay. BENCH_CALLGRIND_OUT=FILE keeps the profile (where the
 #      instructions go: callgrind_annotate FILE).
+#   7. BENCH_WRITER_ONLY=1: the instructions an instance spends on each create it writes (the
+#      request, the transaction's statements, their answers, the list and the reply): one
+#      instance under callgrind takes creates at 8 connections for BENCH_DURATION seconds after
+#      a warm-up; the count is divided by the creates acknowledged. BENCH_CALLGRIND_OUT as in 6.
 #
 #   scripts/bench/postgres.sh
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
 #   BENCH_WRITES_ONLY=1 scripts/bench/postgres.sh   # steps 1 (without the journal), 3 and 4
 #   BENCH_STARTUP_ONLY=1 scripts/bench/postgres.sh  # step 5 alone
 #   BENCH_REPLAY_ONLY=1 scripts/bench/postgres.sh   # step 6 alone
+#   BENCH_WRITER_ONLY=1 scripts/bench/postgres.sh   # step 7 alone
 #   BENCH_STARTUP_ONLY=1 BENCH_STARTUP_TRIPS=100000 BENCH_CALLGRIND=1 scripts/bench/postgres.sh
 #                                                   # and one more start-up under callgrind:
 #                                                   # instructions to the listening line
@@ -59,7 +64,8 @@ STARTUP_ONLY="${BENCH_STARTUP_ONLY:-0}"
 STARTUP_TRIPS="${BENCH_STARTUP_TRIPS:-1000000}"
 CALLGRIND="${BENCH_CALLGRIND:-0}"
 REPLAY_ONLY="${BENCH_REPLAY_ONLY:-0}"
-[[ "$CALLGRIND" != 1 && "$REPLAY_ONLY" != 1 ]] || require_tool valgrind valgrind
+WRITER_ONLY="${BENCH_WRITER_ONLY:-0}"
+[[ "$CALLGRIND" != 1 && "$REPLAY_ONLY" != 1 && "$WRITER_ONLY" != 1 ]] || require_tool valgrind valgrind
 
 require_tool wrk wrk
 require_tool curl curl
@@ -243,6 +249,32 @@ measure_replay() {
   REPLAY_IR=$(($(callgrind_total "$dump") / REPLAYED))
   [[ -z "${BENCH_CALLGRIND_OUT:-}" ]] || cp "$dump" "$BENCH_CALLGRIND_OUT"
 }
+
+# measure_writer: step 7.
+measure_writer() {
+  echo "== PostgreSQL: the creates one instance writes, under callgrind" >&2
+  local writer_pid dump
+  WRAPPER=(valgrind --tool=callgrind --callgrind-out-file="$WORK/writer.%p" --dump-instr=no --)
+  TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start --threads 1
+  WRAPPER=()
+  writer_pid="${PIDS[-1]}"
+  DURATION=2 changes creates "$PORT" 8 "$WORK/writer-warm-up.out"
+  callgrind_control --zero "$writer_pid" >/dev/null
+  changes creates "$PORT" 8 "$WORK/writer.out"
+  callgrind_control --dump=writer "$writer_pid" >/dev/null
+  dump="$(ls "$WORK"/writer."$writer_pid".* | head -1)"
+  WRITTEN="$(grep -o 'acknowledged creates: [0-9]*' "$WORK/writer.out" | grep -o '[0-9]*$')"
+  WRITER_IR=$(($(callgrind_total "$dump") / WRITTEN))
+  [[ -z "${BENCH_CALLGRIND_OUT:-}" ]] || cp "$dump" "$BENCH_CALLGRIND_OUT"
+}
+
+if [[ "$WRITER_ONLY" == 1 ]]; then
+  measure_writer
+  echo
+  echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }')"
+  echo "creates one instance writes: $WRITTEN acknowledged, $WRITER_IR instructions per create (every thread)"
+  exit 0
+fi
 
 if [[ "$REPLAY_ONLY" == 1 ]]; then
   measure_replay

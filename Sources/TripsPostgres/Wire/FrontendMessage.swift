@@ -1,3 +1,5 @@
+import Glibc
+
 /// A message this client sends to a PostgreSQL server (protocol 3.0).
 ///
 /// Only what Trips uses: the startup, password and SASL answers, the extended query protocol
@@ -131,14 +133,11 @@ package enum FrontendMessage: Sendable, Hashable {
             writer.int16(0)  // no parameter format codes: all text
             writer.int16(UInt16(parameters.count))
             for (index, parameter) in parameters.enumerated() {
-                guard let parameter else {
+                guard var parameter else {
                     writer.int32(-1)
                     continue
                 }
-                let utf8 = parameter.utf8
-                guard !utf8.contains(0) else { throw .nulCharacter(in: .parameter(index)) }
-                try writer.int32(length: utf8.count)
-                writer.bytes(utf8)
+                try writer.countedString(&parameter, .parameter(index))
             }
             writer.int16(0)  // no result format codes: all text
         case .describe(let target):
@@ -169,6 +168,13 @@ package enum FrontendMessage: Sendable, Hashable {
             writer.bytes(key.secretKey)
         }
         try writer.endMessage()
+    }
+
+    /// Whether `utf8` holds a NUL, looked for with memchr: a parameter can be a whole batch's
+    /// rows, and `String.UTF8View.contains` took a tenth of a writing instance's time.
+    fileprivate static func containsNUL(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        return memchr(base, 0, utf8.count) != nil
     }
 
     /// Appends fields in network byte order and fills in the length when the message ends.
@@ -220,10 +226,18 @@ package enum FrontendMessage: Sendable, Hashable {
 
         /// A NUL-terminated string; a NUL inside would end it early, so it is refused.
         mutating func cString(_ value: String, _ field: FrontendMessage.Field) throws(PostgresEncodingError) {
-            let utf8 = value.utf8
-            guard !utf8.contains(0) else { throw .nulCharacter(in: field) }
-            buffer.append(contentsOf: utf8)
+            var value = value
+            guard !value.withUTF8(FrontendMessage.containsNUL) else { throw .nulCharacter(in: field) }
+            value.withUTF8 { buffer.append(contentsOf: $0) }
             buffer.append(0)
+        }
+
+        /// A string's byte count, then its bytes: a parameter's value. Text format cannot
+        /// carry a NUL, so one is refused too.
+        mutating func countedString(_ value: inout String, _ field: FrontendMessage.Field) throws(PostgresEncodingError) {
+            guard !value.withUTF8(FrontendMessage.containsNUL) else { throw .nulCharacter(in: field) }
+            try int32(length: value.utf8.count)
+            value.withUTF8 { buffer.append(contentsOf: $0) }
         }
     }
 }

@@ -6,35 +6,38 @@
 /// every element type; nil is `NULL`.
 /// https://www.postgresql.org/docs/current/arrays.html#ARRAYS-IO
 package enum PostgresArrayLiteral {
-    package static func encode(_ elements: some Sequence<String?>) -> String {
+    package static func encode(_ elements: [String?]) -> String {
         // Built as UTF-8 bytes, copying the runs between the characters to escape whole: a
-        // transaction's rows and records go through here, and a `String` grown a scalar at a
-        // time took a seventh of a writing instance's time.
-        var literal: [UInt8] = [UInt8(ascii: "{")]
-        var isFirst = true
-        for element in elements {
-            if !isFirst { literal.append(UInt8(ascii: ",")) }
-            isFirst = false
-            guard var element else {
+        // transaction's rows, records and events go through here, and a `String` grown a
+        // scalar at a time took a seventh of a writing instance's time. Not generic: over
+        // `some Sequence` each element was fetched through a witness call from another module.
+        var literal: [UInt8] = []
+        literal.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
+        literal.append(UInt8(ascii: "{"))
+        for index in elements.indices {
+            if index > 0 { literal.append(UInt8(ascii: ",")) }
+            guard var element = elements[index] else {
                 literal.append(contentsOf: "NULL".utf8)
                 continue
             }
             literal.append(UInt8(ascii: "\""))
-            element.withUTF8 { bytes in
-                var rest = bytes[...]
-                // `"` and `\` are ASCII: no byte of another character's UTF-8 is either.
-                while let special = rest.firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                    literal.append(contentsOf: rest[..<special])
-                    literal.append(UInt8(ascii: "\\"))
-                    literal.append(rest[special])
-                    rest = rest[(special + 1)...]
-                }
-                literal.append(contentsOf: rest)
-            }
+            element.withUTF8 { appendEscaped($0, to: &literal) }
             literal.append(UInt8(ascii: "\""))
         }
         literal.append(UInt8(ascii: "}"))
         return String(decoding: literal, as: UTF8.self)
+    }
+
+    /// `bytes` with a backslash before each `"` and `\`. Both are ASCII: no byte of another
+    /// character's UTF-8 is either.
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to literal: inout [UInt8]) {
+        var runStart = 0
+        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "\\") {
+            literal.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            literal.append(UInt8(ascii: "\\"))
+            runStart = index
+        }
+        literal.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     package static func encode<Integer: BinaryInteger>(_ elements: some Sequence<Integer>) -> String {

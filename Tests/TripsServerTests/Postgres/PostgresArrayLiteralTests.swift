@@ -10,6 +10,8 @@ import Testing
         #expect(PostgresArrayLiteral.encode([String?]()) == "{}")
         // Characters of several bytes next to escapes, and escapes at either end.
         #expect(PostgresArrayLiteral.encode([#""Évora"✓\"#, #"日本\"#]) == #"{"\"Évora\"✓\\","日本\\"}"#)
+        // Escapes one after another, and a whole element of them.
+        #expect(PostgresArrayLiteral.encode([#"a""\\b"#, #"""#]) == #"{"a\"\"\\\\b","\""}"#)
         #expect(PostgresArrayLiteral.encode([3, -1, 0]) == "{3,-1,0}")
     }
 }
