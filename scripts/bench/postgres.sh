@@ -33,8 +33,10 @@
 #      instructions go: callgrind_annotate FILE).
 #   7. BENCH_WRITER_ONLY=1: the instructions an instance spends on each create it writes (the
 #      request, the transaction's statements, their answers, the list and the reply): one
-#      instance under callgrind takes creates at 8 connections for BENCH_DURATION seconds after
-#      a warm-up; the count is divided by the creates acknowledged. BENCH_CALLGRIND_OUT as in 6.
+#      instance under callgrind takes creates on one connection for BENCH_DURATION seconds
+#      after a warm-up, so that each is a transaction of its own (with more, how many share a
+#      transaction, and so the count, swung with the timing); the count is divided by the
+#      creates acknowledged. BENCH_CALLGRIND_OUT as in 6.
 #
 #   scripts/bench/postgres.sh
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
@@ -258,9 +260,9 @@ measure_writer() {
   TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start --threads 1
   WRAPPER=()
   writer_pid="${PIDS[-1]}"
-  DURATION=2 changes creates "$PORT" 8 "$WORK/writer-warm-up.out"
+  DURATION=2 changes creates "$PORT" 1 "$WORK/writer-warm-up.out"
   callgrind_control --zero "$writer_pid" >/dev/null
-  changes creates "$PORT" 8 "$WORK/writer.out"
+  changes creates "$PORT" 1 "$WORK/writer.out"
   callgrind_control --dump=writer "$writer_pid" >/dev/null
   dump="$(ls "$WORK"/writer."$writer_pid".* | head -1)"
   WRITTEN="$(grep -o 'acknowledged creates: [0-9]*' "$WORK/writer.out" | grep -o '[0-9]*$')"

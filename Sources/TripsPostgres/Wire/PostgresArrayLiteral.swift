@@ -7,37 +7,47 @@
 /// https://www.postgresql.org/docs/current/arrays.html#ARRAYS-IO
 package enum PostgresArrayLiteral {
     package static func encode(_ elements: [String?]) -> String {
-        // Built as UTF-8 bytes, copying the runs between the characters to escape whole: a
-        // transaction's rows, records and events go through here, and a `String` grown a
-        // scalar at a time took a seventh of a writing instance's time. Not generic: over
-        // `some Sequence` each element was fetched through a witness call from another module.
-        var literal: [UInt8] = []
-        literal.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
-        literal.append(UInt8(ascii: "{"))
-        for index in elements.indices {
-            if index > 0 { literal.append(UInt8(ascii: ",")) }
-            guard var element = elements[index] else {
-                literal.append(contentsOf: "NULL".utf8)
-                continue
+        // Written straight into the string's storage, sized for the worst case (every byte
+        // escaped): a transaction's rows, records and events go through here, and JSON has a
+        // quote every few bytes, so appending the runs between them to an array cost more
+        // than the bytes themselves. Not generic: over `some Sequence` each element came
+        // through a witness call from another module.
+        let capacity = elements.reduce(2) { $0 + 1 + ($1.map { $0.utf8.count * 2 + 2 } ?? 4) }
+        return String(unsafeUninitializedCapacity: capacity) { output in
+            var end = 0
+            output[end] = UInt8(ascii: "{")
+            end += 1
+            for index in elements.indices {
+                if index > 0 {
+                    output[end] = UInt8(ascii: ",")
+                    end += 1
+                }
+                guard var element = elements[index] else {
+                    for byte in "NULL".utf8 {
+                        output[end] = byte
+                        end += 1
+                    }
+                    continue
+                }
+                output[end] = UInt8(ascii: "\"")
+                end += 1
+                element.withUTF8 { bytes in
+                    // `"` and `\` are ASCII: no byte of another character's UTF-8 is either.
+                    for byte in bytes {
+                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                            output[end] = UInt8(ascii: "\\")
+                            end += 1
+                        }
+                        output[end] = byte
+                        end += 1
+                    }
+                }
+                output[end] = UInt8(ascii: "\"")
+                end += 1
             }
-            literal.append(UInt8(ascii: "\""))
-            element.withUTF8 { appendEscaped($0, to: &literal) }
-            literal.append(UInt8(ascii: "\""))
+            output[end] = UInt8(ascii: "}")
+            return end + 1
         }
-        literal.append(UInt8(ascii: "}"))
-        return String(decoding: literal, as: UTF8.self)
-    }
-
-    /// `bytes` with a backslash before each `"` and `\`. Both are ASCII: no byte of another
-    /// character's UTF-8 is either.
-    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to literal: inout [UInt8]) {
-        var runStart = 0
-        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "\\") {
-            literal.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            literal.append(UInt8(ascii: "\\"))
-            runStart = index
-        }
-        literal.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     package static func encode<Integer: BinaryInteger>(_ elements: some Sequence<Integer>) -> String {
