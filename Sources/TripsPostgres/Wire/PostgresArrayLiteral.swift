@@ -50,7 +50,40 @@ package enum PostgresArrayLiteral {
         }
     }
 
-    package static func encode<Integer: BinaryInteger>(_ elements: some Sequence<Integer>) -> String {
-        "{" + elements.map { String($0) }.joined(separator: ",") + "}"
+    package static func encode(_ elements: [Int]) -> String { integers(elements) }
+    package static func encode(_ elements: [Int64]) -> String { integers(elements) }
+    package static func encode(_ elements: [UInt64]) -> String { integers(elements) }
+
+    /// `{3,-1,0}`, the digits written straight into the string: ids, versions and position
+    /// keys go through here for every row a transaction writes, and `String($0)` over any
+    /// `BinaryInteger` from another module cost thousands of instructions a literal.
+    private static func integers<Integer: FixedWidthInteger>(_ elements: [Integer]) -> String {
+        // A sign and the 20 digits of UInt64.max, and a comma, at most per element.
+        String(unsafeUninitializedCapacity: 2 + elements.count * 22) { output in
+            var end = 0
+            output[end] = UInt8(ascii: "{")
+            end += 1
+            for index in elements.indices {
+                if index > 0 {
+                    output[end] = UInt8(ascii: ",")
+                    end += 1
+                }
+                let element = elements[index]
+                if element < 0 {
+                    output[end] = UInt8(ascii: "-")
+                    end += 1
+                }
+                var magnitude = UInt64(element.magnitude)
+                let first = end
+                repeat {
+                    output[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    end += 1
+                } while magnitude > 0
+                output[first..<end].reverse()
+            }
+            output[end] = UInt8(ascii: "}")
+            return end + 1
+        }
     }
 }

@@ -13,5 +13,8 @@ import Testing
         // Escapes one after another, and a whole element of them.
         #expect(PostgresArrayLiteral.encode([#"a""\\b"#, #"""#]) == #"{"a\"\"\\\\b","\""}"#)
         #expect(PostgresArrayLiteral.encode([3, -1, 0]) == "{3,-1,0}")
+        #expect(PostgresArrayLiteral.encode([Int]()) == "{}")
+        #expect(PostgresArrayLiteral.encode([Int64.min, Int64.max, 10]) == "{-9223372036854775808,9223372036854775807,10}")
+        #expect(PostgresArrayLiteral.encode([UInt64.max, 0, 65_536]) == "{18446744073709551615,0,65536}")
     }
 }
