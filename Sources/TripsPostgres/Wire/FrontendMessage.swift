@@ -188,16 +188,15 @@ package enum FrontendMessage: Sendable, Hashable {
         mutating func beginMessage(type: UInt8?) {
             if let type { buffer.append(type) }
             lengthOffset = buffer.count
-            buffer.append(contentsOf: [0, 0, 0, 0])
+            int32(0)
         }
 
         /// The length counts itself and the body, not the type byte.
         mutating func endMessage() throws(PostgresEncodingError) {
             let length = buffer.count - lengthOffset
             guard length <= Int(Int32.max) else { throw .messageTooLong(length: length) }
-            withUnsafeBytes(of: Int32(length).bigEndian) { bytes in
-                for (index, byte) in bytes.enumerated() { buffer[lengthOffset + index] = byte }
-            }
+            let offset = lengthOffset
+            buffer.withUnsafeMutableBytes { $0.storeBytes(of: Int32(length).bigEndian, toByteOffset: offset, as: Int32.self) }
         }
 
         mutating func byte(_ value: UInt8) { buffer.append(value) }
