@@ -1,21 +1,21 @@
 /// Reading the answers to a query: the extended protocol's (`pipeline`, `query`) and the
 /// simple protocol's (`simpleQuery`), message by message, into rows of text.
 extension PostgresConnection {
-    /// The extended query's answers, for each statement: ParseComplete (unless `parses` says
-    /// it was prepared already), BindComplete, RowDescription or NoData, DataRows,
-    /// CommandComplete (or EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse
+    /// The extended query's answers, for each statement: ParseComplete (unless its plan says
+    /// it was prepared already), BindComplete, RowDescription or NoData (unless its plan knows
+    /// the columns), DataRows, CommandComplete (or EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse
     /// the server skips to ReadyForQuery. A named statement whose Parse completed is prepared
     /// from then on, whatever follows. The last statement's rows go to `eachRowOfLast` when
     /// there is one, and its result holds none.
     func readExtendedQueryResults(
-        _ parses: [PostgresPreparedStatements.Parse], deadline: ContinuousClock.Instant,
+        _ plans: [PostgresPreparedStatements.Plan], deadline: ContinuousClock.Instant,
         eachRowOfLast: ((PostgresRowValues) -> Void)?
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         enum Stage { case parse, bind, describe, rows, done }
-        let count = parses.count
+        let count = plans.count
         var results: [PostgresRows] = []
         results.reserveCapacity(count)
-        func firstStage(of index: Int) -> Stage { index == count ? .done : parses[index] == nil ? .bind : .parse }
+        func firstStage(of index: Int) -> Stage { index == count ? .done : plans[index].isParsed ? .parse : .bind }
         var stage = firstStage(of: 0)
         var columns: [String] = []
         var rows: [[String?]] = []
@@ -55,14 +55,23 @@ extension PostgresConnection {
             }
             switch (stage, message) {
             case (.parse, .parseComplete):
-                prepared.parsed(parses[results.count])
+                prepared.parsed(plans[results.count])
                 stage = .bind
-            case (.bind, .bindComplete): stage = .describe
+            case (.bind, .bindComplete):
+                if let known = plans[results.count].columns {
+                    columns = known
+                    stage = .rows
+                } else {
+                    stage = .describe
+                }
             case (.describe, .rowDescription(let descriptions)):
                 guard descriptions.allSatisfy({ $0.formatCode == 0 }) else { throw .unexpectedMessage(.rowDescription) }
                 columns = descriptions.map(\.name)
+                prepared.described(plans[results.count], columns: columns)
                 stage = .rows
-            case (.describe, .noData): stage = .rows
+            case (.describe, .noData):
+                prepared.described(plans[results.count], columns: [])
+                stage = .rows
             case (.rows, .commandComplete), (.rows, .emptyQueryResponse):
                 let tag = if case .commandComplete(let tag) = message { tag } else { "" }
                 results.append(PostgresRows(columns: columns, rows: rows, commandTag: tag))

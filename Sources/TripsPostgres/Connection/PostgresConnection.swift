@@ -133,9 +133,9 @@ package final class PostgresConnection {
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         try perform { () throws(PostgresConnectionError) in
             let deadline = ContinuousClock.now + configuration.queryTimeout
-            let (messages, parses) = prepared.messages(for: statements)
+            let (messages, plans) = prepared.messages(for: statements)
             try send(messages, deadline: deadline)
-            return try readExtendedQueryResults(parses, deadline: deadline, eachRowOfLast: eachRowOfLast)
+            return try readExtendedQueryResults(plans, deadline: deadline, eachRowOfLast: eachRowOfLast)
         }
     }
 

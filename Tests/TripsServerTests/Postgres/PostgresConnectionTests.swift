@@ -17,8 +17,10 @@ import Testing
     }
 
     /// The answers to one extended query that returns `rows` of `columns`.
-    func rowsAnswer(_ columns: [String], _ rows: [[String?]], tag: String) -> [UInt8] {
-        Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(columns) + rows.flatMap(Wire.dataRow)
+    /// A statement's answers: ParseComplete (unless `parsed` is false: it was prepared),
+    /// BindComplete, RowDescription, the rows, CommandComplete and ReadyForQuery.
+    func rowsAnswer(_ columns: [String], _ rows: [[String?]], tag: String, parsed: Bool = true) -> [UInt8] {
+        (parsed ? Wire.message("1", []) : []) + Wire.message("2", []) + Wire.rowDescription(columns) + rows.flatMap(Wire.dataRow)
             + Wire.commandComplete(tag) + Wire.readyForQuery()
     }
 
@@ -148,6 +150,7 @@ import Testing
         #expect(try connection.query("SELECT 1 AS one").rows == [["1"]])
     }
 
+    /// Then it is only bound and executed: its columns, described by the first run, are kept.
     @Test func aPreparedStatementIsParsedOnceUnderItsNameAndThenOnlyBound() throws {
         let (server, connection) = try Self.connected()
         let statement = PostgresStatement("SELECT city FROM trips WHERE id = $1", ["1"], prepared: true)
@@ -158,17 +161,36 @@ import Testing
         #expect(first[0].body == Wire.cString("trips_0") + Wire.cString(statement.sql) + Wire.int16(0))
         #expect(first[1].body.starts(with: [0] + Wire.cString("trips_0")))
 
-        // Bound to the name, twice in one pipeline, next to an unnamed statement parsed each time.
+        // Bound to the name, twice in one pipeline, next to an unnamed statement parsed and
+        // described each time.
         try server.say(
-            Wire.message("2", []) + Wire.rowDescription(["city"]) + Wire.dataRow(["Porto"]) + Wire.commandComplete("SELECT 1")
+            Wire.message("2", []) + Wire.dataRow(["Porto"]) + Wire.commandComplete("SELECT 1")
                 + Wire.message("1", []) + Wire.message("2", []) + Wire.message("n", []) + Wire.commandComplete("SET")
-                + Wire.message("2", []) + Wire.rowDescription(["city"]) + Wire.commandComplete("SELECT 0") + Wire.readyForQuery())
+                + Wire.message("2", []) + Wire.commandComplete("SELECT 0") + Wire.readyForQuery())
         let results = try connection.pipeline([statement, PostgresStatement("SET x.y = 1"), statement])
         #expect(results.map(\.commandTag) == ["SELECT 1", "SET", "SELECT 0"])
+        #expect(results[0].columns == ["city"] && results[0].rows == [["Porto"]] && results[2].columns == ["city"])
         let second = frontendMessages(server.heard())
-        #expect(second.map(\.type) == ["B", "D", "E", "P", "B", "D", "E", "B", "D", "E", "S"])
+        #expect(second.map(\.type) == ["B", "E", "P", "B", "D", "E", "B", "E", "S"])
         #expect(second[0].body.starts(with: [0] + Wire.cString("trips_0")))
-        #expect(second[3].body.starts(with: [0]))  // unnamed
+        #expect(second[2].body.starts(with: [0]))  // unnamed
+    }
+
+    /// A prepared statement whose Describe was answered by an error (the pipeline failed
+    /// before it) is described again next time: its columns are not known yet.
+    @Test func aPreparedStatementIsDescribedUntilTheServerTellsItsColumns() throws {
+        let (server, connection) = try Self.connected()
+        let statement = PostgresStatement("SELECT 1 AS one", prepared: true)
+        try server.say(
+            Wire.message("1", []) + Wire.message("2", []) + Wire.error("57014", "canceling statement") + Wire.readyForQuery())
+        #expect(throws: PostgresConnectionError.self) { try connection.pipeline([statement]) }
+        #expect(frontendMessages(server.heard()).map(\.type) == ["P", "B", "D", "E", "S"])
+        try server.say(rowsAnswer(["one"], [["1"]], tag: "SELECT 1", parsed: false))
+        #expect(try connection.pipeline([statement])[0].rows == [["1"]])
+        #expect(frontendMessages(server.heard()).map(\.type) == ["B", "D", "E", "S"])
+        try server.say(Wire.message("2", []) + Wire.dataRow(["1"]) + Wire.commandComplete("SELECT 1") + Wire.readyForQuery())
+        #expect(try connection.pipeline([statement])[0].rows == [["1"]])
+        #expect(frontendMessages(server.heard()).map(\.type) == ["B", "E", "S"])
     }
 
     @Test func aStatementWhoseParseFailedIsParsedAgainNextTime() throws {

@@ -90,13 +90,16 @@ struct PostgresLiveTests {
     }
 
     @Test func preparedStatementsAreParsedOnceAndOutliveARollback() async throws {
-        let (cities, prepared, afterRollback) = try await withLiveConnection { connection in
+        let (cities, columns, prepared, afterRollback) = try await withLiveConnection { connection in
             let select = PostgresStatement("SELECT $1::text || ' ' || $2::text AS city", prepared: true)
             var cities: [[String?]] = []
+            var columns: [[String]] = []
             for country in ["Portugal", "Spain", "Poland"] {
                 var statement = select
                 statement.parameters = ["Lisbon", country]
-                cities += try connection.pipeline([statement, statement])[1].rows
+                let results = try connection.pipeline([statement, statement])
+                cities += results[1].rows
+                columns += results.map(\.columns)
             }
             let prepared = try connection.query("SELECT statement FROM pg_prepared_statements").rows
             _ = try? connection.pipeline([
@@ -104,9 +107,11 @@ struct PostgresLiveTests {
             ])
             _ = try connection.simpleQuery("ROLLBACK")
             let afterRollback = try connection.pipeline([PostgresStatement("SELECT 2 AS two", prepared: true)])[0].rows
-            return (cities, prepared, afterRollback)
+            return (cities, columns, prepared, afterRollback)
         }
         #expect(cities == [["Lisbon Portugal"], ["Lisbon Spain"], ["Lisbon Poland"]])
+        // Described by the first runs, then run without a Describe: the columns are kept.
+        #expect(columns == Array(repeating: ["city"], count: 6))
         #expect(prepared == [["SELECT $1::text || ' ' || $2::text AS city"]])
         #expect(afterRollback == [["2"]])
     }
