@@ -3,10 +3,10 @@
 extension PostgresConnection {
     /// The extended query's answers, for each statement: ParseComplete (unless its plan says
     /// it was prepared already), BindComplete, RowDescription or NoData (unless its plan knows
-    /// the columns), DataRows, CommandComplete (or EmptyQueryResponse); then one ReadyForQuery. After an ErrorResponse
-    /// the server skips to ReadyForQuery. A named statement whose Parse completed is prepared
-    /// from then on, whatever follows. The last statement's rows go to `eachRowOfLast` when
-    /// there is one, and its result holds none.
+    /// the columns), DataRows, CommandComplete (or EmptyQueryResponse); then one
+    /// ReadyForQuery. After an ErrorResponse the server skips to ReadyForQuery. A named
+    /// statement whose Parse completed is prepared from then on, whatever follows. The last
+    /// statement's rows go to `eachRowOfLast` when there is one, and its result holds none.
     func readExtendedQueryResults(
         _ plans: [PostgresPreparedStatements.Plan], deadline: ContinuousClock.Instant,
         eachRowOfLast: ((PostgresRowValues) -> Void)?
