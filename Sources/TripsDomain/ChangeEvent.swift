@@ -19,11 +19,32 @@ public struct ChangeEvent: Sendable, Hashable {
     public let name: String
     /// The event's JSON object, on one line, with `revision` first.
     public let data: [UInt8]
+    /// Where in `data` the JSON object of the one trip the event carries stands (`created` of
+    /// one trip, `updated`), as `Trip.writeJSON` writes it, when this server wrote the event:
+    /// the answer to the change sends those bytes instead of writing them again. Events read
+    /// back from a snapshot or the database do not know it; it takes no part in equality.
+    public let tripObject: Range<Int>?
 
     public init(revision: UInt64, name: String, data: [UInt8]) {
         self.revision = revision
         self.name = name
         self.data = data
+        tripObject = nil
+    }
+
+    /// The JSON object of the one trip the event carries, when `tripObject` says where it is.
+    public var tripJSON: ArraySlice<UInt8>? {
+        tripObject.map { data[$0] }
+    }
+
+    public static func == (left: ChangeEvent, right: ChangeEvent) -> Bool {
+        left.revision == right.revision && left.name == right.name && left.data == right.data
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(revision)
+        hasher.combine(name)
+        hasher.combine(data)
     }
 
     /// Tells a follower that the changes up to `revision` cannot be told one by one (the
@@ -51,17 +72,22 @@ public struct ChangeEvent: Sendable, Hashable {
         var writer = JSONWriter(reservingCapacity: 128)
         writer.appendRaw(#"{"revision":"#)
         writer.appendInteger(list.revision)
+        var tripObject: Range<Int>?
         switch (change, outcome) {
         case (.add(_, let before), .added(let trips)):
             name = "created"
             writer.appendRaw(#","trips":"#)
+            let start = writer.count + 1  // past the array's `[`
             trips.writeJSON(to: &writer)
+            if trips.count == 1 { tripObject = start..<writer.count - 1 }
             writer.appendRaw(#","before":"#)
             if let before { writer.appendInteger(before) } else { writer.appendRaw("null") }
         case (.replace, .trip(let trip)), (.setPhoto, .trip(let trip)):
             name = "updated"
             writer.appendRaw(#","trip":"#)
+            let start = writer.count
             trip.writeJSON(to: &writer)
+            tripObject = start..<writer.count
         case (.delete(let ids), _):
             name = "deleted"
             writer.appendRaw(#","ids":"#)
@@ -94,6 +120,7 @@ public struct ChangeEvent: Sendable, Hashable {
         writer.appendRaw("}")
         revision = list.revision
         data = writer.bytes
+        self.tripObject = tripObject
     }
 }
 

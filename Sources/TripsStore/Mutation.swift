@@ -41,6 +41,9 @@ package struct Mutation: Sendable {
     package let tripVersion: UInt64?
     /// With an idempotency key: the answer to give (the first one, when replayed).
     package var answer: StoredAnswer?
+    /// The JSON object of the trip the change answers with, as its event wrote it
+    /// (`ChangeEvent.tripJSON`): the answer copies it rather than writing the trip again.
+    package var tripJSON: ArraySlice<UInt8>?
 }
 
 /// A change made with an `Idempotency-Key`: the key and whose it is, what the request was,

@@ -39,4 +39,23 @@ import TripsDomain
         #expect(try event(.move(ReorderDifference(sources: [6], destination: .end)), on: &list) == nil)
         #expect(try event(.setFavorite(1, true), on: &list) == nil)
     }
+
+    /// The one trip a `created` or `updated` event carries is found in its data, byte for byte
+    /// the trip's JSON, for the change's answer to send; an event read back does not know it
+    /// and is still the same event.
+    @Test func theOneTripAnEventCarriesIsFoundInItsData() throws {
+        // What the answer would write: the trip's first representation, JSON.
+        func json(_ trip: Trip) -> [UInt8] { Trip.transferRepresentations[0].export(trip) }
+        var list = TripList.samples
+        let created = try #require(try list.applyTelling(.add([lisbonDraft()], before: 2)).event)
+        #expect(created.tripJSON.map(Array.init) == json(try #require(list[7])))
+        let updated = try #require(try list.applyTelling(.replace(2, lisbonDraft())).event)
+        #expect(updated.tripJSON.map(Array.init) == json(try #require(list[2])))
+        let two = try #require(try list.applyTelling(.add([lisbonDraft(), lisbonDraft()], before: nil)).event)
+        #expect(two.tripJSON == nil)
+        let favorites = try #require(try list.applyTelling(.setFavorite(3, true)).event)
+        #expect(favorites.tripJSON == nil)
+        let readBack = ChangeEvent(revision: created.revision, name: created.name, data: created.data)
+        #expect(readBack.tripJSON == nil && readBack == created && readBack.hashValue == created.hashValue)
+    }
 }

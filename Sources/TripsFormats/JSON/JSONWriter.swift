@@ -6,7 +6,8 @@
 /// instructions a trip that way, most of them in those checks).
 public struct JSONWriter: Sendable {
     private var storage: [UInt8]
-    private var count = 0
+    /// How many bytes were written.
+    public private(set) var count = 0
 
     /// What was written.
     public var bytes: [UInt8] { count == storage.count ? storage : Array(storage[..<count]) }

@@ -34,7 +34,7 @@ extension TripsAPI {
             }
             return representTrip(
                 trip, version: version, revision: mutation.revision, as: chosen, status: .created,
-                extraFields: [.location: "/trips/\(trip.id)"])
+                extraFields: [.location: "/trips/\(trip.id)"], json: mutation.tripJSON)
         }
     }
 
@@ -154,7 +154,7 @@ extension TripsAPI {
             }
         ) { mutation throws(APIError) in
             guard case .trip(let trip)? = mutation.outcome, let version = mutation.tripVersion else { throw .inconsistent }
-            return representTrip(trip, version: version, revision: mutation.revision, as: chosen)
+            return representTrip(trip, version: version, revision: mutation.revision, as: chosen, json: mutation.tripJSON)
         }
     }
 
@@ -190,12 +190,15 @@ extension TripsAPI {
     }
 
     /// A trip with its validator.
+    /// `json`: the trip's JSON object as the change's event wrote it, sent as it is when the
+    /// answer is JSON.
     private func representTrip(
         _ trip: Trip, version: UInt64, revision: UInt64, as chosen: Negotiated<Trip>, status: HTTPStatus = .ok,
-        extraFields: HTTPFields = [:]
+        extraFields: HTTPFields = [:], json: ArraySlice<UInt8>? = nil
     ) -> HTTPResponse {
         let etag = EntityTag.trip(trip.id, version: version, chosen.mediaType, chosen.language)
-        return represent(trip, as: chosen, status: status, etag: etag, revision: revision, extraFields: extraFields)
+        let exported = chosen.mediaType == .json ? json.map(Array.init) : nil
+        return represent(trip, as: chosen, status: status, etag: etag, revision: revision, extraFields: extraFields, exported: exported)
     }
 
     /// `before=ID` from `POST /trips`, or nil (at the end); 400 for any other parameter.

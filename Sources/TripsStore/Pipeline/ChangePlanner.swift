@@ -44,6 +44,7 @@ enum ChangePlanner {
             return PlannedChange(result: .failure(error), entry: nil)
         }
         var mutation = Mutation(outcome: applied?.outcome, list: list, returningList: request.returningList)
+        mutation.tripJSON = applied?.event?.tripJSON
         var use: IdempotencyKeyUse?
         if let idempotency = request.idempotency, let answer = idempotency.answer(mutation) {
             mutation.answer = answer  // whole: the ledger and the record keep `use`, trimmed
