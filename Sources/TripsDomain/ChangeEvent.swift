@@ -23,7 +23,7 @@ public struct ChangeEvent: Sendable, Hashable {
     /// one trip, `updated`), as `Trip.writeJSON` writes it, when this server wrote the event:
     /// the answer to the change sends those bytes instead of writing them again. Events read
     /// back from a snapshot or the database do not know it; it takes no part in equality.
-    public let tripObject: Range<Int>?
+    package let tripObject: Range<Int>?
 
     public init(revision: UInt64, name: String, data: [UInt8]) {
         self.revision = revision
@@ -33,7 +33,7 @@ public struct ChangeEvent: Sendable, Hashable {
     }
 
     /// The JSON object of the one trip the event carries, when `tripObject` says where it is.
-    public var tripJSON: ArraySlice<UInt8>? {
+    package var tripJSON: ArraySlice<UInt8>? {
         tripObject.map { data[$0] }
     }
 

@@ -189,9 +189,8 @@ extension TripsAPI {
         }
     }
 
-    /// A trip with its validator.
-    /// `json`: the trip's JSON object as the change's event wrote it, sent as it is when the
-    /// answer is JSON.
+    /// A trip with its validator; `json`, the trip's JSON object as the change's event wrote
+    /// it, is sent as it is when the answer is JSON.
     private func representTrip(
         _ trip: Trip, version: UInt64, revision: UInt64, as chosen: Negotiated<Trip>, status: HTTPStatus = .ok,
         extraFields: HTTPFields = [:], json: ArraySlice<UInt8>? = nil

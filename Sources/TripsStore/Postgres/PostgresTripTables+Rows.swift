@@ -105,8 +105,10 @@ extension PostgresTripTables {
     }
 
     /// A stored event as the feed will send it, checked first: the database is not trusted to
-    /// keep the feed's framing, so a name it does not know or data that is not one line (a line
-    /// break would start a field of its own in `text/event-stream`) is damage.
+    /// keep the feed's framing, so a name it does not know, data that is not one line (a line
+    /// break would start a field of its own in `text/event-stream`), or data that does not
+    /// open with the row's own revision (a client resumes from the `id:` line, the row's) is
+    /// damage.
     static func event(revision: UInt64, name: String?, data: String?) throws(PostgresStoreError) -> ChangeEvent {
         guard let name, ChangeEvent.isChangeName(name) else {
             throw .damaged("change \(revision)'s event is named \(name.map(shortened) ?? "NULL")")
@@ -116,8 +118,11 @@ extension PostgresTripTables {
             guard let base = raw.baseAddress else { return true }
             return memchr(base, 0x0A, raw.count) == nil && memchr(base, 0x0D, raw.count) == nil
         }
-        guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}"), isOneLine else {
-            throw .damaged("change \(revision)'s event data is not one JSON object on one line")
+        let opening = #"{"revision":\#(revision)"#.utf8
+        guard bytes.starts(with: opening), bytes.count > opening.count, bytes.last == UInt8(ascii: "}"), isOneLine,
+            bytes[opening.count] == UInt8(ascii: ",") || bytes[opening.count] == UInt8(ascii: "}")
+        else {
+            throw .damaged("change \(revision)'s event data is not one JSON object on one line, opening with its revision")
         }
         return ChangeEvent(revision: revision, name: name, data: bytes)
     }

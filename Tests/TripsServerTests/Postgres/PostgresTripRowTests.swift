@@ -54,7 +54,8 @@ import TripsDomain
 
     /// A stored event goes to the feed as it is (another instance's change is told as its
     /// writer told it), so what would break the feed's framing is refused: a name the feed
-    /// does not send, data over more than one line, data that is not an object.
+    /// does not send, data over more than one line, data that is not an object or does not
+    /// open with the row's revision.
     @Test func aStoredEventThatWouldBreakTheFeedsFramingIsDamaged() throws {
         let event = try PostgresTripTables.event(revision: 4, name: "deleted", data: #"{"revision":4,"ids":[2]}"#)
         #expect(event == ChangeEvent(revision: 4, name: "deleted", data: Array(#"{"revision":4,"ids":[2]}"#.utf8)))
@@ -62,6 +63,8 @@ import TripsDomain
             ("deleted\ndata: {}", #"{"revision":4}"#), ("reset", #"{"revision":4}"#), (nil, #"{"revision":4}"#),
             ("deleted", "{\"revision\":4}\n\ndata: {}"), ("deleted", "{\"revision\":4,\r\"ids\":[]}"),
             ("deleted", "[4]"), ("deleted", ""), ("deleted", nil),
+            // Not opening with the row's revision: a client would resume from the wrong place.
+            ("deleted", #"{"revision":5,"ids":[2]}"#), ("deleted", #"{"revision":45,"ids":[2]}"#), ("deleted", #"{"ids":[2]}"#),
         ]
         for (name, data) in refused {
             #expect(throws: PostgresStoreError.self, "\(String(describing: name)) \(String(describing: data))") {
