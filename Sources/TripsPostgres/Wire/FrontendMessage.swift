@@ -133,11 +133,11 @@ package enum FrontendMessage: Sendable, Hashable {
             writer.int16(0)  // no parameter format codes: all text
             writer.int16(UInt16(parameters.count))
             for (index, parameter) in parameters.enumerated() {
-                guard var parameter else {
+                guard let parameter else {
                     writer.int32(-1)
                     continue
                 }
-                try writer.countedString(&parameter, .parameter(index))
+                try writer.countedString(parameter, .parameter(index))
             }
             writer.int16(0)  // no result format codes: all text
         case .describe(let target):
@@ -240,7 +240,8 @@ package enum FrontendMessage: Sendable, Hashable {
 
         /// A string's byte count, then its bytes: a parameter's value. Text format cannot
         /// carry a NUL, so one is refused too.
-        mutating func countedString(_ value: inout String, _ field: FrontendMessage.Field) throws(PostgresEncodingError) {
+        mutating func countedString(_ value: String, _ field: FrontendMessage.Field) throws(PostgresEncodingError) {
+            var value = value
             guard !value.withUTF8(FrontendMessage.containsNUL) else { throw .nulCharacter(in: field) }
             try int32(length: value.utf8.count)
             value.withUTF8 { buffer.append(contentsOf: $0) }

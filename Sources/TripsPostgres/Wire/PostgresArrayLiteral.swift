@@ -35,13 +35,7 @@ package enum PostgresArrayLiteral {
         literal(count: elements.count, capacity: 2 + elements.count * 22) { index, writer in
             let element = elements[index]
             if element < 0 { writer.put(UInt8(ascii: "-")) }
-            var magnitude = UInt64(element.magnitude)
-            let first = writer.end
-            repeat {
-                writer.put(UInt8(ascii: "0") + UInt8(magnitude % 10))
-                magnitude /= 10
-            } while magnitude > 0
-            writer.output[first..<writer.end].reverse()
+            writer.putDigits(of: UInt64(element.magnitude))
         }
     }
 
@@ -62,7 +56,7 @@ package enum PostgresArrayLiteral {
 
     /// Where a literal is being written, and how far.
     private struct Writer {
-        let output: UnsafeMutableBufferPointer<UInt8>
+        private let output: UnsafeMutableBufferPointer<UInt8>
         private(set) var end = 0
 
         init(output: UnsafeMutableBufferPointer<UInt8>) { self.output = output }
@@ -85,6 +79,17 @@ package enum PostgresArrayLiteral {
                 end += 1
             }
             self.end = end
+        }
+
+        /// `value` in decimal.
+        mutating func putDigits(of value: UInt64) {
+            let first = end
+            var rest = value
+            repeat {
+                put(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+            output[first..<end].reverse()  // written least significant first
         }
     }
 }
