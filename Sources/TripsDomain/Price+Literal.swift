@@ -83,8 +83,15 @@ extension Price {
 
 extension Price: JSONReadable {
     /// A JSON number, exactly as written (`init(literal:)`).
+    /// Most prices are sent as a store writes them (`1299.99`: no sign, no exponent, at most 18
+    /// digits), which `init(storedDigits:)` reads in one pass to the same price; any other
+    /// spelling takes the general reading.
     package init(json: JSONValue) throws(JSONTypeMismatch) {
-        guard case .number(let literal) = json else { throw Self.mismatch("a number", json) }
+        guard case .number(var literal) = json else { throw Self.mismatch("a number", json) }
+        if let price = literal.withUTF8({ Price(storedDigits: UnsafeRawBufferPointer($0)) }) {
+            self = price
+            return
+        }
         do {
             try self.init(literal: literal.utf8)
         } catch .tooManyDigits {

@@ -1,18 +1,21 @@
 import Foundation
 import Testing
+import TripsFormats
 
 @testable import TripsDomain
 
 struct PriceTests {
     /// A price read from text has `Decimal.description`'s digits and `Decimal(string:)`'s
     /// value, without either being called for it.
-    @Test(arguments: [
+    static let literals = [
         "1299.99", "1299.990", "0", "-0", "0.0", "-0.00", "000.5", "0.1", "0.000001", "2450", "100", "10", "1e3", "1E3",
         "1e+3", "123.456e2", "123.456e-2", "5e-3", "0.10", "-1.5", "-0.001", "1e-128", "1e127",
         "1234567890123456789012", "12345678901234567890.123456789", "12345678901234567890123456789012345678",
         "1234567890123456789", "12345678901234567890", "9999999999999999999.9", "0.00000000000000000000000000000000000000000001",
-        "1000000000000000000000000000000000000000000", "10e126",
-    ])
+        "1000000000000000000000000000000000000000000", "10e126", "123456789012345678", "100.00", "0.005",
+    ]
+
+    @Test(arguments: literals)
     func digitsAreDecimalsDescription(literal: String) throws {
         let price = try Price(literal: literal.utf8)
         let decimal = try #require(Decimal(string: literal, locale: nil))
@@ -49,6 +52,16 @@ struct PriceTests {
     ])
     func textThatIsNoExactPriceIsRefused(literal: String, error: PriceLiteralError) {
         #expect(throws: error) { try Price(literal: literal.utf8) }
+    }
+
+    /// A JSON number is the price its literal is, digits included, whether or not it is
+    /// spelled as a store writes one (which skips the general reading).
+    @Test(arguments: literals)
+    func jsonNumbersAreTheirLiteralsPrice(literal: String) throws {
+        let read = try Price(json: .number(literal))
+        let general = try Price(literal: literal.utf8)
+        #expect(read == general)
+        #expect(read.digits == general.digits)
     }
 
     /// Beyond what `Decimal(string:)` reads, the digits are still the number's.
