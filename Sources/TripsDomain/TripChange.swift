@@ -49,3 +49,25 @@ extension TripList {
         }
     }
 }
+
+extension TripList {
+    /// Applies `change` as another copy of this list, at this revision, applied it and answered
+    /// `outcome`: a store keeps two copies of its list, and the second takes the trips the first
+    /// made (an add's, a replace's) instead of checking drafts and making them again; it shares
+    /// their strings, too. A change the outcome does not fit is applied afresh.
+    @discardableResult
+    package mutating func apply(_ change: TripChange, as outcome: TripChangeOutcome) throws(TripsError) -> TripChangeOutcome {
+        switch (change, outcome) {
+        case (.add(let drafts, let before), .added(let trips)):
+            let isNext = trips.count == drafts.count && trips.enumerated().allSatisfy { $1.id == lastIssuedID + 1 + $0 }
+            guard !trips.isEmpty, isNext, before.map({ self[$0] != nil }) ?? true else { return try apply(change) }
+            insert(trips, before: before)
+        case (.replace(let id, _), .trip(let trip)), (.setFavorite(let id, _), .trip(let trip)), (.setPhoto(let id, _), .trip(let trip)):
+            guard trip.id == id, self[id] != nil else { return try apply(change) }
+            update(id) { $0 = trip }
+        default:
+            return try apply(change)
+        }
+        return outcome
+    }
+}

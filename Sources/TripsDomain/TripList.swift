@@ -179,11 +179,17 @@ public struct TripList: Sendable {
         if let error = TripsError.combining(errors) { throw error }
         if let before, entries[before] == nil { throw .invalidMember("before", "no trip has the id \(before)") }
         let added = drafts.enumerated().map { offset, draft in Trip(id: lastIssuedID + 1 + offset, draft: draft) }
+        insert(added, before: before)
+        return added
+    }
+
+    /// Puts trips made under the next ids in front of `before` (a trip of the list), or at the
+    /// end: one change.
+    mutating func insert(_ added: [Trip], before: Trip.ID?) {
         lastIssuedID += added.count
         revision += 1
         for trip in added { setEntry(Entry(trip: trip, version: revision), for: trip.id) }
         order.insert(added.map(\.id), before: before)
-        return added
     }
 
     /// Removes these trips, whatever order they are named in. Unknown ids fail the whole call.
@@ -340,7 +346,7 @@ public struct TripList: Sendable {
     /// Changes one trip (which must be in the list) with `change`; when that changed
     /// anything, counts a new revision and makes it the trip's version.
     @discardableResult
-    private mutating func update(_ id: Trip.ID, _ change: (inout Trip) -> Void) -> Trip {
+    mutating func update(_ id: Trip.ID, _ change: (inout Trip) -> Void) -> Trip {
         guard var entry = entries[id] else { preconditionFailure("trip \(id) is not in the list") }
         let before = entry.trip
         change(&entry.trip)

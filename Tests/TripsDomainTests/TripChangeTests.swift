@@ -35,4 +35,48 @@ import TripsDomain
         }
         #expect(trips.map(\.id) == [7])
     }
+
+    /// A second copy given each change's outcome on the first ends where the first does.
+    @Test func aSecondCopyGivenTheOutcomesEndsTheSame() throws {
+        var first = TripList.samples
+        var second = TripList.samples
+        for change in changes + [.add([lisbonDraft(), lisbonDraft()], before: 2), .setPhoto(3, nil), .setFavorite(8, false)] {
+            let outcome = try first.apply(change)
+            #expect(try second.apply(change, as: outcome) == outcome)
+            #expect(second == first)
+            #expect(second.revision == first.revision && second.version(of: 2) == first.version(of: 2))
+        }
+    }
+
+    /// The second copy takes the trips the first made, rather than making them again.
+    @Test func aSecondCopyTakesTheTripsTheFirstMade() throws {
+        var list = TripList.samples
+        let made = Trip(
+            id: 7, draft: TripDraft(city: "Made", country: "Elsewhere", nights: 1, price: 1, start: Date(timeIntervalSince1970: 0)))
+        try list.apply(.add(lisbonDraft()), as: .added([made]))
+        #expect(list[7] == made)
+        var replaced = made
+        replaced.city = "Remade"
+        try list.apply(.replace(7, lisbonDraft()), as: .trip(replaced))
+        #expect(list[7] == replaced)
+        #expect(list.version(of: 7) == list.revision)
+    }
+
+    /// An outcome that does not fit the change or the list (other ids, another trip, trips
+    /// already there) is not taken: the change is applied afresh, and refused as it would be.
+    @Test func anOutcomeThatDoesNotFitIsNotTaken() throws {
+        var fresh = TripList.samples
+        let outcome = try fresh.apply(.add(lisbonDraft()))
+        guard case .added(let trips) = outcome else { throw TripsError.unknownTrips([]) }
+        let shifted = [Trip(id: 9, draft: lisbonDraft())]
+        var list = TripList.samples
+        #expect(try list.apply(.add(lisbonDraft()), as: .added(shifted)) == outcome)
+        #expect(list == fresh)
+        #expect(throws: TripsError.self) { try list.apply(.add([lisbonDraft()], before: 99), as: .added(shifted)) }
+        #expect(throws: TripsError.self) { try list.apply(.replace(99, lisbonDraft()), as: .trip(trips[0])) }
+        let before = list
+        #expect(
+            try list.apply(.replace(2, lisbonDraft()), as: .trip(trips[0]))
+                == .trip(Trip(id: 2, draft: lisbonDraft(), photo: before[2]?.photo)))
+    }
 }

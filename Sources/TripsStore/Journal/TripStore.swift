@@ -308,11 +308,11 @@ package final class TripStore: Sendable {
     }
 
     /// Replays on the durable list a change the tip already accepted (it cannot fail there,
-    /// since the durable list is the tip as it was when the change was planned), and tells
-    /// the history and the listener.
+    /// since the durable list is the tip as it was when the change was planned), taking the
+    /// trips the tip made, and tells the history and the listener.
     private static func applyDurable(_ entry: PlannedChange.Entry, to state: inout State) {
         do {
-            try state.durable.apply(entry.record.change)
+            try state.durable.apply(entry.record.change, as: entry.outcome)
         } catch {
             preconditionFailure("a change the tip accepted was refused by the durable list: \(error)")
         }

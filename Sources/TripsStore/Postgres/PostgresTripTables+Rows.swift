@@ -157,8 +157,8 @@ extension PostgresTripTables {
         } catch {
             throw .damaged("change \(revision): \(error)")
         }
-        let step = Step.change(record, try event(revision: revision, name: row[3], data: row[4]), keys: keys)
-        try state.redo(step)
-        return step
+        let event = try event(revision: revision, name: row[3], data: row[4])
+        let outcome = try state.redo(record, event: event, keys: keys, madeAs: nil)
+        return .change(record, event, keys: keys, outcome: outcome)
     }
 }

@@ -6,9 +6,12 @@ import TripsDomain
 /// the one its writer changes in place, and swaps them once a transaction commits.
 extension PostgresTripTables {
     package enum Step: Sendable, Equatable {
-        /// A change made, here or by another instance, with the event the history keeps for it
-        /// and the position keys it gave (nil: not known).
-        case change(JournalRecord, ChangeEvent, keys: TripPositionKeys.Assignment?)
+        /// A change made, here or by another instance, with the event the history keeps for it,
+        /// the position keys it gave (nil: not known), and what it answered on the copy that
+        /// took it first (nil: none has), whose trips the other copy takes (`TripList.apply(_:as:)`).
+        /// Boxed: a step is copied on its way (into the steps, out to each redo), and copying
+        /// its few hundred bytes each time cost more than the one allocation.
+        indirect case change(JournalRecord, ChangeEvent, keys: TripPositionKeys.Assignment?, outcome: TripChangeOutcome?)
         /// Every trip's position key, read from the table (the state did not know them).
         case keysRead(TripPositionKeys)
         /// An idempotency key's use kept in the ledger with no change (the change changed
@@ -26,22 +29,33 @@ extension PostgresTripTables.State {
             ledger.finish(use, now: use.at)
         case .keysRead(let read):
             keys = read
-        case .change(let record, let event, let keys):
-            guard record.revision == list.revision + 1, event.revision == record.revision else {
-                throw .damaged("change \(record.revision) follows \(list.revision)")
-            }
-            do throws(TripsError) {
-                _ = try list.apply(record.change)
-            } catch {
-                throw .damaged("change \(record.revision) no longer applies: \(error)")
-            }
-            guard list.revision == record.revision else {
-                throw .damaged("change \(record.revision) does not lead to revision \(record.revision)")
-            }
-            history.append(event)
-            if let use = record.idempotency { ledger.finish(use, now: use.at) }
-            keep(keysOf: record.change, given: keys)
+        case .change(let record, let event, let keys, let outcome):
+            try redo(record, event: event, keys: keys, madeAs: outcome)
         }
+    }
+
+    /// Does a change (`Step.change`'s parts) on this state; answers what it answered here, for
+    /// the other copy (`madeAs`: what it answered on that copy, whose trips this one takes).
+    @discardableResult
+    package mutating func redo(
+        _ record: JournalRecord, event: ChangeEvent, keys: TripPositionKeys.Assignment?, madeAs made: TripChangeOutcome?
+    ) throws(PostgresStoreError) -> TripChangeOutcome {
+        guard record.revision == list.revision + 1, event.revision == record.revision else {
+            throw .damaged("change \(record.revision) follows \(list.revision)")
+        }
+        let outcome: TripChangeOutcome
+        do throws(TripsError) {
+            outcome = if let made { try list.apply(record.change, as: made) } else { try list.apply(record.change) }
+        } catch {
+            throw .damaged("change \(record.revision) no longer applies: \(error)")
+        }
+        guard list.revision == record.revision else {
+            throw .damaged("change \(record.revision) does not lead to revision \(record.revision)")
+        }
+        history.append(event)
+        if let use = record.idempotency { ledger.finish(use, now: use.at) }
+        keep(keysOf: record.change, given: keys)
+        return outcome
     }
 
     /// Brings `keys` past `change`, which gave `given` (nil: not recorded, as before the keys

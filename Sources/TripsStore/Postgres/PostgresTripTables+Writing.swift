@@ -74,7 +74,7 @@ extension PostgresTripTables {
                     changes.append((entry, isSort ? nil : given))
                     // Durable once the transaction commits; the caller drops `state` otherwise.
                     entry.settle(history: &state.history, ledger: &state.ledger)
-                    steps?.append(.change(entry.record, entry.event, keys: given))
+                    steps?.append(.change(entry.record, entry.event, keys: given, outcome: entry.outcome))
                 } else if let use = planned.keptUse {
                     steps?.append(.keyKept(use))
                 }
