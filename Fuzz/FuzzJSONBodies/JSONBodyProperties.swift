@@ -10,7 +10,9 @@ import TripsDomain
 /// validates and replaces the trip in place; an accepted difference moves the trips as a
 /// naive model does, or throws and changes nothing; an accepted drop makes exactly the
 /// dropped trips favorites, or throws and changes nothing. The list stays whole throughout.
+/// The shortcuts read only what the general reading reads, and read it alike (`checkShortcuts`).
 func checkJSONBodies(_ input: [UInt8]) {
+    checkShortcuts(input)
     guard let json = try? JSONValue(parsing: input) else { return }
     precondition((try? JSONValue(parsing: write(json))) == json, "a written-out document parses differently")
     let samples = TripList.samples
@@ -48,6 +50,19 @@ func checkJSONBodies(_ input: [UInt8]) {
 
     if let drop = try? FavoriteDrop(json: json) {
         checkDrop(drop, on: samples)
+    }
+}
+
+/// A flat object's members are the parsed document's, and nothing else is read that way; a
+/// new trip read straight from the bytes is the one the parsed document gives.
+private func checkShortcuts(_ input: [UInt8]) {
+    let document = try? JSONValue(parsing: input)
+    if let members = JSONValue.flatObjectMembers(parsing: input) {
+        let object = JSONValue.object(Dictionary(members.map { ($0.name, $0.value) }) { first, _ in first })
+        precondition(document == object && Set(members.map(\.name)).count == members.count, "flat members unlike the document")
+    }
+    if let shortcut = NewTrips(flatJSON: input) {
+        precondition(document.flatMap { try? NewTrips(json: $0) } == shortcut, "a new trip read straight differs from the document's")
     }
 }
 

@@ -35,6 +35,14 @@ public struct NewTrips: Sendable, Hashable {
         self.init(drafts: drafts, isList: true)
     }
 
+    /// One valid draft a client sent as a flat JSON object (`TripDraft(flatMembers:)`), read
+    /// without parsing the document into a tree; nil for any other body, which `init(json:)`
+    /// reads from the parsed document.
+    @Sendable package init?(flatJSON bytes: [UInt8]) {
+        guard let members = JSONValue.flatObjectMembers(parsing: bytes), let draft = TripDraft(flatMembers: members) else { return nil }
+        self.init(drafts: [draft], isList: false)
+    }
+
     /// Reads one sentence per line, in `language` or (nil) each line in whichever language it
     /// is in; blank lines are skipped. Every line that is not a sentence, or breaks a rule,
     /// is reported with its number (counting from 1).

@@ -65,9 +65,14 @@ public struct ImportRepresentation<Value>: Sendable {
 }
 
 extension ImportRepresentation {
-    /// Reads a JSON document, then the value from it.
-    package static func json(_ read: @escaping @Sendable (JSONValue) throws(TripsError) -> Value) -> Self {
+    /// Reads a JSON document, then the value from it; `shortcut` first, for a value it reads
+    /// straight from the bytes (nil: the document is parsed, and `read` says what it holds).
+    package static func json(
+        shortcut: @escaping @Sendable ([UInt8]) -> Value? = { _ in nil },
+        _ read: @escaping @Sendable (JSONValue) throws(TripsError) -> Value
+    ) -> Self {
         ImportRepresentation(.json) { (bytes, _) throws(TripsError) in
+            if let value = shortcut(bytes) { return value }
             let document: JSONValue
             do throws(JSONSyntaxError) { document = try JSONValue(parsing: bytes) } catch { throw .malformedJSON(error) }
             return try read(document)
@@ -135,7 +140,7 @@ extension NewTrips: Importable {
     /// New trips arrive as JSON (a draft or an array of drafts), or as text (one sentence
     /// per line), as `ProxyRepresentation(importing:)` reads a trip from its sentence.
     public static let importRepresentations: [ImportRepresentation<NewTrips>] = [
-        .json { (json) throws(TripsError) in try NewTrips(json: json) },
+        .json(shortcut: NewTrips.init(flatJSON:)) { (json) throws(TripsError) in try NewTrips(json: json) },
         .text { (text, language) throws(TripsError) in try NewTrips(text: text, language: language) },
     ]
 }

@@ -91,6 +91,40 @@ extension TripDraft {
     }
 }
 
+extension TripDraft {
+    /// The valid draft a flat object's members (`JSONValue.flatObjectMembers(parsing:)`) spell
+    /// as a client creating a trip most often writes it: each field at most once, of its type,
+    /// its number written plainly (`3`, `899.9`), no `id` or `photo`, nothing else. nil for
+    /// anything else, an invalid draft included: `init(json:)` reads it, or says every way it
+    /// is wrong. What it answers is what `init(json:)` answers for the same members.
+    package init?(flatMembers members: [(name: String, value: JSONValue)]) {
+        var (city, country, imageName, notes): (String?, String?, String?, String?) = (nil, nil, nil, nil)
+        var (nights, isFavorite, price, start): (Int?, Bool?, Price?, Date?) = (nil, nil, nil, nil)
+        // Names compared as literals: `Trip.Field(rawValue:)` and a `Set` of fields search or
+        // hash strings, ten times the cost of the whole reading. The members' names are
+        // distinct (`flatObjectMembers`), so each field is read at most once.
+        for (name, value) in members {
+            switch (name, value) {
+            case ("city", .string(let text)): city = text
+            case ("country", .string(let text)): country = text
+            case ("nights", .number(let literal)): nights = Int(literal)
+            case ("isFavorite", .bool(let flag)): isFavorite = flag
+            case ("imageName", .string(let text)): imageName = text
+            case ("price", .number): price = try? Price(json: value)
+            case ("start", .string(let text)): start = TripDate.parse(text)
+            case ("notes", .string(let text)): notes = text
+            case ("isFavorite", .null), ("imageName", .null), ("notes", .null): break
+            default: return nil
+            }
+        }
+        guard let city, let country, let nights, let price, let start else { return nil }
+        self.init(
+            city: city, country: country, nights: nights, isFavorite: isFavorite ?? false, imageName: imageName ?? "", price: price,
+            start: start, notes: notes ?? "")
+        guard violations().isEmpty else { return nil }
+    }
+}
+
 extension Trip {
     /// Reads a trip as the service writes it (`writeJSON`): the ten members, with `id` and
     /// `photo` (or null), every number exactly as written. What a client reads back.

@@ -20,6 +20,45 @@ struct JSONParser {
         return value
     }
 
+    /// The members of a document that is one object of scalars, in order; nil for any other
+    /// document, or bytes that are not JSON (`JSONValue.flatObjectMembers(parsing:)`). The
+    /// same steps as `parseDocument`, so what it reads, it reads alike.
+    mutating func parseFlatObject() -> [(name: String, value: JSONValue)]? {
+        skipWhitespace()
+        guard current == UInt8(ascii: "{") else { return nil }
+        index += 1
+        skipWhitespace()
+        var members: [(name: String, value: JSONValue)] = []
+        if current == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            members.reserveCapacity(Self.flatObjectMembers)
+            while true {
+                guard current == UInt8(ascii: "\""), let name = try? parseString() else { return nil }
+                skipWhitespace()
+                guard current == UInt8(ascii: ":") else { return nil }
+                index += 1
+                skipWhitespace()
+                guard let byte = current, byte != UInt8(ascii: "{"), byte != UInt8(ascii: "["), let value = try? parseValue() else {
+                    return nil
+                }
+                guard members.count < Self.flatObjectMembers, !members.contains(where: { $0.name == name }) else { return nil }
+                members.append((name, value))
+                skipWhitespace()
+                guard current == UInt8(ascii: ",") else { break }
+                index += 1
+                skipWhitespace()
+            }
+            guard current == UInt8(ascii: "}") else { return nil }
+            index += 1
+        }
+        skipWhitespace()
+        return index == bytes.count ? members : nil
+    }
+
+    /// The most members `parseFlatObject` reads (looking for a repeated name among all before).
+    static let flatObjectMembers = 16
+
     private func failure(_ reason: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: index, reason: reason)
     }

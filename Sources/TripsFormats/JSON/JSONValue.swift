@@ -19,6 +19,17 @@ public enum JSONValue: Sendable, Hashable {
         self = try parser.parseDocument()
     }
 
+    /// The members of a document that is one object whose values are all strings, numbers,
+    /// `true`, `false` or `null`, in the order written: what most request bodies are (a trip's
+    /// draft), read in one pass without a table of its members (hashing each name to build
+    /// it, and again to look it up, cost more than reading the bytes). nil for any other
+    /// document (a value nested, more than 16 members, a name repeated) and for bytes that are
+    /// not JSON at all: `init(parsing:)` reads those, or says why not.
+    public static func flatObjectMembers(parsing bytes: [UInt8]) -> [(name: String, value: JSONValue)]? {
+        var parser = JSONParser(bytes)
+        return parser.parseFlatObject()
+    }
+
     /// The JSON type's name, for error messages ("expected a string, found a number").
     public var kindName: String {
         switch self {
