@@ -15,11 +15,12 @@ package struct HTTPRequest: Sendable, Hashable {
         var headerFields = HTTPFields()
         var body: [UInt8] = []
         var keepAlive = true
+        var namesLoopbackHost = false
 
         /// Sets every part: a new box's, or one the parser reuses.
         func fill(
             method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
-            headerFields: HTTPFields, body: [UInt8], keepAlive: Bool
+            headerFields: HTTPFields, body: [UInt8], keepAlive: Bool, namesLoopbackHost: Bool
         ) {
             self.method = method
             self.target = target
@@ -29,13 +30,14 @@ package struct HTTPRequest: Sendable, Hashable {
             self.headerFields = headerFields
             self.body = body
             self.keepAlive = keepAlive
+            self.namesLoopbackHost = namesLoopbackHost
         }
 
         func copy() -> Storage {
             let copy = Storage()
             copy.fill(
                 method: method, target: target, path: path, query: query, version: version, headerFields: headerFields, body: body,
-                keepAlive: keepAlive)
+                keepAlive: keepAlive, namesLoopbackHost: namesLoopbackHost)
             return copy
         }
     }
@@ -75,7 +77,11 @@ package struct HTTPRequest: Sendable, Hashable {
     }
     package var headerFields: HTTPFields {
         get { storage.headerFields }
-        set { unique.headerFields = newValue }
+        set {
+            let storage = unique
+            storage.headerFields = newValue
+            storage.namesLoopbackHost = false  // read from the fields again, if asked
+        }
     }
     package var body: [UInt8] {
         get { storage.body }
@@ -89,6 +95,12 @@ package struct HTTPRequest: Sendable, Hashable {
         get { storage.keepAlive }
         set { unique.keepAlive = newValue }
     }
+
+    /// Whether the parser found the `Host` field naming this machine (`isLoopbackHost`): told
+    /// once per connection there, so that every request's DNS-rebinding check need not read
+    /// the field. False for a request not parsed (its `Host` is read then); a function of
+    /// `headerFields`, so left out of equality.
+    package var namesLoopbackHost: Bool { storage.namesLoopbackHost }
 
     package init(
         method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
@@ -108,14 +120,14 @@ package struct HTTPRequest: Sendable, Hashable {
         var none: HTTPRequest?
         self.init(
             method: method, target: target, path: path, query: query, version: version, headerFields: headerFields, body: body,
-            keepAlive: keepAlive, reusing: &none)
+            keepAlive: keepAlive, namesLoopbackHost: false, reusing: &none)
     }
 
     /// The parser's initializer: the target has been split already. In the box of `spare`
     /// (the request the parser made before) when nothing else holds that one: no allocation.
     package init(
         method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion,
-        headerFields: HTTPFields, body: [UInt8], keepAlive: Bool, reusing spare: inout HTTPRequest?
+        headerFields: HTTPFields, body: [UInt8], keepAlive: Bool, namesLoopbackHost: Bool, reusing spare: inout HTTPRequest?
     ) {
         if spare?.isUnique() == true, let reused = spare.take() {
             storage = reused.storage
@@ -124,7 +136,7 @@ package struct HTTPRequest: Sendable, Hashable {
         }
         storage.fill(
             method: method, target: target, path: path, query: query, version: version, headerFields: headerFields, body: body,
-            keepAlive: keepAlive)
+            keepAlive: keepAlive, namesLoopbackHost: namesLoopbackHost)
     }
 
     // MARK: - Reuse by the parser

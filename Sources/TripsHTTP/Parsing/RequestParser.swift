@@ -60,6 +60,8 @@ package struct RequestParser {
         var fieldCount = 0
         var hostCount = 0
         var hasInvalidHost = false
+        /// The (valid) `Host` names this machine; a second `Host` field is refused anyway.
+        var namesLoopbackHost = false
         var contentLength: Int?
         var contentLengthError: HTTPParseError?
         var hasTransferEncoding = false
@@ -300,7 +302,11 @@ package struct RequestParser {
         switch name.count {
         case 4 where equalsCaseInsensitive(name, "host"):
             head.hostCount += 1
-            if !hosts.isValid(value) { head.hasInvalidHost = true }
+            if hosts.isValid(value) {
+                head.namesLoopbackHost = hosts.lastValidIsLoopback
+            } else {
+                head.hasInvalidHost = true
+            }
         case 6 where equalsCaseInsensitive(name, "expect"):
             if equalsCaseInsensitive(value, "100-continue") {
                 head.expectsContinue = true
@@ -403,7 +409,8 @@ package struct RequestParser {
     private mutating func complete(_ offset: Int) -> Step {
         let request = HTTPRequest(
             method: head.method, target: head.target, path: head.path, query: head.query,
-            version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive, reusing: &spare)
+            version: head.version, headerFields: head.fields, body: body, keepAlive: head.keepAlive,
+            namesLoopbackHost: head.namesLoopbackHost, reusing: &spare)
         spare = body.isEmpty && sectionLength <= Self.maxSpareSectionLength ? request : nil
         head = Head()
         body = []

@@ -55,13 +55,19 @@ struct HostAllowList: Sendable {
         return name.lowercased()
     }
 
+    /// Whether `request` is answered: the parser has already told a loopback `Host` (once per
+    /// connection, as it checked the field), and any other is looked at here.
+    func allows(_ request: HTTPRequest) -> Bool {
+        allowsAnyHost || request.namesLoopbackHost || allows(request.headerFields[.host])
+    }
+
     /// Whether a request with this `Host` field (already checked by the parser: a name or an
     /// address, and an optional port) is answered.
     func allows(_ host: String?) -> Bool {
         guard !allowsAnyHost, var host else { return true }
         return host.withUTF8 { field in
-            let name = Self.name(of: UnsafeRawBufferPointer(field))
-            return Self.isLoopbackName(name) || names.contains { allowed in Self.equalsIgnoringCase(name, allowed) }
+            let name = hostName(of: UnsafeRawBufferPointer(field))
+            return isLoopbackName(name) || names.contains { allowed in Self.equalsIgnoringCase(name, allowed) }
         }
     }
 
@@ -73,47 +79,6 @@ struct HostAllowList: Sendable {
             let bytes = UnsafeRawBufferPointer(bytes)
             return bytes.equals("::1") || isLoopbackName(bytes)
         }
-    }
-
-    /// `localhost`, `[::1]`, or a dotted IPv4 address in 127.0.0.0/8: told apart by the first
-    /// byte, so every request's `Host` is compared with one of them only.
-    private static func isLoopbackName(_ name: UnsafeRawBufferPointer) -> Bool {
-        switch name.first {
-        case UInt8(ascii: "1"): isIPv4Loopback(name)
-        case UInt8(ascii: "["): name.equals("[::1]")
-        default: equalsCaseInsensitive(name, "localhost")
-        }
-    }
-
-    /// The host of a `Host` field without its port: `[::1]` of `[::1]:8080`, `localhost` of `localhost:8080`.
-    private static func name(of field: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        let end =
-            field.first == UInt8(ascii: "[")
-            ? (field.firstIndex(of: UInt8(ascii: "]")).map { $0 + 1 } ?? field.count)
-            : (field.firstIndex(of: UInt8(ascii: ":")) ?? field.count)
-        return UnsafeRawBufferPointer(rebasing: field[..<end])
-    }
-
-    /// Four decimal numbers of 0 to 255 separated by dots, the first 127.
-    private static func isIPv4Loopback(_ name: UnsafeRawBufferPointer) -> Bool {
-        var octets = 0
-        var value = 0
-        var digits = 0
-        var first = 0
-        for byte in name {
-            if let digit = digitValue(byte) {
-                value = value * 10 + digit
-                digits += 1
-                guard digits <= 3, value <= 255 else { return false }
-            } else {
-                guard byte == UInt8(ascii: "."), digits > 0, octets < 3 else { return false }
-                if octets == 0 { first = value }
-                octets += 1
-                value = 0
-                digits = 0
-            }
-        }
-        return octets == 3 && digits > 0 && first == 127
     }
 
     private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercased: [UInt8]) -> Bool {

@@ -147,7 +147,7 @@ struct TripsAPI: HTTPHandler {
     /// `--require-if-match`, for a change of trips without `If-Match` (428). `handle` asks it of every
     /// request, and `refusal(beforeContent:)` before `100 Continue`, so the two cannot disagree.
     private func admit(_ request: HTTPRequest, to match: RouteTable.Match?, origin: String?) throws(APIError) -> Admission {
-        guard hosts.allows(request.headerFields[.host]) else { throw .misdirected }
+        guard hosts.allows(request) else { throw .misdirected }
         try cors.refuseCrossSiteWrite(request)
         if let origin, let match, CORSPolicy.isPreflight(request) { return .preflight(match.resource, origin: origin) }
         let user = try access?.authorize(request, route: match?.route)

@@ -47,6 +47,22 @@ private let sentence = "Oslo, Norway: 2 nights from June 1, 2027"
         #expect(created.status == 201)
     }
 
+    /// The parser remembers its connection's last `Host` and whether it is loopback: one
+    /// keep-alive connection that switches names is judged on each request's own.
+    @Test func eachRequestOnAConnectionIsJudgedByItsOwnHost() async throws {
+        let api = try await APIServer(mode: .live)
+        defer { api.stop() }
+        let port = api.port
+        let statuses = try await onOwnThread {
+            let client = try TestClient(port: port)
+            return try ["127.0.0.1:\(port)", "attacker.example", "127.0.0.1:\(port)", "localhost.attacker.example", "[::1]"].map {
+                host in
+                try client.exchange(TestRequest(method: "GET", target: "/trips/2", headers: ["Host": host], closes: false)).status
+            }
+        }
+        #expect(statuses == [200, 421, 200, 421, 200])
+    }
+
     @Test func aNameGivenWithAllowedHostIsAnsweredAndIsTheOneTheSharedPageNames() async throws {
         let names = ["trips.example.com", "fe80::1"].compactMap(HostAllowList.spelling(of:))
         let api = try await APIServer(mode: .live, hosts: HostAllowList(listeningOn: "0.0.0.0", allowedHosts: names))

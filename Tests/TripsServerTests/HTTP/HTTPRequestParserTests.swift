@@ -33,6 +33,28 @@ func parseEvents(
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 @Suite struct HTTPRequestParserTests {
+    /// Whether each request's `Host` names this machine, on one connection whose requests
+    /// change it (the parser remembers the last valid value); none for a request without one.
+    @Test func theParserTellsALoopbackHostOfEachRequest() throws {
+        let hosts = [
+            "localhost", "LOCALHOST:8080", "127.0.0.1", "127.0.0.1", "127.9.8.7:1", "[::1]:80", "[::1]", "example.com",
+            "127.0.0.1.example", "128.0.0.1", "[::2]", "localhost.", "",
+        ]
+        let text = hosts.map { "GET / HTTP/1.1\r\nHost: \($0)\r\n\r\n" }.joined() + "GET / HTTP/1.0\r\n\r\n"
+        let flags = parseEvents(text).map { event -> Bool? in
+            guard case .request(let request) = event else { return nil }
+            return request.namesLoopbackHost
+        }
+        #expect(flags == hosts.map { hosts.firstIndex(of: $0)! < 7 } + [false])
+        guard case .request(var request)? = parseEvents("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").first else {
+            Issue.record("no request")
+            return
+        }
+        #expect(request.namesLoopbackHost)
+        request.headerFields[.host] = "example.com"
+        #expect(!request.namesLoopbackHost)  // fields changed since the parser: read again when asked
+    }
+
     @Test func aSimpleGetParsesIntoAValue() throws {
         let events = parseEvents(
             "GET /trips/7?sort=name&x=a+b HTTP/1.1\r\nHost: example.com\r\nAccept: application/json\r\nX-Twice: 1\r\nx-twice: 2\r\n\r\n")
