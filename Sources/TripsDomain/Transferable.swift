@@ -72,6 +72,8 @@ extension ImportRepresentation {
         _ read: @escaping @Sendable (JSONValue) throws(TripsError) -> Value
     ) -> Self {
         ImportRepresentation(.json) { (bytes, _) throws(TripsError) in
+            // A body the shortcut does not take (an invalid draft among them) is read again
+            // in full: within the body limit, and only to say why it is refused.
             if let value = shortcut(bytes) { return value }
             let document: JSONValue
             do throws(JSONSyntaxError) { document = try JSONValue(parsing: bytes) } catch { throw .malformedJSON(error) }

@@ -94,7 +94,7 @@ extension TripDraft {
 extension TripDraft {
     /// The valid draft a flat object's members (`JSONValue.flatObjectMembers(parsing:)`) spell
     /// as a client creating a trip most often writes it: each field at most once, of its type,
-    /// its number written plainly (`3`, `899.9`), no `id` or `photo`, nothing else. nil for
+    /// `nights` a plain integer (`3`, not `3.0`), no `id` or `photo`, nothing else. nil for
     /// anything else, an invalid draft included: `init(json:)` reads it, or says every way it
     /// is wrong. What it answers is what `init(json:)` answers for the same members.
     package init?(flatMembers members: [(name: String, value: JSONValue)]) {

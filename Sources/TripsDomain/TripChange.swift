@@ -54,18 +54,23 @@ extension TripList {
     /// Applies `change` as another copy of this list, at this revision, applied it and answered
     /// `outcome`: a store keeps two copies of its list, and the second takes the trips the first
     /// made (an add's, a replace's) instead of checking drafts and making them again; it shares
-    /// their strings, too. A change the outcome does not fit is applied afresh.
+    /// their strings, too. The trips are taken as made there (debug builds check them); an
+    /// outcome that does not fit the change (other ids, another trip) is not taken, and any
+    /// other change is applied afresh.
     @discardableResult
     package mutating func apply(_ change: TripChange, as outcome: TripChangeOutcome) throws(TripsError) -> TripChangeOutcome {
         switch (change, outcome) {
         case (.add(let drafts, let before), .added(let trips)):
             let isNext = trips.count == drafts.count && trips.enumerated().allSatisfy { $1.id == lastIssuedID + 1 + $0 }
             guard !trips.isEmpty, isNext, before.map({ self[$0] != nil }) ?? true else { return try apply(change) }
+            assert(zip(drafts, trips).allSatisfy { Trip(id: $1.id, draft: $0) == $1 }, "an add's trips are not its drafts'")
             insert(trips, before: before)
-        case (.replace(let id, _), .trip(let trip)), (.setFavorite(let id, _), .trip(let trip)), (.setPhoto(let id, _), .trip(let trip)):
-            guard trip.id == id, self[id] != nil else { return try apply(change) }
+        case (.replace(let id, let draft), .trip(let trip)):
+            guard trip.id == id, let current = self[id] else { return try apply(change) }
+            assert(trip == Trip(id: id, draft: draft, photo: current.photo), "a replace's trip is not its draft's")
             update(id) { $0 = trip }
         default:
+            // Nothing to save elsewhere: a favorite or a photo sets one field of the trip there is.
             return try apply(change)
         }
         return outcome

@@ -186,6 +186,7 @@ public struct TripList: Sendable {
     /// Puts trips made under the next ids in front of `before` (a trip of the list), or at the
     /// end: one change.
     mutating func insert(_ added: [Trip], before: Trip.ID?) {
+        assert(added.enumerated().allSatisfy { $1.id == lastIssuedID + 1 + $0 }, "trips inserted under ids not the next")
         lastIssuedID += added.count
         revision += 1
         for trip in added { setEntry(Entry(trip: trip, version: revision), for: trip.id) }

@@ -48,18 +48,16 @@ import TripsDomain
         }
     }
 
-    /// The second copy takes the trips the first made, rather than making them again.
-    @Test func aSecondCopyTakesTheTripsTheFirstMade() throws {
+    /// A favorite's or a photo's outcome is not taken: the change is applied afresh.
+    @Test func anOutcomeThatSaysOtherwiseIsNotTaken() throws {
         var list = TripList.samples
-        let made = Trip(
-            id: 7, draft: TripDraft(city: "Made", country: "Elsewhere", nights: 1, price: 1, start: Date(timeIntervalSince1970: 0)))
-        try list.apply(.add(lisbonDraft()), as: .added([made]))
-        #expect(list[7] == made)
-        var replaced = made
-        replaced.city = "Remade"
-        try list.apply(.replace(7, lisbonDraft()), as: .trip(replaced))
-        #expect(list[7] == replaced)
-        #expect(list.version(of: 7) == list.revision)
+        let trip = try #require(list[2])
+        var favorite = trip
+        favorite.isFavorite = !trip.isFavorite
+        #expect(try list.apply(.setFavorite(2, trip.isFavorite), as: .trip(favorite)) == .trip(trip))
+        #expect(list == TripList.samples)
+        #expect(try list.apply(.setPhoto(2, trip.photo), as: .trip(favorite)) == .trip(trip))
+        #expect(list == TripList.samples)
     }
 
     /// An outcome that does not fit the change or the list (other ids, another trip, trips

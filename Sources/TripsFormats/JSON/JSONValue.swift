@@ -25,7 +25,7 @@ public enum JSONValue: Sendable, Hashable {
     /// it, and again to look it up, cost more than reading the bytes). nil for any other
     /// document (a value nested, more than 16 members, a name repeated) and for bytes that are
     /// not JSON at all: `init(parsing:)` reads those, or says why not.
-    public static func flatObjectMembers(parsing bytes: [UInt8]) -> [(name: String, value: JSONValue)]? {
+    package static func flatObjectMembers(parsing bytes: [UInt8]) -> [(name: String, value: JSONValue)]? {
         var parser = JSONParser(bytes)
         return parser.parseFlatObject()
     }

@@ -97,9 +97,10 @@ package struct HTTPRequest: Sendable, Hashable {
     }
 
     /// Whether the parser found the `Host` field naming this machine (`isLoopbackHost`): told
-    /// once per connection there, so that every request's DNS-rebinding check need not read
-    /// the field. False for a request not parsed (its `Host` is read then); a function of
-    /// `headerFields`, so left out of equality.
+    /// once per distinct `Host` value on a connection there, so that every request's
+    /// DNS-rebinding check need not read the field. A cache, where false means not known (a
+    /// request not parsed, or whose fields changed since: its `Host` is read then), so left
+    /// out of equality.
     package var namesLoopbackHost: Bool { storage.namesLoopbackHost }
 
     package init(

@@ -2,8 +2,9 @@
 
 /// Whether a `Host` field value (checked by `isValidHost`: a name or an address, and an
 /// optional port) names this machine: `localhost`, `[::1]` or an IPv4 address in 127.0.0.0/8,
-/// with any port. The parser tells it once per connection (`HostValidation`), so that the
-/// server's DNS-rebinding check need not read the field again on every request.
+/// with any port. The parser tells it once per distinct value on a connection
+/// (`HostValidation`), so that the server's DNS-rebinding check need not read the field again
+/// on every request.
 package func isLoopbackHost(_ field: UnsafeRawBufferPointer) -> Bool {
     isLoopbackName(hostName(of: field))
 }

@@ -116,9 +116,11 @@ package struct RequestParser {
     /// The request whose header section is complete and whose content is being read, without
     /// its content: what a handler judges before `100 Continue` is sent.
     var headOfCurrentRequest: HTTPRequest {
-        HTTPRequest(
+        var none: HTTPRequest?
+        return HTTPRequest(
             method: head.method, target: head.target, path: head.path, query: head.query, version: head.version,
-            headerFields: head.fields, body: [], keepAlive: head.keepAlive)
+            headerFields: head.fields, body: [], keepAlive: head.keepAlive, namesLoopbackHost: head.namesLoopbackHost,
+            reusing: &none)
     }
 
     /// Content bytes of the current request read so far.

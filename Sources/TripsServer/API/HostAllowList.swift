@@ -56,7 +56,7 @@ struct HostAllowList: Sendable {
     }
 
     /// Whether `request` is answered: the parser has already told a loopback `Host` (once per
-    /// connection, as it checked the field), and any other is looked at here.
+    /// distinct value on a connection, as it checked the field), and any other is read here.
     func allows(_ request: HTTPRequest) -> Bool {
         allowsAnyHost || request.namesLoopbackHost || allows(request.headerFields[.host])
     }

@@ -8,10 +8,10 @@ extension PostgresTripTables {
     package enum Step: Sendable, Equatable {
         /// A change made, here or by another instance, with the event the history keeps for it,
         /// the position keys it gave (nil: not known), and what it answered on the copy that
-        /// took it first (nil: none has), whose trips the other copy takes (`TripList.apply(_:as:)`).
+        /// took it first, whose trips the other copy takes (`TripList.apply(_:as:)`).
         /// Boxed: a step is copied on its way (into the steps, out to each redo), and copying
         /// its few hundred bytes each time cost more than the one allocation.
-        indirect case change(JournalRecord, ChangeEvent, keys: TripPositionKeys.Assignment?, outcome: TripChangeOutcome?)
+        indirect case change(JournalRecord, ChangeEvent, keys: TripPositionKeys.Assignment?, outcome: TripChangeOutcome)
         /// Every trip's position key, read from the table (the state did not know them).
         case keysRead(TripPositionKeys)
         /// An idempotency key's use kept in the ledger with no change (the change changed
@@ -35,9 +35,10 @@ extension PostgresTripTables.State {
     }
 
     /// Does a change (`Step.change`'s parts) on this state; answers what it answered here, for
-    /// the other copy (`madeAs`: what it answered on that copy, whose trips this one takes).
+    /// the other copy (`madeAs`: what it answered on that copy, whose trips this one takes;
+    /// nil for a change read from the table, which no copy has taken yet).
     @discardableResult
-    package mutating func redo(
+    mutating func redo(
         _ record: JournalRecord, event: ChangeEvent, keys: TripPositionKeys.Assignment?, madeAs made: TripChangeOutcome?
     ) throws(PostgresStoreError) -> TripChangeOutcome {
         guard record.revision == list.revision + 1, event.revision == record.revision else {
