@@ -13,4 +13,13 @@ import TripsFormats
             #expect(!MediaType.json.isSpelled(exactlyBy: other), "\(other)")
         }
     }
+
+    /// The `Content-Type` written for each type, made with it: text says UTF-8, in lowercase.
+    @Test func theContentTypeValueSaysUTF8ForText() {
+        #expect(MediaType.json.contentTypeValue == "application/json")
+        #expect(MediaType.problemJSON.contentTypeValue == "application/problem+json")
+        #expect(MediaType(type: "Text", subtype: "HTML").contentTypeValue == "text/html; charset=utf-8")
+        #expect(MediaType.problemJSON.suffixBase?.contentTypeValue == "application/json")
+        #expect(MediaType(type: "image", subtype: "png").contentTypeValue == "image/png")
+    }
 }
