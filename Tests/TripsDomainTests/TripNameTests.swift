@@ -23,6 +23,30 @@ import TripsTestSupport
         #expect(throws: TripsError.invalidField(.city, "must not be blank")) { try draft(city: " \u{3000} ").validate() }
     }
 
+    /// The contract's `maxLength` counts code points: a client's change must keep each text
+    /// within its limit counted so too, while the list takes (and so replays) what it held.
+    @Test func aClientsChangeMustKeepTheLimitsInCodePointsToo() throws {
+        let marked = String(repeating: "e\u{301}", count: 200)  // 200 characters, 400 code points
+        let rule = "must be at most 200 characters, counted as Unicode code points"
+        #expect(TripChange.add(draft(city: marked)).codePointLimitViolation == .invalidField(.city, rule))
+        #expect(TripChange.replace(2, draft(city: "Oslo", country: marked)).codePointLimitViolation == .invalidField(.country, rule))
+        #expect(
+            TripChange.add([draft(city: "Oslo"), draft(city: marked)], before: nil).codePointLimitViolation
+                == .inElement(1, .invalidField(.city, rule)))
+        var noted = draft(city: "Oslo")
+        noted.notes = String(repeating: "e\u{301}", count: 5_001)
+        #expect(
+            TripChange.add(noted).codePointLimitViolation
+                == .invalidField(.notes, "must be at most 10000 characters, counted as Unicode code points"))
+        // Within the limit in code points, or over it in characters too (`violations` says so).
+        #expect(TripChange.add(draft(city: String(repeating: "é", count: 200))).codePointLimitViolation == nil)
+        #expect(TripChange.add(draft(city: String(repeating: "a", count: 201))).codePointLimitViolation == nil)
+        #expect(TripChange.setFavorite(2, true).codePointLimitViolation == nil)
+        var list = TripList.samples
+        try list.apply(.add(draft(city: marked)))  // an old record holding one still replays
+        #expect(list[7]?.city == marked)
+    }
+
     @Test func aCountryMayNotHoldACommaAndASpaceButACityMay() throws {
         try draft(city: "Washington, D.C.", country: "United States").validate()
         #expect(throws: TripsError.self) { try draft(city: "Vancouver", country: "Canada, BC").validate() }

@@ -35,6 +35,7 @@ enum ChangePlanner {
             if let change {
                 // `apply` changes nothing when it throws, so the list stays as it was.
                 do throws(TripsError) {
+                    if let violation = change.codePointLimitViolation { throw violation }
                     applied = try list.applyTelling(change)
                 } catch {
                     throw .rejected(error)

@@ -258,6 +258,25 @@ import TripsDomain
         #expect(api.store.list == SampleTrips.list)
     }
 
+    /// A name within 200 characters but over 200 code points (a letter under a pile of
+    /// combining marks) breaks the contract's `maxLength`: refused with 422 by a create, a
+    /// replace and a merge patch, on either store, and nothing changes.
+    @Test(arguments: TestStore.all) func aNameOverItsLimitInCodePointsIs422(store: TestStore) async throws {
+        let api = try await APIServer(on: store)
+        defer { api.stop() }
+        let marked = String(repeating: "o\u{301}\u{302}", count: 100)  // 100 characters, 300 code points
+        let body = #"{"city": "Oslo", "country": "\#(marked)", "nights": 4, "price": 1, "start": "2027-05-01"}"#
+        for (method, target) in [("POST", "/trips"), ("PUT", "/trips/2")] {
+            let refused = try await api.json(method, target, body)
+            #expect(refused.status == 422, "\(method)")
+            #expect(try refused.member("member") == .string("country"), "\(method)")
+        }
+        let patch = try await api.request(
+            "PATCH", "/trips/2", headers: ["Content-Type": "application/merge-patch+json"], body: #"{"city": "\#(marked)"}"#)
+        #expect(patch.status == 422)
+        #expect(api.store.list == SampleTrips.list)
+    }
+
     /// A drop finds trips by the folded words the list keeps with them, which follow every
     /// change: a create, a rename through PATCH, a delete and a reorder.
     @Test(arguments: TestStore.all) func namesResolveAfterCreatesRenamesDeletesAndReorders(store: TestStore) async throws {
