@@ -80,10 +80,10 @@ extension ProblemType {
         .internalError, .notImplemented, .unavailable, .notCaughtUp, .storageUnavailable, .storageFull,
     ]
 
-    /// The kind named by the last segment of its URI, or nil.
-    init?(name: some Collection<UInt8>) {
-        guard let known = Self.all.first(where: { $0.name.utf8.elementsEqual(name) }) else { return nil }
-        self = known
+    /// Where in `all` the kind named by the last segment of its URI stands, or nil: what a
+    /// route match carries, a plain number with no strings to count references to.
+    static func indexInAll(named name: some Collection<UInt8>) -> Int? {
+        all.firstIndex { $0.name.utf8.elementsEqual(name) }
     }
 
     /// The kind an error of `status` is when its thrower names none: the status's usual

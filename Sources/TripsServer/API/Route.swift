@@ -105,8 +105,8 @@ final class Route: Sendable {
             return try answer(api, id, request)
         case (.photo(let answer), .photoName(let name)?):
             return try answer(api, name, request)
-        case (.problemType(let answer), .problemType(let type)?):
-            return try answer(api, type, request)
+        case (.problemType(let answer), .problemType(let index)?):
+            return try answer(api, ProblemType.all[index], request)
         default:
             throw APIError(.internalServerError, "\(method) \(template) was matched without its parameter")
         }

@@ -71,11 +71,13 @@ struct RouteTable: Sendable {
         case problemType = "{kind}"
     }
 
-    /// What a path holds under its template's parameter.
+    /// What a path holds under its template's parameter: plain values, so that a match is
+    /// copied and dropped without reference counting beyond its resource and route.
     enum Argument: Sendable, Hashable {
         case tripID(Trip.ID)
         case photoName(PhotoName)
-        case problemType(ProblemType)
+        /// The kind's place in `ProblemType.all`.
+        case problemType(indexInAll: Int)
     }
 
     /// A request's place in the table.
@@ -225,9 +227,9 @@ struct RouteTable: Sendable {
             } else if let next = nodes[node].photo, let name = PhotoName(segment) {
                 node = next
                 argument = .photoName(name)
-            } else if let next = nodes[node].kind, let type = ProblemType(name: segment) {
+            } else if let next = nodes[node].kind, let index = ProblemType.indexInAll(named: segment) {
                 node = next
-                argument = .problemType(type)
+                argument = .problemType(indexInAll: index)
             } else {
                 return nil
             }
