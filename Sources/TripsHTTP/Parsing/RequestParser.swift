@@ -301,10 +301,12 @@ package struct RequestParser {
     private mutating func addField(_ line: UnsafeRawBufferPointer, _ split: FieldSplit) {
         let name = UnsafeRawBufferPointer(rebasing: line[0..<split.nameEnd])
         let value = UnsafeRawBufferPointer(rebasing: line[split.valueStart..<split.valueEnd])
+        var valueString: String?
         switch name.count {
         case 4 where equalsCaseInsensitive(name, "host"):
             head.hostCount += 1
-            if hosts.isValid(value) {
+            valueString = hosts.validated(value)
+            if valueString != nil {
                 head.namesLoopbackHost = hosts.lastValidIsLoopback
             } else {
                 head.hasInvalidHost = true
@@ -342,7 +344,7 @@ package struct RequestParser {
             head.fields.reserveCapacity(8)
         }
         head.fields.append(
-            HTTPField(name: HTTPField.Name(validatedBytes: name), value: String(decoding: value, as: UTF8.self)))
+            HTTPField(name: HTTPField.Name(validatedBytes: name), value: valueString ?? String(decoding: value, as: UTF8.self)))
     }
 
     /// Content-Length = 1*DIGIT, possibly a list of equal values.

@@ -33,8 +33,9 @@ func parseEvents(
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 @Suite struct HTTPRequestParserTests {
-    /// Whether each request's `Host` names this machine, on one connection whose requests
-    /// change it (the parser remembers the last valid value); none for a request without one.
+    /// Whether each request's `Host` names this machine, and its value, on one connection whose
+    /// requests change it (the parser remembers the last valid value and its string); none for a
+    /// request without one.
     @Test func theParserTellsALoopbackHostOfEachRequest() throws {
         let hosts = [
             "localhost", "LOCALHOST:8080", "127.0.0.1", "127.0.0.1", "127.9.8.7:1", "[::1]:80", "[::1]", "example.com",
@@ -46,6 +47,11 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
             return request.namesLoopbackHost
         }
         #expect(flags == hosts.map { hosts.firstIndex(of: $0)! < 7 } + [false])
+        let values = parseEvents(text).map { event -> String? in
+            guard case .request(let request) = event else { return nil }
+            return request.headerFields[.host]
+        }
+        #expect(values == hosts + [nil])
         guard case .request(var request)? = parseEvents("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").first else {
             Issue.record("no request")
             return
