@@ -337,22 +337,33 @@ package final class HTTPConnection {
     ) {
         var connection = connection
         if connection != .close && response.asksToClose { connection = .close }
-        let answered = current.take() ?? unparsedInFlight()  // moved out, not copied
+        // Moved out, not copied, and bound whole: an `InFlight?` dropped as one went through
+        // Optional's generic value witness. None when the loop issues neither ids nor traces.
+        guard let answered = current.take() ?? unparsedInFlight() else {
+            response.serialize(
+                into: &output, omitContent: omitContent, connection: connection, dateFields: environment.dates.fieldLines,
+                framing: framing)
+            finishWrite(connection: connection, now: now)
+            return
+        }
         response.serialize(
             into: &output, omitContent: omitContent, connection: connection,
             dateFields: environment.dates.fieldLines,
-            requestID: answered?.id.map { ($0, environment.requestIDs?.prefix ?? []) }, trace: answered?.trace, framing: framing)
-        if let answered {
-            let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
-            environment.counters.record(
-                route: context.routeLabel ?? .max, method: answered.request?.method, status: response.status.code, nanoseconds: duration)
-            if let accessLog = environment.accessLog, let id = answered.id {
-                accessLog.record(
-                    id: id, idPrefix: environment.requestIDs?.prefix ?? [], request: answered.request, trace: answered.trace,
-                    status: response.status.code, bytes: omitContent ? 0 : response.body.count, duration: duration, user: context.user,
-                    peer: peerText)
-            }
+            requestID: answered.id.map { ($0, environment.requestIDs?.prefix ?? []) }, trace: answered.trace, framing: framing)
+        let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
+        environment.counters.record(
+            route: context.routeLabel ?? .max, method: answered.request?.method, status: response.status.code, nanoseconds: duration)
+        if let accessLog = environment.accessLog, let id = answered.id {
+            accessLog.record(
+                id: id, idPrefix: environment.requestIDs?.prefix ?? [], request: answered.request, trace: answered.trace,
+                status: response.status.code, bytes: omitContent ? 0 : response.body.count, duration: duration, user: context.user,
+                peer: peerText)
         }
+        finishWrite(connection: connection, now: now)
+    }
+
+    /// What every write ends with: the idle and write clocks restart, and `close` is kept.
+    private func finishWrite(connection: HTTPResponse.ConnectionField, now: MonotonicInstant) {
         idleSince = now
         lastWriteAt = now
         if connection == .close { state = .closing }
