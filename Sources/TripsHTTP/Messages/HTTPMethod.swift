@@ -1,55 +1,61 @@
-/// A request method, a validated token.
+/// A request method this server implements.
+///
+/// A request with any other token is answered 501 by the parser before anything else sees
+/// it, so a method is one of `known`, held as its place there: copied and compared as a byte,
+/// with no string to count references to. Its name is looked up when it is written.
 ///
 /// https://www.rfc-editor.org/rfc/rfc9110#name-methods
 package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
-    /// The method token exactly as sent; methods are case-sensitive.
-    @usableFromInline package let rawValue: String
-    /// The method's place in `known` plus one, or 0 for any other: known methods compare by it.
-    @usableFromInline let code: UInt8
+    /// The method's place in `known`.
+    @usableFromInline let index: UInt8
 
-    /// Validates `rawValue` as a token; returns nil for anything else.
+    /// The method `rawValue` names exactly (methods are case-sensitive); nil for any other
+    /// token, or anything that is not one.
     package init?(_ rawValue: String) {
-        guard HTTPField.isValidToken(rawValue) else { return nil }
-        self.rawValue = rawValue
-        code = Self.known.first { $0.rawValue == rawValue }?.code ?? 0
+        guard let index = Self.names.firstIndex(of: rawValue) else { return nil }
+        self.index = UInt8(index)
     }
 
-    private init(known rawValue: String, code: UInt8) {
-        self.rawValue = rawValue
-        self.code = code
+    private init(index: UInt8) {
+        self.index = index
     }
+
+    /// The method token.
+    package var rawValue: String { Self.names[Int(index)] }
 
     package var description: String { rawValue }
 
     /// Written out and inlinable: the API (another module) compares methods on every request,
     /// and the synthesized one is reached only through the generic `Equatable` witness there.
     @inlinable package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.code == rhs.code && (lhs.code != 0 || lhs.rawValue == rhs.rawValue)
+        lhs.index == rhs.index
     }
 
-    /// Where a known method stands in `known` (0 for any other, as for GET), for per-request
-    /// counting and routing.
-    package var knownIndex: Int { code == 0 ? 0 : Int(code) - 1 }
+    /// Where the method stands in `known`, for per-request counting and routing.
+    package var knownIndex: Int { Int(index) }
 
     /// Whether the method only reads (GET, HEAD, OPTIONS): every other one the API answers
     /// changes something, and needs a token (with tokens) and the page's own origin (from a browser).
     package var onlyReads: Bool { self == .get || self == .head || self == .options }
 
-    package static let get = HTTPMethod(known: "GET", code: 1)
-    package static let head = HTTPMethod(known: "HEAD", code: 2)
-    package static let post = HTTPMethod(known: "POST", code: 3)
-    package static let put = HTTPMethod(known: "PUT", code: 4)
-    package static let patch = HTTPMethod(known: "PATCH", code: 5)
-    package static let delete = HTTPMethod(known: "DELETE", code: 6)
-    package static let options = HTTPMethod(known: "OPTIONS", code: 7)
-    package static let trace = HTTPMethod(known: "TRACE", code: 8)
-    package static let connect = HTTPMethod(known: "CONNECT", code: 9)
+    package static let get = HTTPMethod(index: 0)
+    package static let head = HTTPMethod(index: 1)
+    package static let post = HTTPMethod(index: 2)
+    package static let put = HTTPMethod(index: 3)
+    package static let patch = HTTPMethod(index: 4)
+    package static let delete = HTTPMethod(index: 5)
+    package static let options = HTTPMethod(index: 6)
+    package static let trace = HTTPMethod(index: 7)
+    package static let connect = HTTPMethod(index: 8)
     /// A safe method with content (draft-ietf-httpbis-safe-method-w-body); known, so that a
     /// resource that does not take it answers 405 with `Allow`, not 501.
-    package static let query = HTTPMethod(known: "QUERY", code: 10)
+    package static let query = HTTPMethod(index: 9)
+
+    /// The tokens of `known`, in its order.
+    private static let names = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"]
 
     /// The methods this server implements; a request with any other token gets 501.
-    package static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect, .query]
+    package static let known: [HTTPMethod] = names.indices.map { HTTPMethod(index: UInt8($0)) }
 
     /// Matches the bytes of a method token against the known set without allocating.
     package static func known(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod? {

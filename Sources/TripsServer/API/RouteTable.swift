@@ -53,9 +53,7 @@ struct RouteTable: Sendable {
 
         /// The route that answers `method` here (`HEAD` is answered as `GET`), or nil.
         func route(for method: HTTPMethod) -> Route? {
-            guard let route = routeByKnownIndex[method.knownIndex] else { return nil }
-            // `knownIndex` is 0, GET's, for a method it does not know: the names must match too.
-            return route.method == method || (route.method == .get && method == .head) ? route : nil
+            routeByKnownIndex[method.knownIndex]
         }
 
         /// The media types `method` reads here as a body; empty when it takes none.

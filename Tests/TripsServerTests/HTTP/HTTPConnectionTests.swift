@@ -324,8 +324,11 @@ struct ConnectionHarness {
         let badName = "bad name"
         #expect(HTTPField.Name(badName) == nil)
         #expect(HTTPMethod("GET") == .get)
-        let badMethod = "G T"
-        #expect(HTTPMethod(badMethod) == nil)
+        #expect(HTTPMethod("QUERY") == .query)
+        for other in ["G T", "get", "FETCH", ""] { #expect(HTTPMethod(other) == nil) }
+        let names = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"]
+        #expect(HTTPMethod.known.map(\.rawValue) == names)
+        #expect(HTTPMethod.known.map { HTTPMethod($0.rawValue) } == HTTPMethod.known)
     }
 
     @Test func queryItemsArePercentDecoded() {
