@@ -4,7 +4,8 @@ import TripsHTTP
 
 /// Finished responses for the most-read resources, kept until what they show changes:
 /// a trip's representations per version, and the whole list's per revision, each in every
-/// content coding asked for (compressed once, not on every read). And the list
+/// content coding asked for (compressed once, not on every read); the views of the list (a
+/// page, a filter) and the trips' pages for the newest revision (`RevisionResponses`). And the list
 /// page's rows per trip version: after a change the page renders the changed trip's row
 /// again and copies the others (a row costs microseconds to render, a copy nanoseconds).
 /// And the list's countries for the page's chips, per revision. And each trip's JSON object
@@ -45,7 +46,10 @@ final class RepresentationCache: Sendable {
     private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
     /// The trip pages of one revision (the newest asked for): a page shows the trip that
     /// starts next, so any change may change it.
-    private let tripPages = Mutex<(revision: UInt64, responses: [TripPageKey: HTTPResponse])>((0, [:]))
+    private let tripPages = Mutex(RevisionResponses<TripPageKey>(capacity: tripPageCapacity, byteCapacity: viewByteCapacity))
+    /// The views of the list (a page of it, a filter, a search, the favorites) of one
+    /// revision, as `/trips` with a query and `/favorites` answer them.
+    private let views = Mutex(RevisionResponses<ViewKey>(capacity: viewCapacity, byteCapacity: viewByteCapacity))
     private let countries = Mutex<(revision: UInt64, names: [String])?>(nil)
     private let photos = Mutex<(responses: [String: HTTPResponse], bytes: Int)>(([:], 0))
     private let assets = Mutex<[PageAsset: [HTTPResponse?]]>([:])
@@ -57,6 +61,11 @@ final class RepresentationCache: Sendable {
     /// Trip pages kept for one revision, in all: one per trip, host, language choice and
     /// coding asked for. Beyond, pages are rendered each time until the next change.
     static let tripPageCapacity = 2_000
+    /// Views kept for one revision, in all: one per target, representation and count
+    /// preference asked for.
+    static let viewCapacity = 2_000
+    /// The most content bytes kept of one revision's views, and as much of its trip pages.
+    static let viewByteCapacity = 32 << 20
 
     /// A trip page's place among those of one revision. The host is part of it: the page's
     /// links name the host the request did (`HostAllowList` let through only names it answers).
@@ -66,6 +75,17 @@ final class RepresentationCache: Sendable {
         let host: String
         let slot: Int
         let coding: ContentCoding
+    }
+
+    /// A view's place among those of one revision: everything its answer depends on
+    /// besides the list at that revision.
+    struct ViewKey: Hashable {
+        let path: String
+        /// The query exactly as sent: its links repeat it.
+        let query: String?
+        let slot: Int
+        /// `Prefer: count=exact` on a paged read: its answer says the view's totals.
+        let countsExactly: Bool
     }
 
     init(compression: ResponseCompression = ResponseCompression()) {
@@ -128,22 +148,32 @@ final class RepresentationCache: Sendable {
 
     /// The trip page kept for `key` at `revision`, if any.
     func tripPage(_ key: TripPageKey, revision: UInt64) -> HTTPResponse? {
-        tripPages.withLock { $0.revision == revision ? $0.responses[key] : nil }
+        tripPages.withLock { $0.response(key, at: revision) }
     }
 
     /// Keeps `response`, the page of `key` at `revision` before any coding, encoded for
-    /// identity and for `key.coding`, and returns it prepared in `key.coding`. A later
-    /// revision's page drops the earlier ones; an earlier one's is not kept.
+    /// identity and for `key.coding`, and returns it prepared in `key.coding`.
     func keep(_ response: HTTPResponse, tripPage key: TripPageKey, revision: UInt64) -> HTTPResponse {
         let encoded = encodings(of: response, for: key.coding)
-        tripPages.withLock { kept in
-            if kept.revision < revision { kept = (revision, [:]) }
-            guard kept.revision == revision, kept.responses.count + encoded.count <= Self.tripPageCapacity else { return }
-            for (coding, response) in encoded {
-                kept.responses[TripPageKey(id: key.id, host: key.host, slot: key.slot, coding: coding)] = response
-            }
+        let kept = encoded.map { coding, response in
+            (key: TripPageKey(id: key.id, host: key.host, slot: key.slot, coding: coding), response: response)
         }
+        tripPages.withLock { $0.keep(kept, at: revision) }
         return encoded[encoded.count - 1].response
+    }
+
+    /// The view kept for `key` at `revision` in `coding`; on a miss made by `build`, and kept
+    /// when `coding` is identity. A compressed view is left to the API's encoding, which
+    /// compresses a large one off the loop: kept, a client could have the loop compress
+    /// every distinct view it asks for.
+    func view(_ key: ViewKey, revision: UInt64, coding: ContentCoding, build: () throws(APIError) -> HTTPResponse)
+        throws(APIError) -> HTTPResponse
+    {
+        guard coding == .identity else { return try build() }
+        if let hit = views.withLock({ $0.response(key, at: revision) }) { return hit }
+        let response = compression.encode(try build(), as: .identity).prepared()
+        views.withLock { $0.keep([(key, response)], at: revision) }
+        return response
     }
 
     /// The list page's row for this trip version in a language, made by `build` on a miss

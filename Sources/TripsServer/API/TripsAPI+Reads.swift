@@ -33,13 +33,16 @@ extension TripsAPI {
             }
         }
         let read = read(target: (request.path, request.query))
-        guard !query.isEverything else {
-            let (trips, nextAfter) = try read.paging.slice(list)
-            return representView(trips, totals: list.totals, nextAfter: nextAfter, read)
+        return try cache.view(viewKey(read), revision: list.revision, coding: ResponseCompression.coding(for: request)) {
+            () throws(APIError) in
+            guard !query.isEverything else {
+                let (trips, nextAfter) = try read.paging.slice(list)
+                return representView(trips, totals: list.totals, nextAfter: nextAfter, read)
+            }
+            let view = list.trips.matching(query)
+            let (trips, nextAfter) = try read.paging.slice(view)
+            return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
         }
-        let view = list.trips.matching(query)
-        let (trips, nextAfter) = try read.paging.slice(view)
-        return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
     }
 
     /// `GET /favorites`: the favorites, in list order, or a page of them (`limit`, `after`).
@@ -58,9 +61,20 @@ extension TripsAPI {
         let read = ViewRead(
             request: request, target: (request.path, request.query), list: list, query: query, asked: asked, form: form, etag: etag,
             isPrivate: isPrivate)
-        let view = list.trips.matching(query)
-        let (trips, nextAfter) = try read.paging.slice(view)
-        return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
+        return try cache.view(viewKey(read), revision: list.revision, coding: ResponseCompression.coding(for: request)) {
+            () throws(APIError) in
+            let view = list.trips.matching(query)
+            let (trips, nextAfter) = try read.paging.slice(view)
+            return representView(trips, totals: TripTotals(view), nextAfter: nextAfter, read)
+        }
+    }
+
+    /// Where a view's answer is kept for its revision: made once, then served to every
+    /// client that asks for it the same way until the next change.
+    private func viewKey(_ read: ViewRead) -> RepresentationCache.ViewKey {
+        RepresentationCache.ViewKey(
+            path: read.target.path, query: read.target.query, slot: caching.slot(read.form.cacheSlot, isPrivate: read.isPrivate),
+            countsExactly: read.asked.isPaged && read.request.prefersExactCount)
     }
 
     /// The trips of a view (a page of it, with `Link` to the next one while more follow, and

@@ -72,6 +72,25 @@ private let exactCount = ["Prefer": "count=exact"]
         #expect(whole.field("Vary")?.contains("Prefer") == false)
     }
 
+    /// A view's answer is kept for its revision (`RepresentationCache.view`): every read of it
+    /// after a change, the deleting of a trip it shows, a favorite made, sees the change.
+    @Test func aViewKeptForItsRevisionShowsEachChange() async throws {
+        let api = try await APIServer(mode: .live)
+        defer { api.stop() }
+        let ids = api.order
+        let before = try await api.request("GET", "/trips?limit=2")
+        #expect(try before.ids == Array(ids.prefix(2)))
+        #expect(try await api.request("GET", "/trips?limit=2").body == before.body)
+        #expect(try await api.request("DELETE", "/trips/\(ids[0])").status == 204)
+        let after = try await api.request("GET", "/trips?limit=2")
+        #expect(try after.ids == Array(ids.dropFirst().prefix(2)))
+        #expect(after.field("ETag") != before.field("ETag"))
+        let favorites = try await api.request("GET", "/favorites?limit=100").ids
+        let other = try #require(ids.dropFirst().first { !favorites.contains($0) })
+        #expect(try await api.request("PUT", "/favorites/\(other)").status == 200)
+        #expect(try await api.request("GET", "/favorites?limit=100").ids.contains(other))
+    }
+
     @Test func theRootAndTheListLinkTheServiceDescription() async throws {
         let api = try await APIServer(mode: .live)
         defer { api.stop() }
