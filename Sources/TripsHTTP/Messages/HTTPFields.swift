@@ -68,6 +68,14 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
         mayHold(name) ? fields.compactMap { $0.name == name ? $0.value : nil } : []
     }
 
+    /// The value for `name` when exactly one field has it, nil otherwise: a list field
+    /// (`Accept`) read in its commonest form without making an array.
+    package func onlyValue(for name: HTTPField.Name) -> String? {
+        guard mayHold(name), let first = fields.firstIndex(where: { $0.name == name }) else { return nil }
+        let isOnly = !fields[(first + 1)...].contains { $0.name == name }
+        return isOnly ? fields[first].value : nil
+    }
+
     package func contains(_ name: HTTPField.Name) -> Bool {
         name.index == 0 ? fields.contains { $0.name == name } : indexed & Self.bit(name) != 0
     }

@@ -14,6 +14,17 @@ package enum ContentNegotiation {
     /// accepts none of them. No `Accept`, or one with no valid element, accepts anything.
     package static func choose(_ offered: [MediaType], accept values: [String]) -> Int? {
         if values.count == 1, let index = exactChoice(offered, values[0]) { return index }
+        return chooseByTheRules(offered, accept: values)
+    }
+
+    /// `choose` with a request's fields: the commonest case, one `Accept` field, is read
+    /// without making an array of its values.
+    package static func choose(_ offered: [MediaType], accept fields: HTTPFields) -> Int? {
+        if let only = fields.onlyValue(for: .accept), let index = exactChoice(offered, only) { return index }
+        return chooseByTheRules(offered, accept: fields.values(for: .accept))
+    }
+
+    private static func chooseByTheRules(_ offered: [MediaType], accept values: [String]) -> Int? {
         let accept = AcceptField(values)
         guard !accept.ranges.isEmpty else { return offered.isEmpty ? nil : 0 }
         var best: (index: Int, quality: Int)?
@@ -27,19 +38,32 @@ package enum ContentNegotiation {
     /// The answer for the commonest `Accept` of all, one bare type (`text/plain`, `*/*`), found
     /// without parsing the field: the same index the full rules give, or nil to apply them.
     /// (A bare type has quality 1, as do the types whose suffix names it; every other type 0.)
+    /// One pass over the bytes: searches through closures cost more than the rest of a read.
     private static func exactChoice(_ offered: [MediaType], _ value: String) -> Int? {
         var value = value
         return value.withUTF8 { bytes -> Int? in
-            guard let first = bytes.firstIndex(where: { !isWhitespace($0) }), let last = bytes.lastIndex(where: { !isWhitespace($0) })
-            else { return nil }
-            let trimmed = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[first...last])
-            if trimmed.equals("*/*") { return offered.isEmpty ? nil : 0 }
-            guard !trimmed.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "*") }) else {
-                return nil
+            var start = 0
+            var end = bytes.count
+            while start < end && isWhitespace(bytes[start]) { start += 1 }
+            while end > start && isWhitespace(bytes[end - 1]) { end -= 1 }
+            var slash: Int?
+            for index in start..<end {
+                switch bytes[index] {
+                case UInt8(ascii: ","), UInt8(ascii: ";"):
+                    return nil
+                case UInt8(ascii: "*"):
+                    // `*/*` is answered here; a range such as `text/*` by the full rules.
+                    let isAnything = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end]).equals("*/*")
+                    return isAnything && !offered.isEmpty ? 0 : nil
+                case UInt8(ascii: "/") where slash == nil:
+                    slash = index
+                default:
+                    break
+                }
             }
-            guard let slash = trimmed.firstIndex(of: UInt8(ascii: "/")) else { return nil }
-            let type = UnsafeRawBufferPointer(rebasing: trimmed[..<slash])
-            let subtype = UnsafeRawBufferPointer(rebasing: trimmed[(slash + 1)...])
+            guard let slash else { return nil }
+            let type = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<slash])
+            let subtype = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(slash + 1)..<end])
             // Compared part by part with the offered (lowercased) names: spelling out each
             // `type/subtype` cost more than the rest of a cached read.
             guard let named = offered.firstIndex(where: { Self.equals($0.type, type) && Self.equals($0.subtype, subtype) }) else {
@@ -55,9 +79,9 @@ package enum ContentNegotiation {
 
     /// Whether `bytes`, lowercased, are `lowercased`'s.
     private static func equals(_ lowercased: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        // The lengths first: most offered names differ in length, and a string knows its own.
+        guard lowercased.utf8.count == bytes.count else { return false }
         var name = lowercased
-        return name.withUTF8 { name in
-            name.count == bytes.count && zip(name, bytes).allSatisfy { $0 == asciiLowercased($1) }
-        }
+        return name.withUTF8 { name in zip(name, bytes).allSatisfy { $0 == asciiLowercased($1) } }
     }
 }

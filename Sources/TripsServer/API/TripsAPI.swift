@@ -270,10 +270,10 @@ extension TripsAPI {
     /// Without `Accept` (most API clients, and every benchmark) it is the first one, decided
     /// without building the list of offered types.
     func choosePosition(for request: HTTPRequest, among offered: () -> [MediaType]) throws(APIError) -> Int {
-        let accept = request.headerFields.values(for: .accept)
-        if accept.isEmpty { return 0 }
+        let fields = request.headerFields
+        guard fields.contains(.accept) else { return 0 }
         let types = offered()
-        guard let index = ContentNegotiation.choose(types, accept: accept) else { throw .notAcceptable(types) }
+        guard let index = ContentNegotiation.choose(types, accept: fields) else { throw .notAcceptable(types) }
         return index
     }
 

@@ -92,6 +92,21 @@ import TripsTestSupport
         #expect(ContentNegotiation.choose(Self.offered, accept: [accept]) == expected)
     }
 
+    /// A request's fields choose as their values do, one `Accept` field (read without an
+    /// array of its values) or several, whatever other fields are among them.
+    @Test(arguments: [
+        [], ["text/plain"], [" text/html"], ["text/plain", "text/html"], ["image/png"], ["*/*"], ["text/*;q=0.5", "*/*;q=0.1"],
+    ])
+    func aRequestsFieldsChooseAsTheirValuesDo(accept: [String]) {
+        var fields: HTTPFields = [.host: "localhost"]
+        for value in accept {
+            fields.append(.accept, value)
+            fields.append(.vary, "x")
+        }
+        #expect(fields.onlyValue(for: .accept) == (accept.count == 1 ? accept[0] : nil))
+        #expect(ContentNegotiation.choose(Self.offered, accept: fields) == ContentNegotiation.choose(Self.offered, accept: accept))
+    }
+
     @Test func aProblemDocumentStillCountsAsJSON() {
         #expect(ContentNegotiation.choose([.problemJSON, .plainText], accept: ["application/json"]) == 0)
     }
