@@ -312,14 +312,14 @@ extension TripsAPI {
     /// 304 when `If-None-Match` names the current tag of a read of the list or a trip; nil to
     /// go on with the full answer.
     func notModified(
-        _ request: HTTPRequest, current: EntityTag, language: Language?, isPrivate: Bool, isPaged: Bool = false
+        _ request: HTTPRequest, current: @autoclosure () -> EntityTag, language: Language?, isPrivate: Bool, isPaged: Bool = false
     ) -> HTTPResponse? {
         // Only `Cache-Control` and `Vary` of the 200's fields: a 304 repeats no other
-        // metadata (RFC 9110 §15.4.5).
+        // metadata (RFC 9110 §15.4.5). The tag is spelled out only for a request that asks.
         guard request.headerFields.contains(.ifNoneMatch) else { return nil }
         var fields: HTTPFields = [:]
         caching.describe(&fields, language: language, isPrivate: isPrivate, isPaged: isPaged)
-        return notModified(request, current: current, compressible: true, fields: fields)
+        return notModified(request, current: current(), compressible: true, fields: fields)
     }
 
     /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.
