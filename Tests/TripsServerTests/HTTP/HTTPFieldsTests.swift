@@ -25,6 +25,20 @@ import Testing
         #expect(fields.values(for: literal) == ["value"])
     }
 
+    /// Emptied for the parser's next request, keeping its room or not: nothing is left found.
+    @Test(arguments: [true, false])
+    func removingAllFieldsLeavesNoneFound(keepingCapacity: Bool) {
+        var fields: HTTPFields = [.host: "a", .accept: "b", "X-Custom": "c"]
+        let capacity = fields.fields.capacity
+        fields.removeAll(keepingCapacity: keepingCapacity)
+        #expect(fields.isEmpty && fields == HTTPFields())
+        #expect(!fields.contains(.host) && !fields.contains(.accept) && !fields.contains("X-Custom"))
+        #expect(fields[.host] == nil)
+        if keepingCapacity { #expect(fields.fields.capacity == capacity) }
+        fields.append(.accept, "d")
+        #expect(fields.values(for: .accept) == ["d"] && fields.count == 1)
+    }
+
     @Test func indexedNamesHaveTheirOwnPlaceAndOthersNone() throws {
         #expect(HTTPField.Name.host.index != 0)
         #expect(HTTPField.Name.host.index != HTTPField.Name.accept.index)
