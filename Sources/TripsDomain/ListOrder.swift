@@ -126,11 +126,24 @@ package struct ListOrder: Sendable {
     }
 
     /// The chunk and the index in it where `id` stands.
+    ///
+    /// The chunk is searched from both ends at once: a trip just added at the end (a create's,
+    /// whose neighbours its writer asks next) is found at the first step, not after the
+    /// chunk's hundreds of others, and any other trip in as many steps as from one end.
     private func location(of id: Trip.ID) -> (chunk: Int, offset: Int)? {
-        guard let key = chunkOf[id], case let chunk = chunkIndex[key], let offset = chunks[chunk].firstIndex(of: id) else {
+        guard let key = chunkOf[id] else { return nil }
+        let chunk = chunkIndex[key]
+        let offset = chunks[chunk].withUnsafeBufferPointer { ids -> Int? in
+            var (front, back) = (0, ids.count - 1)
+            while front <= back {
+                if ids[front] == id { return front }
+                if ids[back] == id { return back }
+                front += 1
+                back -= 1
+            }
             return nil
         }
-        return (chunk, offset)
+        return offset.map { (chunk, $0) }
     }
 
     /// Lays `ids` out again in half-full chunks.
