@@ -75,6 +75,13 @@ package struct HTTPResponse: Sendable, Hashable {
     /// Whether `prepared()` made it, and no change since undid that.
     package var isPrepared: Bool { preparedHead != nil }
 
+    /// About the bytes it holds: its content, its fields, and its head as written when it
+    /// is prepared. What a cache counts against its budget.
+    package var byteCount: Int {
+        let fields = headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
+        return body.count + fields + (preparedHead.map { $0.statusLine.count + $0.fieldLinesEnded.count } ?? 0)
+    }
+
     /// Equal when status, fields and content are; whether the head is prepared does not matter.
     package static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         lhs.status == rhs.status && lhs.headerFields == rhs.headerFields && lhs.body == rhs.body

@@ -71,11 +71,11 @@ package enum ContentNegotiation {
             }
             // A type with a suffix whose base is the named one (`application/problem+json` for
             // `application/json`) has its quality too, and wins if declared first. Only a type
-            // whose subtype is longer by at least `x+` can be one: asked first, as a string
+            // whose subtype is longer (by `+` at least) can be one: asked first, as a string
             // knows its length, where looking for a `+` in it costs more than the rest.
             let base = offered[named]
             let baseLength = base.subtype.utf8.count
-            return offered[..<named].firstIndex { $0.subtype.utf8.count > baseLength + 1 && $0.suffixBase == base } ?? named
+            return offered[..<named].firstIndex { $0.subtype.utf8.count > baseLength && $0.suffixBase == base } ?? named
         }
     }
 

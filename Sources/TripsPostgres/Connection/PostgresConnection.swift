@@ -247,6 +247,9 @@ package final class PostgresConnection {
     /// Sends `messages` in one write; if one cannot be encoded, sends none.
     private func send(_ messages: [FrontendMessage], deadline: ContinuousClock.Instant) throws(PostgresConnectionError) {
         defer {
+            // Cleared before it is emptied or freed: a sign-in's messages hold a password or
+            // its proof, which a kept buffer would otherwise hold on to.
+            outgoing.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             if outgoing.capacity > Self.keptOutgoingCapacity { outgoing = [] } else { outgoing.removeAll(keepingCapacity: true) }
         }
         for message in messages {

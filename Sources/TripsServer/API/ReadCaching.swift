@@ -55,8 +55,8 @@ struct ReadCaching: Sendable {
     }
 
     /// Sets a read's `Cache-Control` and `Vary`, before it is cached. A paged read varies on
-    /// `Prefer` too (`count=exact` adds its total: RFC 7240 §2); it is never cached, so the
-    /// name is added to it alone.
+    /// `Prefer` too (`count=exact` adds its total: RFC 7240 §2), and is cached per preference
+    /// (`RepresentationCache.ViewKey`); the whole list, which does not, is kept without it.
     func describe(_ fields: inout HTTPFields, language: Language?, isPrivate: Bool, isPaged: Bool = false) {
         fields[.cacheControl] = cacheControl(isPrivate: isPrivate)
         fields[.vary] = isPaged ? vary(language) + ", Prefer" : vary(language)

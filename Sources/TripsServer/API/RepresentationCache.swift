@@ -46,7 +46,7 @@ final class RepresentationCache: Sendable {
     private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
     /// The trip pages of one revision (the newest asked for): a page shows the trip that
     /// starts next, so any change may change it.
-    private let tripPages = Mutex(RevisionResponses<TripPageKey>(capacity: tripPageCapacity, byteCapacity: viewByteCapacity))
+    private let tripPages = Mutex(RevisionResponses<TripPageKey>(capacity: tripPageCapacity, byteCapacity: tripPageByteCapacity))
     /// The views of the list (a page of it, a filter, a search, the favorites) of one
     /// revision, as `/trips` with a query and `/favorites` answer them.
     private let views = Mutex(RevisionResponses<ViewKey>(capacity: viewCapacity, byteCapacity: viewByteCapacity))
@@ -64,28 +64,34 @@ final class RepresentationCache: Sendable {
     /// Views kept for one revision, in all: one per target, representation and count
     /// preference asked for.
     static let viewCapacity = 2_000
-    /// The most content bytes kept of one revision's views, and as much of its trip pages.
+    /// The most bytes kept of one revision's views (keys, heads and content).
     static let viewByteCapacity = 32 << 20
+    /// The most bytes kept of one revision's trip pages.
+    static let tripPageByteCapacity = 32 << 20
 
     /// A trip page's place among those of one revision. The host is part of it: the page's
     /// links name the host the request did (`HostAllowList` let through only names it answers).
-    struct TripPageKey: Hashable {
+    struct TripPageKey: RevisionResponseKey {
         let id: Trip.ID
         /// The request's `Host`, as it sent it.
         let host: String
         let slot: Int
         let coding: ContentCoding
+
+        var byteCount: Int { host.utf8.count }
     }
 
     /// A view's place among those of one revision: everything its answer depends on
     /// besides the list at that revision.
-    struct ViewKey: Hashable {
+    struct ViewKey: RevisionResponseKey {
         let path: String
         /// The query exactly as sent: its links repeat it.
         let query: String?
         let slot: Int
         /// `Prefer: count=exact` on a paged read: its answer says the view's totals.
         let countsExactly: Bool
+
+        var byteCount: Int { path.utf8.count + (query?.utf8.count ?? 0) }
     }
 
     init(compression: ResponseCompression = ResponseCompression()) {

@@ -9,7 +9,7 @@ extension TripsAPI {
     /// stream goes as it is: its head is the change feed's, never compressed.
     ///
     /// gzip costs about 35 instructions a byte: an answer of more than `compressedOnTheLoop`
-    /// bytes (a large view, which no cache keeps, or a change that answers with a large list)
+    /// bytes (a large view, whose compressed forms no cache keeps, or a change that answers with a large list)
     /// is compressed on `heavyWork`, so neither the other connections of its event loop
     /// nor the store's writer, which a change's answer is made on, wait for it.
     func encode(_ reply: inout HTTPReply, for request: HTTPRequest) {

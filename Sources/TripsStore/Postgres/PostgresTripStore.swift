@@ -346,7 +346,8 @@ package final class PostgresTripStore: Sendable {
 
     /// Prunes the tables in the background, on a connection of its own, once
     /// `retention.interval` changes passed since the last time (and the last pruning is done).
-    /// Runs on the writer thread.
+    /// Runs on the writer thread (a test calls it between writes: the atomics let one
+    /// pruning start, whichever thread asks).
     package func pruneIfDue() {
         let revision = state.withLock { $0.tables.list.revision }
         guard revision >= prunedAt.load(ordering: .relaxed) + retention.interval,

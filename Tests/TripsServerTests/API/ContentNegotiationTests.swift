@@ -117,6 +117,10 @@ import TripsTestSupport
         let offered: [MediaType] = [.html, .mergePatchJSON, .problemJSON, .plainText, .json]
         #expect(ContentNegotiation.choose(offered, accept: ["applicatIon/json"]) == 1)
         #expect(ContentNegotiation.choose(offered, accept: ["application/json, text/html;q=0"]) == 1)
+        // A suffix with nothing before it is one too, however short (the review's case).
+        let bareSuffix: [MediaType] = [MediaType(type: "application", subtype: "+json"), .json]
+        #expect(ContentNegotiation.choose(bareSuffix, accept: ["application/json"]) == 0)
+        #expect(ContentNegotiation.choose(bareSuffix, accept: ["application/json, text/html;q=0"]) == 0)
     }
 }
 

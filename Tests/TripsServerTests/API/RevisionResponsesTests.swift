@@ -7,12 +7,20 @@ import TripsDomain
 /// What a view's or a trip page's answer is kept for: its revision only, within a count and
 /// a byte budget; and which views are kept at all.
 @Suite struct RevisionResponsesTests {
+    /// A key whose own bytes count for nothing, so that a response's are its content's.
+    private struct Key: RevisionResponseKey, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+        let name: String
+        init(stringLiteral name: String) { self.name = name }
+        init(integerLiteral number: Int) { name = String(number) }
+        var byteCount: Int { 0 }
+    }
+
     private func response(_ bytes: Int) -> HTTPResponse {
         HTTPResponse(status: .ok, body: Array(repeating: UInt8(ascii: "x"), count: bytes))
     }
 
     @Test func responsesAreKeptForTheNewestRevisionOnly() {
-        var kept = RevisionResponses<String>(capacity: 10, byteCapacity: 100)
+        var kept = RevisionResponses<Key>(capacity: 10, byteCapacity: 100)
         kept.keep([("a", response(1))], at: 5)
         #expect(kept.response("a", at: 5)?.body.count == 1)
         #expect(kept.response("a", at: 4) == nil && kept.response("a", at: 6) == nil)
@@ -24,7 +32,7 @@ import TripsDomain
     }
 
     @Test func aRevisionKeepsWithinItsCountAndItsBytes() {
-        var kept = RevisionResponses<Int>(capacity: 3, byteCapacity: 10)
+        var kept = RevisionResponses<Key>(capacity: 3, byteCapacity: 10)
         kept.keep([(1, response(4)), (2, response(4))], at: 1)
         kept.keep([(3, response(4))], at: 1)  // 12 bytes: over
         #expect(kept.response(3, at: 1) == nil)
@@ -63,5 +71,22 @@ import TripsDomain
             try cache.view(key, revision: 3, coding: .identity) { () throws(APIError) in throw APIError(.badRequest, "no") }
         }
         #expect(try read(3).body == Array("made 7".utf8))
+    }
+
+    /// A view's key and head count against the budget with its content: a client that asks
+    /// for views with long queries and small answers is bounded by them too.
+    @Test func keysAndHeadsCountAgainstTheBudget() {
+        let key = RepresentationCache.ViewKey(path: "/trips", query: String(repeating: "q", count: 90), slot: 0, countsExactly: false)
+        #expect(key.byteCount == 96)
+        var fields = HTTPFields()
+        fields.append(.link, String(repeating: "l", count: 50))
+        let response = HTTPResponse(status: .ok, headerFields: fields, body: [1, 2]).prepared()
+        #expect(response.byteCount >= 2 + 54 + 50)
+        var kept = RevisionResponses<RepresentationCache.ViewKey>(capacity: 10, byteCapacity: 96 + response.byteCount)
+        kept.keep([(key, response)], at: 1)
+        #expect(kept.response(key, at: 1) != nil)
+        let other = RepresentationCache.ViewKey(path: "/trips", query: "q", slot: 0, countsExactly: false)
+        kept.keep([(other, HTTPResponse(status: .ok))], at: 1)  // 7 bytes of key: no room left
+        #expect(kept.response(other, at: 1) == nil)
     }
 }
