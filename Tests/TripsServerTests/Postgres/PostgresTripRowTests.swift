@@ -59,12 +59,18 @@ import TripsDomain
     @Test func aStoredEventThatWouldBreakTheFeedsFramingIsDamaged() throws {
         let event = try PostgresTripTables.event(revision: 4, name: "deleted", data: #"{"revision":4,"ids":[2]}"#)
         #expect(event == ChangeEvent(revision: 4, name: "deleted", data: Array(#"{"revision":4,"ids":[2]}"#.utf8)))
+        #expect(try PostgresTripTables.event(revision: 4, name: "deleted", data: #"{"revision":4}"#).revision == 4)
+        #expect(PostgresTripTables.opens(Array(#"{"revision":0}"#.utf8), with: 0))
+        #expect(PostgresTripTables.opens(Array(#"{"revision":18446744073709551615,"x":1}"#.utf8), with: .max))
         let refused: [(name: String?, data: String?)] = [
             ("deleted\ndata: {}", #"{"revision":4}"#), ("reset", #"{"revision":4}"#), (nil, #"{"revision":4}"#),
             ("deleted", "{\"revision\":4}\n\ndata: {}"), ("deleted", "{\"revision\":4,\r\"ids\":[]}"),
             ("deleted", "[4]"), ("deleted", ""), ("deleted", nil),
             // Not opening with the row's revision: a client would resume from the wrong place.
             ("deleted", #"{"revision":5,"ids":[2]}"#), ("deleted", #"{"revision":45,"ids":[2]}"#), ("deleted", #"{"ids":[2]}"#),
+            ("deleted", #"{"revision":04,"ids":[2]}"#), ("deleted", #"{"revision":,"ids":[2]}"#), ("deleted", #"{"revision":4"#),
+            ("deleted", #"{"revision":4 ,"ids":[2]}"#), ("deleted", #"{"revision":-4}"#), ("deleted", #"{"revision":}"#),
+            ("deleted", #"{"revision":18446744073709551620}"#), ("deleted", #" {"revision":4}"#),
         ]
         for (name, data) in refused {
             #expect(throws: PostgresStoreError.self, "\(String(describing: name)) \(String(describing: data))") {
