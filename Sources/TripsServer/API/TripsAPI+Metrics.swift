@@ -11,8 +11,7 @@ extension TripsAPI {
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
     func metrics(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let accept = request.headerFields.values(for: .accept)
-        guard ContentNegotiation.choose([.plainText], accept: accept) != nil else { throw .notAcceptable([.plainText]) }
+        guard ContentNegotiation.choose([.plainText], accept: request.headerFields) != nil else { throw .notAcceptable([.plainText]) }
         let labels = routeLabels
         return .later { [store, feed, serverMetrics, rateLimits] responder in
             serverMetrics.collect { loops in

@@ -72,7 +72,7 @@ extension TripsAPI {
     /// Whether the client would rather see a page than a problem document: a browser that
     /// follows a link or posts a form.
     func prefersPage(_ request: HTTPRequest) -> Bool {
-        ContentNegotiation.choose([.problemJSON, .plainText, .html], accept: request.headerFields.values(for: .accept)) == 2
+        ContentNegotiation.choose([.problemJSON, .plainText, .html], accept: request.headerFields) == 2
     }
 
     /// The error as an answer: a 401 for a browser's `GET` of a page is the page to sign in,
