@@ -18,7 +18,7 @@ import TripsHTTP
 final class RepresentationCache: Sendable {
     /// What is kept of one thing at one version: a slot per representation and language
     /// choice (`Negotiated.cacheSlot`), grown as slots are filled.
-    private struct Entry<Item> {
+    private struct Entry<Item: Sendable>: Sendable {
         var version: UInt64
         var slots: [Item?] = []
 
@@ -41,7 +41,8 @@ final class RepresentationCache: Sendable {
     let compression: ResponseCompression
     /// Each trip's JSON object per version, that lists of trips are put together from.
     let tripJSON = TripJSONCache()
-    private let trips = Mutex<[Trip.ID: Entry<HTTPResponse>]>([:])
+    /// Found by id without hashing it (`TripIDTable`): the lookup every cached read makes.
+    private let trips = Mutex(TripIDTable<Entry<HTTPResponse>>())
     private let list = Mutex<Entry<HTTPResponse>?>(nil)
     private let pageRows = Mutex<[Trip.ID: Entry<[UInt8]>]>([:])
     /// The trip pages of one revision (the newest asked for): a page shows the trip that
