@@ -23,12 +23,15 @@ package enum HTTPDate {
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
 
-/// The `Date` and `Server` field lines every response starts with, rendered once per second.
+/// The field lines every response has, rendered once per second: `Date`, `Server`, and
+/// `X-Content-Type-Options: nosniff` (a browser never reads a body as another type than its
+/// `Content-Type` says: a trip's notes as a script, a problem as a page;
+/// https://fetch.spec.whatwg.org/#x-content-type-options-header). One array, one append.
 ///
 /// Confined to one event loop.
 package final class DateCache {
     private(set) var epochSeconds: Int
-    /// `Date: <IMF-fixdate>\r\nServer: trips\r\n`
+    /// `Date: <IMF-fixdate>\r\nServer: trips\r\nX-Content-Type-Options: nosniff\r\n`
     private(set) var fieldLines: [UInt8]
 
     init(epochSeconds: Int) {
@@ -44,7 +47,7 @@ package final class DateCache {
     }
 
     private static func render(_ seconds: Int) -> [UInt8] {
-        Array("Date: \(HTTPDate.format(epochSeconds: seconds))\r\nServer: trips\r\n".utf8)
+        Array("Date: \(HTTPDate.format(epochSeconds: seconds))\r\nServer: trips\r\nX-Content-Type-Options: nosniff\r\n".utf8)
     }
 }
 

@@ -20,11 +20,6 @@ extension HTTPResponse {
 
     package static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    /// On every answer, whatever its status or route: a browser never reads a body as another
-    /// type than its `Content-Type` says (a trip's notes as a script, a problem as a page).
-    /// https://fetch.spec.whatwg.org/#x-content-type-options-header
-    package static let noSniffLine: [UInt8] = Array("X-Content-Type-Options: nosniff\r\n".utf8)
-
     /// Appends one chunk (`size CRLF bytes CRLF`); the empty chunk ends a chunked stream.
     package static func appendChunk(_ bytes: [UInt8], to output: inout [UInt8]) {
         output.append(contentsOf: String(bytes.count, radix: 16).utf8)
@@ -35,8 +30,8 @@ extension HTTPResponse {
 
     /// Appends the whole response (status line, fields, content) to `output`.
     ///
-    /// The `dateFields` lines (Date and Server, cached per loop) come first, then
-    /// `X-Content-Type-Options: nosniff`; handler fields named Date, Server, Content-Length,
+    /// The `commonFields` lines (Date, Server and `X-Content-Type-Options: nosniff`, cached per
+    /// loop: `DateCache`) come first; handler fields named Date, Server, Content-Length,
     /// Transfer-Encoding, Connection, X-Content-Type-Options or X-Request-ID are not written,
     /// since the connection owns the framing, the request id and the fields every answer has. CR, LF and NUL in
     /// values become spaces, so a value cannot inject a field. `omitContent` is for HEAD: same
@@ -47,7 +42,7 @@ extension HTTPResponse {
     /// A stream's head says `Transfer-Encoding: chunked` (or nothing, for HTTP/1.0) instead of
     /// `Content-Length`, and no content follows it here.
     package func serialize(
-        into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dateFields: [UInt8],
+        into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, commonFields: [UInt8],
         requestID: (id: RequestID, prefix: [UInt8])? = nil, trace: TraceContext? = nil, framing: Framing = .contentLength
     ) {
         let prepared = framing == .contentLength ? preparedHead : nil
@@ -56,8 +51,7 @@ extension HTTPResponse {
         } else {
             appendStatusLine(to: &output)
         }
-        output.append(contentsOf: dateFields)
-        output.append(contentsOf: Self.noSniffLine)
+        output.append(contentsOf: commonFields)
         if let requestID { requestID.id.appendFieldLine(to: &output, prefix: requestID.prefix) }
         trace?.appendFieldLines(to: &output)
         if let prepared, connection == .none {

@@ -128,7 +128,9 @@ final class APIServer: Sendable {
         let parsed = try request.parsed
         let (response, _) = try await handleRaw(request)
         var bytes: [UInt8] = []
-        response.serialize(into: &bytes, omitContent: parsed.method == .head, connection: .close, dateFields: [])
+        response.serialize(
+            into: &bytes, omitContent: parsed.method == .head, connection: .close,
+            commonFields: DateCache(epochSeconds: 784_111_777).fieldLines)
         guard let (parsedResponse, _) = try TestResponse.parse(bytes, head: parsed.method == .head) else {
             throw TestFailure("an incomplete response: \(String(decoding: bytes, as: UTF8.self))")
         }

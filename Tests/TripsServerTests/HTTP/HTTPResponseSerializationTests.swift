@@ -7,7 +7,7 @@ import Testing
 @Suite struct HTTPResponseSerializationTests {
     static let response = HTTPResponse(
         status: .ok, headerFields: [.contentType: "application/json", .etag: "\"t2-5\""], body: Array(#"{"id":2}"#.utf8))
-    static let dates = Array("Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nServer: trips\r\n".utf8)
+    static let dates = DateCache(epochSeconds: 784_111_777).fieldLines
     static let trace = TraceContext(
         traceIDHigh: 0x4bf9_2f35_77b3_4da6, traceIDLow: 0xa3ce_929d_0e0e_4736, spanID: 0x00f0_67aa_0ba9_02b7, parentID: nil, flags: 1,
         state: nil)
@@ -17,7 +17,7 @@ import Testing
     ) -> String {
         var output: [UInt8] = []
         response.serialize(
-            into: &output, omitContent: omitContent, connection: connection, dateFields: dates,
+            into: &output, omitContent: omitContent, connection: connection, commonFields: dates,
             requestID: requestID.map { ($0, Array("0a1b2c3d-0-".utf8)) }, trace: trace)
         return String(decoding: output, as: UTF8.self)
     }
