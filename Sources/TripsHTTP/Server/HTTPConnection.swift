@@ -184,7 +184,7 @@ package final class HTTPConnection {
                 return offset
             case .sendContinue:
                 let head = parser.headOfCurrentRequest
-                begin(head)
+                begin(head, now: now)
                 var context = RequestContext()
                 context.requestID = currentRequestID
                 context.peer = peer
@@ -219,7 +219,9 @@ package final class HTTPConnection {
 
     /// Starts answering `request`: its timers stop, and it becomes the one the next answer logs.
     /// A request whose head was already begun (for `100 Continue`) keeps its id and trace.
-    private func begin(_ request: HTTPRequest) {
+    /// Its duration counts from `now`, when the loop read it: the clock is read once more, at
+    /// its answer, not here too.
+    private func begin(_ request: HTTPRequest, now: MonotonicInstant) {
         requestStartedAt = nil
         contentStartedAt = nil
         guard environment.requestIDs != nil || environment.traces != nil else { return }
@@ -229,11 +231,11 @@ package final class HTTPConnection {
         }
         current = InFlight(
             id: environment.requestIDs?.id(for: request), trace: environment.traces?.context(for: request), request: request,
-            startedAt: environment.clock.now())
+            startedAt: now)
     }
 
     private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
-        begin(request)
+        begin(request, now: now)
         let omitContent = request.method == .head
         let connection: HTTPResponse.ConnectionField =
             !request.keepAlive || environment.isShuttingDown
