@@ -105,7 +105,7 @@ package final class PostgresConnection {
     ///
     /// The server infers each parameter's type from the statement; cast where it cannot
     /// (`$1::int`). Returns the rows in text format and the command tag.
-    package func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresConnectionError) -> PostgresRows {
+    package func query(_ sql: String, _ parameters: PostgresParameters = []) throws(PostgresConnectionError) -> PostgresRows {
         try pipeline([PostgresStatement(sql, parameters)])[0]
     }
 

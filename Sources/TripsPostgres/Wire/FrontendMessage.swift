@@ -17,9 +17,9 @@ package enum FrontendMessage: Sendable, Hashable {
     /// Parse: prepares `query` as the statement `statement` ("" is the unnamed one); every
     /// parameter's type is left for the server to infer.
     case parse(statement: String, query: String)
-    /// Bind: binds `parameters` (text format; nil is NULL) to `statement` as `portal`, and asks
-    /// for every result column in text format.
-    case bind(portal: String, statement: String, parameters: [String?])
+    /// Bind: binds `parameters` (text format, written as Bind sends them) to `statement` as
+    /// `portal`, and asks for every result column in text format.
+    case bind(portal: String, statement: String, parameters: PostgresParameters)
     /// Describe: asks for the row description of a portal or a prepared statement.
     case describe(DescribeTarget)
     /// Execute: runs `portal`, returning at most `maxRows` rows (0: all of them).
@@ -130,15 +130,10 @@ package enum FrontendMessage: Sendable, Hashable {
             writer.beginMessage(type: UInt8(ascii: "B"))
             try writer.cString(portal, .portalName)
             try writer.cString(statement, .statementName)
+            if let refusal = parameters.refusal { throw refusal }
             writer.int16(0)  // no parameter format codes: all text
             writer.int16(UInt16(parameters.count))
-            for (index, parameter) in parameters.enumerated() {
-                guard let parameter else {
-                    writer.int32(-1)
-                    continue
-                }
-                try writer.countedString(parameter, .parameter(index))
-            }
+            writer.bytes(parameters.encoded)
             writer.int16(0)  // no result format codes: all text
         case .describe(let target):
             writer.beginMessage(type: UInt8(ascii: "D"))
@@ -170,8 +165,9 @@ package enum FrontendMessage: Sendable, Hashable {
         try writer.endMessage()
     }
 
-    /// Whether `utf8` holds a NUL, looked for with memchr: a parameter can be a whole batch's
-    /// rows, and `String.UTF8View.contains` took a tenth of a writing instance's time.
+    /// Whether `utf8` holds a NUL, looked for with memchr: a query can be long, and
+    /// `String.UTF8View.contains` took a tenth of a writing instance's time (parameters are
+    /// looked at as they are written: `PostgresParameters`).
     fileprivate static func containsNUL(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return false }
         return memchr(base, 0, utf8.count) != nil
@@ -236,15 +232,6 @@ package enum FrontendMessage: Sendable, Hashable {
             guard !value.withUTF8(FrontendMessage.containsNUL) else { throw .nulCharacter(in: field) }
             value.withUTF8 { buffer.append(contentsOf: $0) }
             buffer.append(0)
-        }
-
-        /// A string's byte count, then its bytes: a parameter's value. Text format cannot
-        /// carry a NUL, so one is refused too.
-        mutating func countedString(_ value: String, _ field: FrontendMessage.Field) throws(PostgresEncodingError) {
-            var value = value
-            guard !value.withUTF8(FrontendMessage.containsNUL) else { throw .nulCharacter(in: field) }
-            try int32(length: value.utf8.count)
-            value.withUTF8 { buffer.append(contentsOf: $0) }
         }
     }
 }

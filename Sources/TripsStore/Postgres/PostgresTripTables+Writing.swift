@@ -121,13 +121,7 @@ extension PostgresTripTables {
             INSERT INTO trip_changes (revision, record, event, data, positions)
             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
             """,
-            [
-                PostgresArrayLiteral.encode(changes.map(\.entry.record.revision)),
-                PostgresArrayLiteral.encode(changes.map { String(decoding: $0.entry.record.payload, as: UTF8.self) }),
-                PostgresArrayLiteral.encode(changes.map(\.entry.event.name)),
-                PostgresArrayLiteral.encode(changes.map { String(decoding: $0.entry.event.data, as: UTF8.self) }),
-                PostgresArrayLiteral.encode(changes.map(\.keys?.text)),
-            ], prepared: true)
+            Self.changeColumns(changes), prepared: true)
         // A key is used once per transaction: a second use of it is a replay, never written.
         let uses = changes.compactMap(\.entry.record.idempotency)
         guard !uses.isEmpty else { return }
@@ -137,17 +131,34 @@ extension PostgresTripTables {
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
             ON CONFLICT (scope, key) DO UPDATE SET use = excluded.use, used_at = excluded.used_at
             """,
-            [
-                PostgresArrayLiteral.encode(uses.map(\.scope)),
-                PostgresArrayLiteral.encode(uses.map(\.key)),
-                PostgresArrayLiteral.encode(
-                    uses.map { use in
-                        var writer = JSONWriter(reservingCapacity: 256)
-                        writer.appendKeyUse(use)
-                        return String(decoding: writer.bytes, as: UTF8.self)
-                    }),
-                PostgresArrayLiteral.encode(uses.map(\.at)),
-            ], prepared: true)
+            Self.keyUseColumns(uses), prepared: true)
+    }
+
+    /// The changes' revisions, records, event names, events and position keys, each column
+    /// as one array literal.
+    static func changeColumns(_ changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)]) -> PostgresParameters {
+        var columns = PostgresParameters()
+        columns.appendArray(changes.map(\.entry.record.revision))
+        columns.appendArray(count: changes.count, utf8: { changes[$0].entry.record.payload })
+        columns.appendArray(count: changes.count) { changes[$0].entry.event.name }
+        columns.appendArray(count: changes.count, utf8: { changes[$0].entry.event.data })
+        columns.appendArray(count: changes.count) { changes[$0].keys?.text }
+        return columns
+    }
+
+    /// The idempotency keys' scopes, keys, uses (as JSON) and times, each column as one array
+    /// literal.
+    static func keyUseColumns(_ uses: [IdempotencyKeyUse]) -> PostgresParameters {
+        var columns = PostgresParameters()
+        columns.appendArray(count: uses.count) { uses[$0].scope }
+        columns.appendArray(count: uses.count) { uses[$0].key }
+        columns.appendArray(count: uses.count) { index in
+            var writer = JSONWriter(reservingCapacity: 256)
+            writer.appendKeyUse(uses[index])
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        columns.appendArray(uses.map(\.at))
+        return columns
     }
 
     /// Gathers into `rows` the rows `change` changed, which left the list as `list`, and gives
@@ -191,12 +202,17 @@ extension PostgresTripTables {
         if !changed.isEmpty { updateRows(changed, at: try keys.keys(of: changed.map(\.id)), versions: versions(changed)) }
         let moved = rows.moved.filter { list[$0] != nil }
         if !moved.isEmpty {
+            var columns = PostgresParameters()
+            columns.appendArray(moved)
+            columns.appendArray(try keys.keys(of: moved))
             execute(
                 "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
-                [PostgresArrayLiteral.encode(moved), PostgresArrayLiteral.encode(try keys.keys(of: moved))], prepared: true)
+                columns, prepared: true)
         }
         if !rows.deleted.isEmpty {
-            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", [PostgresArrayLiteral.encode(rows.deleted)], prepared: true)
+            var ids = PostgresParameters()
+            ids.appendArray(rows.deleted)
+            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", ids, prepared: true)
         }
     }
 
@@ -228,8 +244,7 @@ extension PostgresTripTables {
             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::integer[],
                 $7::boolean[], $8::text[], $9::numeric[], $10::double precision[], $11::text[], $12::text[])
             """,
-            [PostgresArrayLiteral.encode(trips.map(\.id)), PostgresArrayLiteral.encode(keys)]
-                + Self.columns(of: trips, versions: versions), prepared: true)
+            Self.columns(of: trips, at: keys, versions: versions), prepared: true)
     }
 
     /// Writes every column of `trips`' rows: their fields, `versions` and position `keys`.
@@ -244,24 +259,25 @@ extension PostgresTripTables {
                 AS t(id, position, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
             WHERE trips.id = t.id
             """,
-            [PostgresArrayLiteral.encode(trips.map(\.id)), PostgresArrayLiteral.encode(keys)] + Self.columns(of: trips, versions: versions),
-            prepared: true)
+            Self.columns(of: trips, at: keys, versions: versions), prepared: true)
     }
 
-    /// The trips' fields from `version` to `notes`, and their photos' digests, each column as
-    /// one array literal.
-    package static func columns(of trips: [Trip], versions: [UInt64]) -> [String?] {
-        [
-            PostgresArrayLiteral.encode(versions),
-            PostgresArrayLiteral.encode(trips.map(\.city)),
-            PostgresArrayLiteral.encode(trips.map(\.country)),
-            PostgresArrayLiteral.encode(trips.map(\.nights)),
-            PostgresArrayLiteral.encode(trips.map { $0.isFavorite ? "true" : "false" }),
-            PostgresArrayLiteral.encode(trips.map(\.imageName)),
-            PostgresArrayLiteral.encode(trips.map(\.exactPrice.digits)),
-            PostgresArrayLiteral.encode(trips.map { String($0.start.timeIntervalSinceReferenceDate) }),
-            PostgresArrayLiteral.encode(trips.map(\.notes)),
-            PostgresArrayLiteral.encode(trips.map(\.photo?.digest)),
-        ]
+    /// The trips' ids, position `keys`, `versions`, fields from `city` to `notes` and their
+    /// photos' digests, each column as one array literal written straight into the parameters.
+    package static func columns(of trips: [Trip], at keys: [Int64], versions: [UInt64]) -> PostgresParameters {
+        var columns = PostgresParameters()
+        columns.appendArray(count: trips.count) { trips[$0].id }
+        columns.appendArray(keys)
+        columns.appendArray(versions)
+        columns.appendArray(count: trips.count) { trips[$0].city }
+        columns.appendArray(count: trips.count) { trips[$0].country }
+        columns.appendArray(count: trips.count) { trips[$0].nights }
+        columns.appendArray(count: trips.count) { trips[$0].isFavorite ? "true" : "false" }
+        columns.appendArray(count: trips.count) { trips[$0].imageName }
+        columns.appendArray(count: trips.count) { trips[$0].exactPrice.digits }
+        columns.appendArray(count: trips.count) { String(trips[$0].start.timeIntervalSinceReferenceDate) }
+        columns.appendArray(count: trips.count) { trips[$0].notes }
+        columns.appendArray(count: trips.count) { trips[$0].photo?.digest }
+        return columns
     }
 }

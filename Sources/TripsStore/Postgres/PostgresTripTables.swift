@@ -248,7 +248,7 @@ package final class PostgresTripTables {
         return (revision, last)
     }
 
-    func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresStoreError) -> PostgresRows {
+    func query(_ sql: String, _ parameters: PostgresParameters = []) throws(PostgresStoreError) -> PostgresRows {
         try query(PostgresStatement(sql, parameters))
     }
 
@@ -289,7 +289,7 @@ package final class PostgresTripTables {
     /// `COMMIT` (`flush` sends it now). `prepared`: a statement every write sends, parsed once
     /// per connection (`PostgresStatement.isPrepared`); not one whose plan depends on its
     /// values, which a generic plan would serve badly.
-    func execute(_ sql: String, _ parameters: [String?] = [], prepared: Bool = false) {
+    func execute(_ sql: String, _ parameters: PostgresParameters = [], prepared: Bool = false) {
         queued.append(PostgresStatement(sql, parameters, prepared: prepared))
     }
 

@@ -76,13 +76,15 @@ import Testing
     }
 
     @Test func bindTakesAtMost65535Parameters() throws {
-        let most = [String?](repeating: nil, count: 65_535)
+        let most = PostgresParameters([String?](repeating: nil, count: 65_535))
         let bytes = try encoded(.bind(portal: "", statement: "", parameters: most))
         #expect(bytes.count == 1 + 4 + 2 + 2 + 2 + 65_535 * 4 + 2)
         #expect(Array(bytes[9..<11]) == [0xFF, 0xFF])
         var buffer: [UInt8] = []
         #expect(throws: PostgresEncodingError.tooManyParameters(count: 65_536)) {
-            try FrontendMessage.bind(portal: "", statement: "", parameters: most + [nil]).encode(into: &buffer)
+            var tooMany = most
+            tooMany.append(nil)
+            try FrontendMessage.bind(portal: "", statement: "", parameters: tooMany).encode(into: &buffer)
         }
         #expect(buffer.isEmpty)
     }

@@ -1,0 +1,234 @@
+import Glibc
+
+/// A statement's parameters as Bind carries them, in text format: each value's byte count
+/// (-1: NULL) and its bytes, written once, as the caller makes them.
+///
+/// A batch's columns go in as array literals written in place (`appendArray`): a create's
+/// transaction binds some twenty of them, and making each a `String` first (from an array of
+/// the column's values), then copying it into the message, cost two allocations, a copy and a
+/// NUL scan apiece.
+package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral {
+    /// How many values.
+    package private(set) var count = 0
+    /// Every value as Bind sends it: a big-endian 32-bit count of bytes (-1: NULL), the bytes.
+    package private(set) var encoded: [UInt8] = []
+    /// Why Bind cannot send these values, found as they were written: the first value that
+    /// holds a NUL (text format cannot carry one), or is over 2 GiB.
+    package private(set) var refusal: PostgresEncodingError?
+
+    package init() {}
+
+    package init(_ values: [String?]) {
+        for value in values { append(value) }
+    }
+
+    package init(arrayLiteral values: String?...) {
+        self.init(values)
+    }
+
+    /// One value; nil is NULL.
+    package mutating func append(_ value: String?) {
+        guard var value else {
+            encoded.append(contentsOf: repeatElement(0xFF, count: 4))  // -1
+            count += 1
+            return
+        }
+        appendValue(capacity: value.utf8.count) { room in
+            value.withUTF8 { room.put($0) }
+        }
+    }
+
+    /// PostgreSQL's text form of a one-dimensional array, `{"a","b \"c\"",NULL}`, of the
+    /// `count` strings `element` gives (nil: NULL): how a column of a batch's rows travels as
+    /// one parameter (`unnest($1::text[])`), so that a statement touching k rows is one round
+    /// trip and still no SQL is built from data.
+    ///
+    /// Every element is quoted, with `"` and `\` escaped by a backslash, which is right for
+    /// every element type. https://www.postgresql.org/docs/current/arrays.html#ARRAYS-IO
+    package mutating func appendArray(count: Int, _ element: (Int) -> String?) {
+        appendLiteral(count: count) { index, literal in
+            guard var text = element(index) else { return literal.put("NULL") }
+            // Room for the worst case, every byte escaped: JSON has a quote every few bytes.
+            literal.reserve(text.utf8.count * 2 + 2)
+            literal.put(UInt8(ascii: "\""))
+            text.withUTF8 { literal.putEscaped($0) }
+            literal.put(UInt8(ascii: "\""))
+        }
+    }
+
+    /// The same literal of the `count` texts `element` gives as their UTF-8 bytes (a JSON
+    /// document this process wrote): escaped as they are, not made a `String` first (which
+    /// checked every byte, then copied them).
+    package mutating func appendArray(count: Int, utf8 element: (Int) -> [UInt8]) {
+        appendLiteral(count: count) { index, literal in
+            let text = element(index)
+            literal.reserve(text.count * 2 + 2)
+            literal.put(UInt8(ascii: "\""))
+            text.withUnsafeBufferPointer { literal.putEscaped($0) }
+            literal.put(UInt8(ascii: "\""))
+        }
+    }
+
+    /// `{3,-1,0}`, of the `count` integers `element` gives.
+    package mutating func appendArray(count: Int, _ element: (Int) -> Int) {
+        appendLiteral(count: count) { index, literal in
+            let value = element(index)
+            literal.putInteger(isNegative: value < 0, magnitude: UInt64(value.magnitude))
+        }
+    }
+
+    package mutating func appendArray(_ elements: [Int]) {
+        appendArray(count: elements.count) { elements[$0] }
+    }
+
+    package mutating func appendArray(_ elements: [Int64]) {
+        appendLiteral(count: elements.count) { index, literal in
+            literal.putInteger(isNegative: elements[index] < 0, magnitude: elements[index].magnitude)
+        }
+    }
+
+    package mutating func appendArray(_ elements: [UInt64]) {
+        appendLiteral(count: elements.count) { index, literal in
+            literal.putInteger(isNegative: false, magnitude: elements[index])
+        }
+    }
+
+    package mutating func appendArray(_ elements: [String?]) {
+        appendArray(count: elements.count) { elements[$0] }
+    }
+
+    /// `{`, the `count` elements `element` writes with commas between, and `}`, as one value.
+    private mutating func appendLiteral(count: Int, _ element: (Int, inout Room) -> Void) {
+        appendValue(capacity: 2 + count * 22) { room in
+            room.put(UInt8(ascii: "{"))
+            for index in 0..<count {
+                if index > 0 { room.put(UInt8(ascii: ",")) }
+                element(index, &room)
+            }
+            room.put(UInt8(ascii: "}"))
+        }
+    }
+
+    /// One value that `write` puts in place, in room for `capacity` bytes that it may grow;
+    /// its count is filled in, and what it holds checked, once it is written.
+    private mutating func appendValue(capacity: Int, _ write: (inout Room) -> Void) {
+        let start = encoded.count
+        var room = Room(taking: &encoded, capacity: 4 + capacity)
+        room.end = start + 4
+        write(&room)
+        let end = room.end
+        room.give(back: &encoded)
+        let length = end - (start + 4)
+        encoded.withUnsafeMutableBytes { bytes in
+            bytes.storeBytes(of: Int32(truncatingIfNeeded: length).bigEndian, toByteOffset: start, as: Int32.self)
+            if refusal == nil, memchr(bytes.baseAddress! + start + 4, 0, length) != nil {
+                refusal = .nulCharacter(in: .parameter(count))
+            }
+        }
+        if refusal == nil, length > Int(Int32.max) { refusal = .messageTooLong(length: length) }
+        count += 1
+    }
+
+    /// The bytes being written, with zeroed room past `end` that grows when asked: values are
+    /// written by index, not appended a byte at a time (an append checks capacity and
+    /// uniqueness each time: a literal's whole cost).
+    fileprivate struct Room {
+        private var bytes: [UInt8]
+        /// Where the next byte goes.
+        var end = 0
+
+        /// Holds `encoded` (moved, not copied) with room for `capacity` more bytes.
+        init(taking encoded: inout [UInt8], capacity: Int) {
+            bytes = []
+            swap(&bytes, &encoded)
+            // A statement's first value makes room for a few: a batch's parameters are a few
+            // hundred bytes, grown to from nothing one reallocation at a time otherwise.
+            if bytes.capacity == 0 { bytes.reserveCapacity(Self.firstCapacity) }
+            grow(by: capacity)
+        }
+
+        private static let firstCapacity = 1024
+
+        /// A page of zeros that room is copied from: appending a `repeatElement` wrote the
+        /// zeros one at a time (a tenth of a create's transaction), a slice of this is a memcpy.
+        private static let zeros = [UInt8](repeating: 0, count: 4096)
+
+        private mutating func grow(by count: Int) {
+            var missing = count
+            while missing > 0 {
+                let chunk = min(missing, Self.zeros.count)
+                bytes.append(contentsOf: Self.zeros[..<chunk])
+                missing -= chunk
+            }
+        }
+
+        /// Gives the bytes back to `encoded`, up to `end`.
+        mutating func give(back encoded: inout [UInt8]) {
+            bytes.removeLast(bytes.count - end)
+            swap(&bytes, &encoded)
+        }
+
+        /// Makes sure `count` more bytes fit. The array's capacity grows geometrically by
+        /// itself; the zeros written are what is asked for, and a little more.
+        mutating func reserve(_ count: Int) {
+            let missing = end + count - bytes.count
+            guard missing > 0 else { return }
+            grow(by: max(missing, 256))
+        }
+
+        mutating func put(_ byte: UInt8) {
+            reserve(1)
+            bytes[end] = byte
+            end += 1
+        }
+
+        mutating func put(_ text: StaticString) {
+            put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        mutating func put(_ source: UnsafeBufferPointer<UInt8>) {
+            reserve(source.count)
+            let start = end
+            bytes.withUnsafeMutableBytes { room in
+                UnsafeMutableRawBufferPointer(rebasing: room[start..<(start + source.count)]).copyMemory(
+                    from: UnsafeRawBufferPointer(source))
+            }
+            end += source.count
+        }
+
+        /// `source` with a backslash before each `"` and `\`, in room reserved for twice its
+        /// length. Both are ASCII: no byte of another character's UTF-8 is either.
+        mutating func putEscaped(_ source: UnsafeBufferPointer<UInt8>) {
+            var end = self.end  // a local: the loop is the literal's whole cost
+            bytes.withUnsafeMutableBufferPointer { output in
+                for byte in source {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                        output[end] = UInt8(ascii: "\\")
+                        end += 1
+                    }
+                    output[end] = byte
+                    end += 1
+                }
+            }
+            self.end = end
+        }
+
+        /// An integer in decimal: a sign and the 20 digits of `UInt64.max` at most.
+        mutating func putInteger(isNegative: Bool, magnitude: UInt64) {
+            reserve(21)
+            if isNegative { put(UInt8(ascii: "-")) }
+            let first = end
+            var last = end
+            var rest = magnitude
+            bytes.withUnsafeMutableBufferPointer { output in
+                repeat {
+                    output[last] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    last += 1
+                    rest /= 10
+                } while rest > 0
+                output[first..<last].reverse()  // written least significant first
+            }
+            end = last
+        }
+    }
+}

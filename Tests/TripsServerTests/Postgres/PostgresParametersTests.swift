@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import TripsPostgres
+
+/// Parameters as Bind carries them: each value's count of bytes (-1: NULL) and bytes, and array
+/// literals written in place.
+@Suite struct PostgresParametersTests {
+    /// The values back from `encoded`, nil for NULL.
+    static func values(_ parameters: PostgresParameters) -> [String?] {
+        var values: [String?] = []
+        var offset = 0
+        let bytes = parameters.encoded
+        while offset < bytes.count {
+            let length = bytes[offset..<(offset + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            offset += 4
+            guard length != UInt32.max else {
+                values.append(nil)
+                continue
+            }
+            values.append(String(decoding: bytes[offset..<(offset + Int(length))], as: UTF8.self))
+            offset += Int(length)
+        }
+        return values
+    }
+
+    static func literal(_ write: (inout PostgresParameters) -> Void) -> String? {
+        var parameters = PostgresParameters()
+        write(&parameters)
+        #expect(parameters.count == 1)
+        return values(parameters).first ?? nil
+    }
+
+    @Test func valuesAreCountedAndNullIsMinusOne() {
+        let parameters: PostgresParameters = ["a'b", nil, "", "Évora ✓"]
+        #expect(parameters.count == 4)
+        #expect(Self.values(parameters) == ["a'b", nil, "", "Évora ✓"])
+        #expect(Array(parameters.encoded[7..<11]) == [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(parameters.refusal == nil)
+    }
+
+    @Test func everyElementOfAnArrayIsQuotedAndEscaped() {
+        #expect(
+            Self.literal { $0.appendArray(["a", "b \"c\"", nil, "", #"back\slash"#, "{,}"]) }
+                == #"{"a","b \"c\"",NULL,"","back\\slash","{,}"}"#
+        )
+        #expect(Self.literal { $0.appendArray([String?]()) } == "{}")
+        // Characters of several bytes next to escapes, and escapes at either end.
+        #expect(Self.literal { $0.appendArray([#""Évora"✓\"#, #"日本\"#]) } == #"{"\"Évora\"✓\\","日本\\"}"#)
+        // Escapes one after another, and a whole element of them.
+        #expect(Self.literal { $0.appendArray([#"a""\\b"#, #"""#]) } == #"{"a\"\"\\\\b","\""}"#)
+        // Texts given as their UTF-8 bytes are escaped the same way.
+        let texts = [Array(#"{"a":"\"q\""}"#.utf8), Array(#"日本\"#.utf8), []]
+        #expect(Self.literal { $0.appendArray(count: 3, utf8: { texts[$0] }) } == #"{"{\"a\":\"\\\"q\\\"\"}","日本\\",""}"#)
+        #expect(Self.literal { $0.appendArray([3, -1, 0]) } == "{3,-1,0}")
+        #expect(Self.literal { $0.appendArray([Int]()) } == "{}")
+        #expect(Self.literal { $0.appendArray([Int64.min, Int64.max, 10]) } == "{-9223372036854775808,9223372036854775807,10}")
+        #expect(Self.literal { $0.appendArray([UInt64.max, 0, 65_536]) } == "{18446744073709551615,0,65536}")
+        #expect(Self.literal { $0.appendArray(count: 3) { [Int.min, 7, Int.max][$0] } } == "{\(Int.min),7,\(Int.max)}")
+    }
+
+    @Test func aLiteralLargerThanItsFirstRoomGrowsAndLosesNothing() {
+        // Every byte escaped, in elements far longer than the room a literal starts with.
+        let elements = (0..<300).map { String(repeating: #"""#, count: $0) + "\($0)" }
+        var parameters: PostgresParameters = ["before"]
+        parameters.appendArray(elements)
+        parameters.append("after")
+        let expected = "{" + elements.map { "\"" + $0.replacingOccurrences(of: "\"", with: #"\""#) + "\"" }.joined(separator: ",") + "}"
+        #expect(Self.values(parameters) == ["before", expected, "after"])
+    }
+
+    @Test func theFirstValueWithANULIsWhatBindRefuses() {
+        var parameters: PostgresParameters = ["ok", nil]
+        parameters.appendArray(["fine", "bad\0"])
+        parameters.append("worse\0")
+        #expect(parameters.refusal == .nulCharacter(in: .parameter(2)))
+        #expect(parameters.count == 4)
+    }
+}
