@@ -228,6 +228,8 @@ package enum FrontendMessage: Sendable, Hashable {
 
         /// A NUL-terminated string; a NUL inside would end it early, so it is refused.
         mutating func cString(_ value: String, _ field: FrontendMessage.Field) throws(PostgresEncodingError) {
+            // The unnamed portal and statement: three of every statement's four names.
+            guard !value.isEmpty else { return buffer.append(0) }
             var value = value
             guard !value.withUTF8(FrontendMessage.containsNUL) else { throw .nulCharacter(in: field) }
             value.withUTF8 { buffer.append(contentsOf: $0) }
