@@ -48,6 +48,7 @@ struct PostgresPreparedStatements {
         var messages: [FrontendMessage] = []
         messages.reserveCapacity(statements.count * 4 + 1)
         var plans: [Plan] = []
+        plans.reserveCapacity(statements.count)  // grown from nothing, a create's took four copies
         // Named in this pipeline: a second use of one binds to the name its first Parse gives.
         var naming: [SQLText: String] = [:]
         for statement in statements {
