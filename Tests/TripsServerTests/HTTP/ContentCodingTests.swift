@@ -110,6 +110,15 @@ import TripsFormats
         var any: HTTPFields = [.vary: "*"]
         ResponseCompression.addVary(to: &any)
         #expect(any[.vary] == "*")
+        var one: HTTPFields = [.vary: "Accept"]
+        ResponseCompression.addVary(to: &one)
+        #expect(one.values(for: .vary) == ["Accept, Accept-Encoding"])
+        var none: HTTPFields = [:]
+        ResponseCompression.addVary(to: &none)
+        #expect(none.values(for: .vary) == ["Accept-Encoding"])
+        var listed: HTTPFields = [.vary: "Accept,ACCEPT-encoding"]
+        ResponseCompression.addVary(to: &listed)
+        #expect(listed.values(for: .vary) == ["Accept,ACCEPT-encoding"])
     }
 
     @Test func contentGzipCannotShrinkGoesAsItIs() {

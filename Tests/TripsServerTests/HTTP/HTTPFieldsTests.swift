@@ -78,8 +78,13 @@ import Testing
         #expect(fields.values(for: .accept).isEmpty)
         #expect(fields.count == 1)
 
-        fields[.connection] = "keep-alive, close"
-        #expect(fields.listContains(.connection, token: "Close"))
+        fields[.connection] = "keep-alive, Close"
+        #expect(fields.listContains(.connection, token: "close"))
+        // An element is the whole token, found anywhere in the list, quoted commas not splitting.
+        fields[.connection] = " \"a,close\" ,\tCLOSE\t"
+        #expect(fields.listContains(.connection, token: "close"))
+        fields[.connection] = #""a,close", closed, clos"#
+        #expect(!fields.listContains(.connection, token: "close"))
         fields[.connection] = "keep-alive"
         #expect(fields.values(for: .connection) == ["keep-alive"])
         #expect(!fields.listContains(.connection, token: "close"))
