@@ -58,9 +58,17 @@ package final class TripStore: Sendable {
     }
 
     /// A planned change on its way to the disk, and who to tell once it is there.
-    private struct PendingChange: Sendable {
+    ///
+    /// A class: a batch is read in three passes (frame, apply, complete), and a struct this
+    /// size was copied whole for each (~800 instructions a change, through its value witness).
+    private final class PendingChange: Sendable {
         let planned: PlannedChange
         let completion: @Sendable (Result<Mutation, MutationError>) -> Void
+
+        init(planned: PlannedChange, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void) {
+            self.planned = planned
+            self.completion = completion
+        }
     }
 
     /// Opens (or creates) the data folder, takes its lock and recovers the list.
