@@ -20,7 +20,7 @@ public struct JSONWriter: Sendable {
     /// many it wrote.
     private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         if storage.count - count < maximum {
-            storage.append(contentsOf: repeatElement(0, count: max(storage.count, count + maximum - storage.count)))
+            storage.appendZeros(max(storage.count, count + maximum - storage.count))
         }
         let start = count
         count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }

@@ -1,4 +1,5 @@
 import Glibc
+import TripsFormats
 
 /// A statement's parameters as Bind carries them, in text format: each value's byte count
 /// (-1: NULL) and its bytes, written once, as the caller makes them.
@@ -144,23 +145,10 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
             // A statement's first value makes room for a few: a batch's parameters are a few
             // hundred bytes, grown to from nothing one reallocation at a time otherwise.
             if bytes.capacity == 0 { bytes.reserveCapacity(Self.firstCapacity) }
-            grow(by: capacity)
+            bytes.appendZeros(capacity)
         }
 
         private static let firstCapacity = 1024
-
-        /// A page of zeros that room is copied from: appending a `repeatElement` wrote the
-        /// zeros one at a time (a tenth of a create's transaction), a slice of this is a memcpy.
-        private static let zeros = [UInt8](repeating: 0, count: 4096)
-
-        private mutating func grow(by count: Int) {
-            var missing = count
-            while missing > 0 {
-                let chunk = min(missing, Self.zeros.count)
-                bytes.append(contentsOf: Self.zeros[..<chunk])
-                missing -= chunk
-            }
-        }
 
         /// Gives the bytes back to `encoded`, up to `end`.
         mutating func give(back encoded: inout [UInt8]) {
@@ -173,7 +161,7 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
         mutating func reserve(_ count: Int) {
             let missing = end + count - bytes.count
             guard missing > 0 else { return }
-            grow(by: max(missing, 256))
+            bytes.appendZeros(max(missing, 256))
         }
 
         mutating func put(_ byte: UInt8) {

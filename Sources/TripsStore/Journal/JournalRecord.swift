@@ -22,7 +22,8 @@ package struct JournalRecord: Sendable, Equatable {
 
     /// The record as its JSON payload.
     package var payload: [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 160)
+        // A create's record is ~300 bytes: room for it at once, not grown (copied) on the way.
+        var writer = JSONWriter(reservingCapacity: 512)
         writer.appendRaw(#"{"revision":"#)
         writer.appendInteger(revision)
         writer.appendRaw(#","op":"#)
