@@ -112,14 +112,13 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
     /// https://www.rfc-editor.org/rfc/rfc9110#name-lists-rule-abnf-extension
     package func listContains(_ name: HTTPField.Name, token: StaticString) -> Bool {
         guard mayHold(name) else { return false }
-        let token = UnsafeRawBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)
         for field in fields where field.name == name {
             var value = field.value
             var holds = false
             value.withUTF8 { bytes in
                 let bytes = UnsafeRawBufferPointer(bytes)
                 forEachListElement(bytes) { element in
-                    holds = holds || element.count == token.count && zip(token, bytes[element]).allSatisfy { $0 == asciiLowercased($1) }
+                    holds = holds || equalsCaseInsensitive(UnsafeRawBufferPointer(rebasing: bytes[element]), token)
                 }
             }
             if holds { return true }

@@ -219,8 +219,10 @@ package final class HTTPConnection {
 
     /// Starts answering `request`: its timers stop, and it becomes the one the next answer logs.
     /// A request whose head was already begun (for `100 Continue`) keeps its id and trace.
-    /// Its duration counts from `now`, when the loop read it: the clock is read once more, at
-    /// its answer, not here too.
+    /// Its duration counts from `now`, the instant the loop woke to read it, as nginx's
+    /// `$request_time` counts from its loop's cached time: a request pipelined behind a slow
+    /// one, or read after other connections' work in the same turn, includes that wait, as its
+    /// client saw it. The clock is read once more, at the answer, not here too.
     private func begin(_ request: HTTPRequest, now: MonotonicInstant) {
         requestStartedAt = nil
         contentStartedAt = nil

@@ -49,8 +49,6 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
     package mutating func appendArray(count: Int, _ element: (Int) -> String?) {
         appendLiteral(count: count) { index, literal in
             guard var text = element(index) else { return literal.put("NULL") }
-            // Room for the worst case, every byte escaped: JSON has a quote every few bytes.
-            literal.reserve(text.utf8.count * 2 + 2)
             literal.put(UInt8(ascii: "\""))
             text.withUTF8 { literal.putEscaped($0) }
             literal.put(UInt8(ascii: "\""))
@@ -63,7 +61,7 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
     package mutating func appendArray(count: Int, utf8 element: (Int) -> [UInt8]) {
         appendLiteral(count: count) { index, literal in
             let text = element(index)
-            literal.reserve(text.count * 2 + 2)
+            assert(String(validating: text, as: UTF8.self) != nil, "appendArray(count:utf8:) takes UTF-8 text")
             literal.put(UInt8(ascii: "\""))
             text.withUnsafeBufferPointer { literal.putEscaped($0) }
             literal.put(UInt8(ascii: "\""))
@@ -98,7 +96,8 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
         appendArray(count: elements.count) { elements[$0] }
     }
 
-    /// `{`, the `count` elements `element` writes with commas between, and `}`, as one value.
+    /// `{`, the `count` elements `element` writes with commas between, and `}`, as one value,
+    /// in room made for integers (a sign, 20 digits and a comma each): text grows it as it goes.
     private mutating func appendLiteral(count: Int, _ element: (Int, inout Room) -> Void) {
         appendValue(capacity: 2 + count * 22) { room in
             room.put(UInt8(ascii: "{"))
@@ -120,12 +119,11 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
         let end = room.end
         room.give(back: &encoded)
         let length = end - (start + 4)
-        encoded.withUnsafeMutableBytes { bytes in
+        let holdsNUL = encoded.withUnsafeMutableBytes { bytes in
             bytes.storeBytes(of: Int32(truncatingIfNeeded: length).bigEndian, toByteOffset: start, as: Int32.self)
-            if refusal == nil, memchr(bytes.baseAddress! + start + 4, 0, length) != nil {
-                refusal = .nulCharacter(in: .parameter(count))
-            }
+            return memchr(bytes.baseAddress! + start + 4, 0, length) != nil
         }
+        if refusal == nil, holdsNUL { refusal = .nulCharacter(in: .parameter(count)) }
         if refusal == nil, length > Int(Int32.max) { refusal = .messageTooLong(length: length) }
         count += 1
     }
@@ -184,9 +182,11 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
             end += source.count
         }
 
-        /// `source` with a backslash before each `"` and `\`, in room reserved for twice its
-        /// length. Both are ASCII: no byte of another character's UTF-8 is either.
+        /// `source` with a backslash before each `"` and `\`, in room for the worst case,
+        /// every byte escaped (JSON has a quote every few bytes). Both are ASCII: no byte of
+        /// another character's UTF-8 is either.
         mutating func putEscaped(_ source: UnsafeBufferPointer<UInt8>) {
+            reserve(source.count * 2)
             var end = self.end  // a local: the loop is the literal's whole cost
             bytes.withUnsafeMutableBufferPointer { output in
                 for byte in source {

@@ -14,7 +14,8 @@ import TripsHTTP
 /// a database row) once, then served from memory up to `photoCapacity` bytes.
 ///
 /// Responses are stored `prepared()`, so writing one copies its head instead of formatting it.
-/// A hit costs one lock, one dictionary lookup and one retain; the bytes are shared, never copied.
+/// A hit costs one lock, one lookup by id (`TripIDTable`) and one retain; the bytes are
+/// shared, never copied.
 final class RepresentationCache: Sendable {
     /// What is kept of one thing at one version: a slot per representation and language
     /// choice (`Negotiated.cacheSlot`), grown as slots are filled.
