@@ -20,6 +20,9 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
     package init() {}
 
     package init(_ values: [String?]) {
+        // Room for exactly these values: a statement's few small ones (a revision, a name)
+        // would otherwise take the room a batch's literals start with.
+        encoded.reserveCapacity(values.reduce(0) { $0 + 4 + ($1?.utf8.count ?? 0) })
         for value in values { append(value) }
     }
 
@@ -34,9 +37,16 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
             count += 1
             return
         }
-        appendValue(capacity: value.utf8.count) { room in
-            value.withUTF8 { room.put($0) }
+        // Appended as it is: no room to make and trim for a value whose length is known.
+        value.withUTF8 { bytes in
+            withUnsafeBytes(of: Int32(truncatingIfNeeded: bytes.count).bigEndian) { encoded.append(contentsOf: $0) }
+            encoded.append(contentsOf: bytes)
+            if refusal == nil, let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
+                refusal = .nulCharacter(in: .parameter(count))
+            }
+            if refusal == nil, bytes.count > Int(Int32.max) { refusal = .messageTooLong(length: bytes.count) }
         }
+        count += 1
     }
 
     /// PostgreSQL's text form of a one-dimensional array, `{"a","b \"c\"",NULL}`, of the
