@@ -41,12 +41,9 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
         value.withUTF8 { bytes in
             withUnsafeBytes(of: Int32(truncatingIfNeeded: bytes.count).bigEndian) { encoded.append(contentsOf: $0) }
             encoded.append(contentsOf: bytes)
-            if refusal == nil, let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
-                refusal = .nulCharacter(in: .parameter(count))
-            }
-            if refusal == nil, bytes.count > Int(Int32.max) { refusal = .messageTooLong(length: bytes.count) }
+            let holdsNUL = bytes.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false
+            finishValue(length: bytes.count, holdsNUL: holdsNUL)
         }
-        count += 1
     }
 
     /// PostgreSQL's text form of a one-dimensional array, `{"a","b \"c\"",NULL}`, of the
@@ -133,6 +130,11 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
             bytes.storeBytes(of: Int32(truncatingIfNeeded: length).bigEndian, toByteOffset: start, as: Int32.self)
             return memchr(bytes.baseAddress! + start + 4, 0, length) != nil
         }
+        finishValue(length: length, holdsNUL: holdsNUL)
+    }
+
+    /// Counts the value just written, and notes why Bind cannot send it, if it cannot.
+    private mutating func finishValue(length: Int, holdsNUL: Bool) {
         if refusal == nil, holdsNUL { refusal = .nulCharacter(in: .parameter(count)) }
         if refusal == nil, length > Int(Int32.max) { refusal = .messageTooLong(length: length) }
         count += 1
