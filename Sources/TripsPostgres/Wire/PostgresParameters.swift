@@ -77,10 +77,7 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
 
     /// `{3,-1,0}`, of the `count` integers `element` gives.
     package mutating func appendArray(count: Int, _ element: (Int) -> Int) {
-        appendLiteral(count: count) { index, literal in
-            let value = element(index)
-            literal.putInteger(isNegative: value < 0, magnitude: UInt64(value.magnitude))
-        }
+        appendLiteral(count: count) { index, literal in literal.putInteger(element(index)) }
     }
 
     package mutating func appendArray(_ elements: [Int]) {
@@ -88,14 +85,17 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
     }
 
     package mutating func appendArray(_ elements: [Int64]) {
-        appendLiteral(count: elements.count) { index, literal in
-            literal.putInteger(isNegative: elements[index] < 0, magnitude: elements[index].magnitude)
-        }
+        appendArray(count: elements.count) { Int(elements[$0]) }
     }
 
     package mutating func appendArray(_ elements: [UInt64]) {
         appendLiteral(count: elements.count) { index, literal in
-            literal.putInteger(isNegative: false, magnitude: elements[index])
+            // Past `Int` (and so past `bigint`, which the database refuses) through `String`.
+            guard let value = Int(exactly: elements[index]) else {
+                var digits = String(elements[index])
+                return digits.withUTF8 { literal.put($0) }
+            }
+            literal.putInteger(value)
         }
     }
 
@@ -104,7 +104,7 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
     }
 
     /// `{`, the `count` elements `element` writes with commas between, and `}`, as one value,
-    /// in room made for integers (a sign, 20 digits and a comma each): text grows it as it goes.
+    /// in room made for integers (a sign, 19 digits and a comma each): text grows it as it goes.
     private mutating func appendLiteral(count: Int, _ element: (Int, inout Room) -> Void) {
         appendValue(capacity: 2 + count * 22) { room in
             room.put(UInt8(ascii: "{"))
@@ -213,22 +213,11 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
             self.end = end
         }
 
-        /// An integer in decimal: a sign and the 20 digits of `UInt64.max` at most.
-        mutating func putInteger(isNegative: Bool, magnitude: UInt64) {
-            reserve(21)
-            if isNegative { put(UInt8(ascii: "-")) }
-            let first = end
-            var last = end
-            var rest = magnitude
-            bytes.withUnsafeMutableBufferPointer { output in
-                repeat {
-                    output[last] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    last += 1
-                    rest /= 10
-                } while rest > 0
-                output[first..<last].reverse()  // written least significant first
-            }
-            end = last
+        /// An integer in decimal, as `JSONWriter` spells one.
+        mutating func putInteger(_ value: Int) {
+            reserve(JSONWriter.maxDigits(width: 1))
+            let start = end
+            end += bytes.withUnsafeMutableBufferPointer { JSONWriter.writeDigits(value, width: 1, to: $0.baseAddress! + start) }
         }
     }
 }

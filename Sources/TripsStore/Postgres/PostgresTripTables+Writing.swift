@@ -152,11 +152,13 @@ extension PostgresTripTables {
         var columns = PostgresParameters()
         columns.appendArray(count: uses.count) { uses[$0].scope }
         columns.appendArray(count: uses.count) { uses[$0].key }
-        columns.appendArray(count: uses.count) { index in
-            var writer = JSONWriter(reservingCapacity: 256)
-            writer.appendKeyUse(uses[index])
-            return String(decoding: writer.bytes, as: UTF8.self)
-        }
+        columns.appendArray(
+            count: uses.count,
+            utf8: { index in
+                var writer = JSONWriter(reservingCapacity: 256)
+                writer.appendKeyUse(uses[index])
+                return writer.bytes
+            })
         columns.appendArray(uses.map(\.at))
         return columns
     }
