@@ -45,4 +45,29 @@ import TripsTestSupport
         #expect(table.count == 0)
         #expect(table == TripIDTable())
     }
+
+    /// Ids far apart (what is left of churn, or a hostile database's rows) cost a value each:
+    /// before, each took a page of 1,024 slots.
+    @Test func farApartIdsHoldOnlyTheirValues() {
+        var table = TripIDTable<Int>()
+        for page in 0..<1_000 { table[page << 10 | 1_023] = page }
+        for page in 0..<1_000 { table[page << 10 | 1_000] = -page }
+        #expect(table.pages.allSatisfy { $0.values.count == 2 && $0.values.capacity < 8 })
+        #expect(table[5 << 10 | 1_023] == 5)
+        #expect(table[5 << 10 | 1_000] == -5)
+        #expect(table[5 << 10 | 1_001] == nil)
+        table[5 << 10 | 1_000] = nil
+        #expect(table[5 << 10 | 1_023] == 5)
+        #expect(table.pages[5].values == [5])
+    }
+
+    @Test func idsOutOfOrderWithinAPageKeepTheirValues() {
+        var table = TripIDTable<Int>()
+        for id in (0..<1_024).reversed() where id % 3 != 0 { table[id] = id }
+        for id in stride(from: 0, to: 1_024, by: 3) { table[id] = id }
+        #expect(table.count == 1_024)
+        #expect(table.pages[0].values == Array(0..<1_024))
+        for id in stride(from: 1, to: 1_024, by: 2) { table[id] = nil }
+        #expect(table.pages[0].values == Array(stride(from: 0, to: 1_024, by: 2)))
+    }
 }
