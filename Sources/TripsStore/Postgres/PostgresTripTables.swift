@@ -69,7 +69,7 @@ package final class PostgresTripTables {
             let photo = try Self.photo(row)
             photos[photo.digest] = photo
         }
-        let assembly = TripListAssembly(revision: revision, lastIssuedID: Int(lastIssuedID))
+        let assembly = TripListAssembly(revision: revision, lastIssuedID: lastIssuedID)
         var batch: [TripListAssembly.Row] = []
         var strings = RecentStrings()
         var failure: PostgresStoreError?
@@ -230,7 +230,7 @@ package final class PostgresTripTables {
 
     /// The list's revision and the highest id issued; `locking` holds the row until the
     /// transaction ends, so writers take turns.
-    func readState(locking: Bool) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
+    func readState(locking: Bool) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: Int) {
         try Self.revisionAndLastID(query(Self.stateRow(locking: locking)))
     }
 
@@ -240,12 +240,14 @@ package final class PostgresTripTables {
             prepared: true)
     }
 
-    static func revisionAndLastID(_ result: PostgresRows) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: UInt64) {
+    /// Both are `bigint`s at or above zero (the table's checks): anything else, even from a
+    /// server that is not PostgreSQL, is damage, and no later count past them traps.
+    static func revisionAndLastID(_ result: PostgresRows) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: Int) {
         let rows = result.rows
-        guard rows.count == 1, let revision = rows[0][0].flatMap({ UInt64($0) }), let last = rows[0][1].flatMap({ UInt64($0) }) else {
-            throw .damaged("trips_state does not hold one row")
-        }
-        return (revision, last)
+        guard rows.count == 1, let revision = rows[0][0].flatMap({ Int64($0) }), revision >= 0,
+            let last = rows[0][1].flatMap({ Int64($0) }), last >= 0
+        else { throw .damaged("trips_state does not hold one row of two counts") }
+        return (UInt64(revision), Int(last))
     }
 
     func query(_ sql: String, _ parameters: PostgresParameters = []) throws(PostgresStoreError) -> PostgresRows {

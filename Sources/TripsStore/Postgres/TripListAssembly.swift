@@ -42,7 +42,8 @@ final class TripListAssembly: Sendable {
     }
 
     /// The list and keys built from every trip handed over, once the last is in; a trip id
-    /// that came twice is `.damaged`.
+    /// that came twice, or one or a version past what the state row says was issued, is
+    /// `.damaged`.
     func finish() throws(PostgresStoreError) -> (TripList, TripPositionKeys) {
         hand(nil)
         built.wait()
@@ -68,6 +69,14 @@ final class TripListAssembly: Sendable {
             guard let batch else { break }
             guard failure == nil else { continue }
             for row in batch {
+                // The state row says what ids and revisions were ever issued: a row past them is
+                // damage, as in a snapshot (and far-apart ids would each cost a page).
+                guard (1...lastIssuedID).contains(row.trip.id), row.version <= revision else {
+                    failure = .damaged(
+                        "trip \(row.trip.id) at version \(row.version) is past the last id issued (\(lastIssuedID)) or revision (\(revision))"
+                    )
+                    break
+                }
                 guard restoration.append(row.trip, version: row.version) else {
                     failure = .damaged("trip \(row.trip.id) appears twice")
                     break

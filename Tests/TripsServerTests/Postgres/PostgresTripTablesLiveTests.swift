@@ -38,6 +38,25 @@ struct PostgresTripTablesLiveTests {
         }
     }
 
+    /// What a start-up reads past what the state row says was issued (rows a broken or
+    /// hostile server hands over) is refused as damage, and nothing is built from it.
+    @Test(arguments: [
+        ("UPDATE trips SET id = 1::bigint << 40 WHERE id = 3", "trip 1099511627776 at version 1 is past the last id issued (6)"),
+        ("UPDATE trips SET version = 1::bigint << 40 WHERE id = 3", "trip 3 at version 1099511627776 is past the last id issued (6)"),
+        ("UPDATE trips_state SET revision = -1", "trips_state does not hold one row of two counts"),
+    ])
+    func rowsPastWhatTheStateRowIssuedAreDamage(tampering: String, message: String) async throws {
+        try await inFreshSchema(named: "trips_tampered") { schema in
+            let instance = try Instance(schema: schema)
+            try instance.commit([.add(Self.samples, before: nil)])
+            // Its check would refuse a revision below zero, which a server could still claim.
+            _ = try instance.tables.connection.query("ALTER TABLE trips_state DROP CONSTRAINT trips_state_revision_check")
+            _ = try instance.tables.connection.query(tampering)
+            let error = #expect(throws: PostgresStoreError.self) { try Instance(schema: schema) }
+            #expect(String(describing: error).contains(message))
+        }
+    }
+
     /// `PostgresTripStore` keeps a second copy of the state and brings it up by the steps a
     /// transaction or a catching up took on the first (`State.redo`): the copy ends equal to
     /// the state changed in place, and to one read from the tables.

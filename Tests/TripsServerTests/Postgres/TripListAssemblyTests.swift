@@ -14,7 +14,7 @@ import TripsDomain
     }
 
     @Test func batchesPastTheBacklogMakeOneListInTheOrderHandedOver() throws {
-        let assembly = TripListAssembly(revision: 500, lastIssuedID: 400, backlog: 2)
+        let assembly = TripListAssembly(revision: 500, lastIssuedID: 460, backlog: 2)
         let handed = Self.rows(1...450).reversed()
         for start in stride(from: 0, to: handed.count, by: 7) {
             assembly.add(Array(handed.dropFirst(start).prefix(7)))
@@ -22,7 +22,7 @@ import TripsDomain
         assembly.add([])
         let (list, keys) = try assembly.finish()
         #expect(list.trips.map(\.id) == Array((1...450).reversed()))
-        #expect(list.revision == 500 && list.lastIssuedID == 450)
+        #expect(list.revision == 500 && list.lastIssuedID == 460)
         #expect(list.version(of: 17) == 17 && list[17]?.city == Array(TripList.samples.trips)[17 % 6].city)
         #expect(keys[17] == 170 && keys[450] == 4_500 && keys[451] == nil)
     }
@@ -34,6 +34,18 @@ import TripsDomain
         assembly.add(Self.rows(7...9))
         let error = #expect(throws: PostgresStoreError.self) { try assembly.finish() }
         #expect(String(describing: error).contains("trip 5 appears twice"))
+    }
+
+    /// The state row says what was ever issued; a hostile or broken server's rows past it
+    /// are refused (far-apart ids would each cost a page of the list's table).
+    @Test(arguments: [(id: 11, version: 3), (id: 0, version: 3), (id: -4, version: 3), (id: 9, version: 21)])
+    func aTripPastWhatTheStateRowIssuedIsDamaged(id: Int, version: UInt64) {
+        let assembly = TripListAssembly(revision: 20, lastIssuedID: 10)
+        assembly.add(Self.rows(1...5))
+        let sample = Array(TripList.samples.trips)[0]
+        assembly.add([(Trip(id: id, draft: sample.draft, photo: nil), version: version, key: 99)])
+        let error = #expect(throws: PostgresStoreError.self) { try assembly.finish() }
+        #expect(String(describing: error).contains("trip \(id) at version \(version) is past the last id issued (10) or revision (20)"))
     }
 
     @Test func nothingHandedOverIsAnEmptyList() throws {
