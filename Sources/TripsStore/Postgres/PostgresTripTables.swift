@@ -97,6 +97,9 @@ package final class PostgresTripTables {
         let events = try query(
             "SELECT revision, event, data FROM trip_changes ORDER BY revision DESC LIMIT $1", [String(historyCapacity)]
         ).rows.reversed().map { (row) throws(PostgresStoreError) in try Self.event(row) }
+        guard UInt64(events.count) <= revision else {
+            throw .damaged("\(events.count) changes are stored, more than the revision \(revision) counts")
+        }
         var history = ChangeHistory(capacity: historyCapacity, revision: revision - UInt64(events.count))
         for (index, event) in events.enumerated() {
             guard event.revision == history.revision + 1 else {
