@@ -1,16 +1,17 @@
 /// Values by trip id, in pages of 1,024 consecutive ids.
 ///
-/// Ids are issued in sequence and never reused, so most ids of a page have a value, and a page
-/// finds one by its position among them: a bitmap says which of the page's ids have a value,
-/// and the count of bits set before an id is the index of its value. A hash table keyed by id
-/// rehashes every entry when it grows (a fifth of a second at 200,000 trips, under the store's
-/// lock); this one grows a page at a time. A copy shares its pages until one of them changes,
-/// and that change copies the one page, so a list that a reader still holds is not copied whole
-/// by the next change.
+/// Ids are issued in sequence and never reused, so a page is found by an id's high bits and
+/// its value by the low ones. A hash table keyed by id rehashes every entry when it grows (a
+/// fifth of a second at 200,000 trips, under the store's lock); this one grows a page at a
+/// time. A copy shares its pages until one of them changes, and that change copies the one
+/// page, so a list that a reader still holds is not copied whole by the next change.
 ///
-/// A page holds only the values it has: ids far apart (a client that adds 1,024 trips and
-/// deletes all but one, again and again, or a hostile database's rows) cost a value each and a
-/// page's 256 bytes of bitmap and counts, not 1,024 slots of a value each (a thousand times the trip).
+/// A page holds the values it has, in the order they came, and for each of its ids where its
+/// value is (two bytes): ids far apart (a client that adds 1,024 trips and deletes all but one,
+/// again and again; a hostile database's rows) cost a value and a 2 KiB index each, not 1,024
+/// slots of a value each (a thousand times the trip). A value goes in and out in constant
+/// time, whatever the order of ids (a list sorted newest first is restored in descending
+/// order; a sort rebuilds `ListOrder`'s table in any order).
 ///
 /// Pages are found by binary search of their numbers, kept in order: a thousand pages at a
 /// million trips take ten comparisons, where a `Dictionary` hashed the number with SipHash
@@ -24,43 +25,20 @@
 public struct TripIDTable<Value: Sendable>: Sendable {
     @usableFromInline
     struct Page: Sendable {
-        /// Words `0..<wordCount` are the bitmap: bit `offset & 63` of word `offset >> 6` is set
-        /// when the id at `offset` has a value. Word `wordCount + w` counts the bits set in the
-        /// words before `w`, so that finding an index counts the bits of one word, not sixteen.
-        /// (One array, not two: a page is one more object to allocate and to retain on a copy.)
-        @usableFromInline var occupancy = [UInt64](repeating: 0, count: 2 * TripIDTable.wordCount)
-        /// The values of the ids that have one, in id order.
+        /// For each of the page's ids, by its offset, where its value is in `values`, plus one;
+        /// 0 when it has none.
+        @usableFromInline var positions = [UInt16](repeating: 0, count: TripIDTable.offsetMask + 1)
+        /// The values, in the order they came; a removal moves the last one into the gap.
         @usableFromInline var values: [Value] = []
+        /// The offset of each value's id, at the value's index: what a moved value's position
+        /// is updated by.
+        @usableFromInline var offsets: [UInt16] = []
 
         @inlinable init() {}
-
-        /// Where the value of the id at `offset` is in `values`, or would be inserted.
-        @inlinable @inline(__always)
-        func slot(_ offset: Int) -> (index: Int, isFound: Bool) {
-            let word = offset &>> 6
-            let bit = UInt64(truncatingIfNeeded: offset & 63)
-            let bits = occupancy[word]
-            let before = (bits & ((1 &<< bit) &- 1)).nonzeroBitCount
-            return (Int(truncatingIfNeeded: occupancy[TripIDTable.wordCount &+ word]) &+ before, bits &>> bit & 1 != 0)
-        }
-
-        /// Marks the id at `offset` as having a value (`by` 1) or not (-1), and moves the
-        /// counts of the words after it.
-        @inlinable mutating func mark(_ offset: Int, by change: Int) {
-            let word = offset &>> 6
-            occupancy.withUnsafeMutableBufferPointer { words in
-                words[word] ^= 1 &<< UInt64(truncatingIfNeeded: offset & 63)
-                for later in (TripIDTable.wordCount &+ word &+ 1)..<(2 &* TripIDTable.wordCount) {
-                    words[later] &+= UInt64(bitPattern: Int64(change))
-                }
-            }
-        }
     }
 
     @inlinable static var pageShift: Int { 10 }
     @inlinable static var offsetMask: Int { (1 << pageShift) - 1 }
-    /// Bitmap words a page has.
-    @inlinable static var wordCount: Int { 1 << (pageShift - 6) }
 
     /// Each page's number (its ids shifted right by `pageShift`), ascending.
     @usableFromInline var pageNumbers: [Int] = []
@@ -77,9 +55,9 @@ public struct TripIDTable<Value: Sendable>: Sendable {
         @inline(__always) get {
             let (index, isFound) = pageIndex(id >> Self.pageShift)
             guard isFound else { return nil }
-            let slot = pages[index].slot(id & Self.offsetMask)
-            guard slot.isFound else { return nil }
-            return pages[index].values[slot.index]
+            let position = Int(truncatingIfNeeded: pages[index].positions[id & Self.offsetMask])
+            guard position != 0 else { return nil }
+            return pages[index].values[position &- 1]
         }
         set { replace(id, with: newValue) }
     }
@@ -106,6 +84,7 @@ public struct TripIDTable<Value: Sendable>: Sendable {
                 pages[index - 1].values.count > Self.offsetMask / 2
             {
                 page.values.reserveCapacity(Self.offsetMask + 1)
+                page.offsets.reserveCapacity(Self.offsetMask + 1)
             }
             pageNumbers.insert(number, at: index)
             pages.insert(page, at: index)
@@ -131,22 +110,31 @@ public struct TripIDTable<Value: Sendable>: Sendable {
     }
 
     @inlinable static func replace(_ offset: Int, with value: consuming Value?, in page: inout Page) -> Value? {
-        let (index, isFound) = page.slot(offset)
+        let position = Int(truncatingIfNeeded: page.positions[offset])
         guard value != nil else {
-            guard isFound else { return nil }
-            page.mark(offset, by: -1)
-            return page.values.remove(at: index)
+            guard position != 0 else { return nil }
+            // The last value fills the gap, and its id's position follows it.
+            let last = page.values.count &- 1
+            if position &- 1 != last {
+                page.values.swapAt(position &- 1, last)
+                page.offsets.swapAt(position &- 1, last)
+                page.positions[Int(truncatingIfNeeded: page.offsets[position &- 1])] = UInt16(truncatingIfNeeded: position)
+            }
+            page.positions[offset] = 0
+            page.offsets.removeLast()
+            return page.values.removeLast()
         }
         // Unwrapped as it is consumed, so that it is moved into its page: a `guard let` or a
         // `switch` copied it (each of a trip's strings retained, then released with the
         // parameter).
-        guard isFound else {
-            if index == page.values.count { page.values.append((consume value)!) } else { page.values.insert((consume value)!, at: index) }
-            page.mark(offset, by: 1)
+        guard position != 0 else {
+            page.values.append((consume value)!)
+            page.offsets.append(UInt16(truncatingIfNeeded: offset))
+            page.positions[offset] = UInt16(truncatingIfNeeded: page.values.count)
             return nil
         }
-        let old = page.values[index]
-        page.values[index] = (consume value)!
+        let old = page.values[position &- 1]
+        page.values[position &- 1] = (consume value)!
         return old
     }
 }
@@ -155,8 +143,8 @@ extension TripIDTable: Equatable where Value: Equatable {
     public static func == (lhs: TripIDTable, rhs: TripIDTable) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for (number, page) in zip(lhs.pageNumbers, lhs.pages) {
-            for offset in 0...offsetMask where page.slot(offset).isFound {
-                guard rhs[number << pageShift | offset] == page.values[page.slot(offset).index] else { return false }
+            for (value, offset) in zip(page.values, page.offsets) {
+                guard rhs[number << pageShift | Int(offset)] == value else { return false }
             }
         }
         return true
