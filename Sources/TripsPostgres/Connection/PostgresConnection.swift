@@ -37,8 +37,12 @@ package final class PostgresConnection {
     private var readIndex = 0
     /// Where the values of the DataRow being read are in it, kept from row to row.
     private var rowBounds: [Range<Int>?] = []
-    /// Notifications that arrived and were not yet handed out.
+    /// Notifications that arrived and were not yet handed out: at most
+    /// `maxPendingNotifications`, the newest. A connection that never listens is never asked
+    /// for them, and a server could send them without end; each says only "look", and the
+    /// newest says it too.
     private var notifications: [PostgresNotification] = []
+    private static let maxPendingNotifications = 1_024
     /// The named prepared statements this session holds.
     var prepared = PostgresPreparedStatements()
 
@@ -46,7 +50,10 @@ package final class PostgresConnection {
     package internal(set) var transactionStatus: PostgresTransactionStatus = .idle
     /// The server's run-time settings (`server_version`, `client_encoding`, `TimeZone`, …), as
     /// ParameterStatus messages reported them, at start-up and on every change.
+    /// At most `maxParameters` names (PostgreSQL reports about fifteen): a server naming new
+    /// ones without end is not remembered past them.
     private(set) var parameters: [String: String] = [:]
+    private static let maxParameters = 64
     /// What a cancel request for this session would quote.
     private(set) var backendKey: BackendMessage.BackendKeyData?
     /// Called with each NoticeResponse (warnings, `IF EXISTS … skipping`); by default they
@@ -55,6 +62,7 @@ package final class PostgresConnection {
 
     /// How much one read asks the socket for.
     private static let readSize = 64 * 1024
+    private static let keptBufferCapacity = 1024 * 1024
 
     private init(socket: consuming ClientSocket, configuration: PostgresConnectionConfiguration) {
         self.socket = consume socket
@@ -312,8 +320,11 @@ package final class PostgresConnection {
             readIndex += consumed
             switch message {
             case .noticeResponse(let diagnostic): noticeHandler?(diagnostic)
-            case .parameterStatus(let name, let value): parameters[name] = value
-            case .notificationResponse(let notification): notifications.append(notification)
+            case .parameterStatus(let name, let value):
+                if parameters.count < Self.maxParameters || parameters[name] != nil { parameters[name] = value }
+            case .notificationResponse(let notification):
+                if notifications.count == Self.maxPendingNotifications { notifications.removeFirst(Self.maxPendingNotifications / 2) }
+                notifications.append(notification)
             default: return message
             }
         }
@@ -359,12 +370,16 @@ package final class PostgresConnection {
         }
     }
 
-    /// Reads more bytes onto the buffer, dropping the decoded ones first.
+    /// Reads more bytes onto the buffer, dropping the decoded ones first. A buffer grown past
+    /// `keptBufferCapacity` by a long message is let go once it is all decoded: a pooled
+    /// connection does not hold the largest row it ever read.
     private func readMore(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) {
-        if readIndex > 0 {
+        if readIndex == buffer.count, buffer.capacity > Self.keptBufferCapacity {
+            buffer = []
+        } else if readIndex > 0 {
             buffer.removeSubrange(..<readIndex)
-            readIndex = 0
         }
+        readIndex = 0
         let count: Int?
         do {
             count = try socket?.receive(into: &buffer, maxCount: Self.readSize, deadline: deadline)

@@ -40,8 +40,10 @@ extension BackendMessage {
             case .rowDescription, .dataRow, .parameterDescription: 6...Int.max
             // A NUL-terminated tag; the fields' terminating NUL.
             case .commandComplete, .errorResponse, .noticeResponse: 5...Int.max
-            // A process ID and two NUL-terminated strings.
-            case .notificationResponse: 10...Int.max
+            // A process ID and two NUL-terminated strings: a channel name (at most 63 bytes)
+            // and a payload, shorter than 8,000 bytes with PostgreSQL's default 8 KiB pages and
+            // than 32,576 with its largest (BLCKSZ - NAMEDATALEN - 128). Longer is no server's.
+            case .notificationResponse: 10...(4 + 4 + 64 + 32_576)
             // A version and a count.
             case .negotiateProtocolVersion: 12...Int.max
             }

@@ -123,6 +123,22 @@ import Testing
         #expect(try connection.waitForNotifications(timeout: .milliseconds(1)).isEmpty)
     }
 
+    /// A server sending notifications to a connection that never asks for them, or new
+    /// setting names, without end, is not remembered past a bound: the newest notifications.
+    @Test func floodsOfNotificationsAndSettingsAreBounded() throws {
+        let (server, connection) = try Self.connected()
+        var flood = Wire.message("1", []) + Wire.message("2", [])
+        for index in 0..<3_000 {
+            flood += Wire.notification(pid: 1, "trips", "\(index)") + Wire.parameterStatus("setting_\(index)", "x")
+        }
+        try server.say(flood + Wire.message("n", []) + Wire.commandComplete("SET") + Wire.readyForQuery())
+        _ = try connection.query("SET a = 1")
+        #expect(connection.parameters.count == 64)
+        let kept = try connection.waitForNotifications(timeout: .zero).map(\.payload)
+        #expect(kept.count <= 1_024 && kept.count > 512)
+        #expect(kept.last == "2999")
+    }
+
     @Test func aRefusedStatementThrowsAfterReadyForQueryAndTheConnectionGoesOn() throws {
         let (server, connection) = try Self.connected()
         try server.say(
