@@ -15,6 +15,13 @@ public enum TripDate {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
+    /// Whether `date` is an instant `parse` can name: in years 1 to 9999 UTC (so not infinite
+    /// or NaN). A date read from storage is checked with it: every one the API took is, and
+    /// rendering one outside (a row edited by hand, a hostile database's) would trap.
+    package static func isInRange(_ date: Date) -> Bool {
+        (-62_135_596_800..<253_402_300_800).contains(date.timeIntervalSince1970)
+    }
+
     /// The instant an RFC 3339 timestamp or a bare `YYYY-MM-DD` names, or nil.
     public static func parse(_ text: String) -> Date? {
         var text = text

@@ -12,6 +12,10 @@ public struct TripList: Sendable {
     public internal(set) var revision: UInt64
     /// The highest id ever issued; ids of deleted trips are never issued again.
     public private(set) var lastIssuedID: Int
+    /// The highest `lastIssuedID` storage may hold: 2^53 - 1, the last integer a JavaScript
+    /// client (the page) reads exactly, and far from where issuing the next ids overflows.
+    /// Storage that says more is damaged (or hostile), and refused when read.
+    public static let maximumLastIssuedID = (1 << 53) - 1
     /// Every trip by id, with the revision at which it last changed.
     private var entries: TripIDTable<Entry>
     /// The ids in stored order.

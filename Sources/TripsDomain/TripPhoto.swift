@@ -36,9 +36,12 @@ public struct TripPhoto: Sendable, Hashable {
     public var byteCount: Int { parts.byteCount }
 
     /// A photo, when every part is well formed: a digest of 64 lowercase hexadecimal digits
-    /// (it names a file, so nothing else may pass), sides and length above zero.
+    /// (it names a file, so nothing else may pass), sides and length above zero, and each at
+    /// most `Int32.max`, as an image header and `--max-photo-bytes` allow: a photo read from
+    /// storage claiming more would make the list's sums overflow.
     public init?(digest: String, format: ImageFormat, width: Int, height: Int, byteCount: Int) {
-        guard Self.isDigest(digest), width > 0, height > 0, byteCount > 0 else { return nil }
+        let range = 1...Int(Int32.max)
+        guard Self.isDigest(digest), range.contains(width), range.contains(height), range.contains(byteCount) else { return nil }
         parts = Parts(digest: digest, format: format, width: width, height: height, byteCount: byteCount)
     }
 

@@ -75,9 +75,10 @@ package struct IdempotencyLedger: Sendable, Equatable {
         }
         byteCount += use.byteCount
         // Forget the oldest keys past the byte cap, and those past both other limits: older
-        // than a day, beyond the last 100,000.
+        // than a day, beyond the last 100,000. (An age in 128 bits: a time read from storage
+        // can be anything, and a difference of two far apart overflowed.)
         while first < order.count, let oldest = uses[order[first]],
-            byteCount > byteLimit || (order.count - first > Self.minimumKept && now - oldest.at > Self.keptSeconds)
+            byteCount > byteLimit || (order.count - first > Self.minimumKept && Int128(now) - Int128(oldest.at) > Int128(Self.keptSeconds))
         {
             byteCount -= oldest.byteCount
             uses[order[first]] = nil

@@ -82,7 +82,10 @@ package struct StoredObject {
         case .string(let text):
             if let date = TripDate.parse(text) { return date }
         case .number(let literal):
-            if let seconds = Double(literal) { return Date(timeIntervalSinceReferenceDate: seconds) }
+            if let seconds = Double(literal) {
+                let date = Date(timeIntervalSinceReferenceDate: seconds)
+                if TripDate.isInRange(date) { return date }
+            }
         default:
             break
         }

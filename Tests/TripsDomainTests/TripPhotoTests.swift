@@ -30,6 +30,12 @@ private func written(_ trip: Trip) -> String {
         #expect(TripPhoto(digest: digest, format: .png, width: 0, height: 1, byteCount: 1) == nil)
         #expect(TripPhoto(digest: digest, format: .png, width: 1, height: -1, byteCount: 1) == nil)
         #expect(TripPhoto(digest: digest, format: .png, width: 1, height: 1, byteCount: 0) == nil)
+        // Storage claiming more than an image header or --max-photo-bytes allows (sums of them overflowed).
+        let most = Int(Int32.max)
+        #expect(TripPhoto(digest: digest, format: .png, width: most, height: most, byteCount: most) != nil)
+        #expect(TripPhoto(digest: digest, format: .png, width: 1, height: 1, byteCount: most + 1) == nil)
+        #expect(TripPhoto(digest: digest, format: .png, width: most + 1, height: 1, byteCount: 1) == nil)
+        #expect(TripPhoto(digest: digest, format: .png, width: 1, height: .max, byteCount: 1) == nil)
     }
 
     @Test func theURLNamesTheDigestAndTheExtensionAndReadsBack() throws {

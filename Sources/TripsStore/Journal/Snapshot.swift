@@ -160,6 +160,10 @@ package struct Snapshot: Sendable, Equatable {
                 try header.integer("trips"), format < 2 ? 0 : try header.integer("events"), format < 3 ? 0 : try header.integer("keys")
             )
             guard counts.4 >= 0, counts.5 >= 0, counts.6 >= 0 else { throw StoredJSONError(reason: "a negative count") }
+            // Past these, issuing the next id or counting the next revision would trap.
+            guard counts.2 <= UInt64(Int64.max), (0...TripList.maximumLastIssuedID).contains(counts.3) else {
+                throw StoredJSONError(reason: "a revision of \(counts.2) or a last issued id of \(counts.3) out of range")
+            }
             guard UInt64(counts.5) <= counts.2 else { throw StoredJSONError(reason: "more events than revisions") }
             return counts
         }

@@ -9,7 +9,7 @@ import TripsPostgres
 extension PostgresTripTables {
     package func positions(_ rows: PostgresRows) throws(PostgresStoreError) -> [(id: Trip.ID, key: Int64)] {
         try rows.rows.map { (row) throws(PostgresStoreError) in
-            guard let id = row[0].flatMap({ Int($0) }), let key = row[1].flatMap({ Int64($0) }) else {
+            guard row.count == 2, let id = row[0].flatMap({ Int($0) }), let key = row[1].flatMap({ Int64($0) }) else {
                 throw .damaged("a position row reads \(Self.describe(row))")
             }
             return (id, key)
@@ -27,7 +27,8 @@ extension PostgresTripTables {
             let city = row[2].flatMap({ strings.string($0) }), let country = row[3].flatMap({ strings.string($0) }),
             let nights = row.integer(4).flatMap({ Int(exactly: $0) }), let isFavorite = row.boolean(5),
             let imageName = row[6].flatMap({ strings.string($0) }), let price = row[7].flatMap(Self.price),
-            let start = row.double(8), let notes = row[9].flatMap({ strings.string($0) }), let key = row.integer(11)
+            let start = row.double(8).map(Date.init(timeIntervalSinceReferenceDate:)), TripDate.isInRange(start),
+            let notes = row[9].flatMap({ strings.string($0) }), let key = row.integer(11)
         else { throw .damaged("a trips row reads \(Self.describe(row))") }
         var photo: TripPhoto?
         if let digest = row[10] {
@@ -39,7 +40,7 @@ extension PostgresTripTables {
         }
         let trip = Trip(
             id: id, city: city, country: country, nights: nights, isFavorite: isFavorite, imageName: imageName, price: price,
-            start: Date(timeIntervalSinceReferenceDate: start), notes: notes, photo: photo)
+            start: start, notes: notes, photo: photo)
         return (trip, version, key)
     }
 
@@ -55,7 +56,7 @@ extension PostgresTripTables {
     }
 
     /// A row read as strings, its values shortened, for a message about a row that does not read.
-    private static func describe(_ row: [String?]) -> String {
+    static func describe(_ row: [String?]) -> String {
         row.map { $0.map(shortened) ?? "NULL" }.joined(separator: ", ")
     }
 

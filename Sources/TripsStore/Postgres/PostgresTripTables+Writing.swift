@@ -49,6 +49,9 @@ extension PostgresTripTables {
                 // The state row is locked: no one else writes while everything is read again.
                 state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
                 steps = nil
+                guard state.list.revision == revision else {
+                    throw .damaged("the locked state row says revision \(revision), the tables \(state.list.revision)")
+                }
             }
             if revision > seen {
                 caughtUp(&state, steps)

@@ -142,7 +142,12 @@ package final class PostgresTripTables {
     func catchUp(_ state: inout State) throws(PostgresStoreError) -> CatchUp {
         steps = []
         if let replayed = try replay(query(Self.changes(after: state)).rows, onto: &state) { return .replayed(replayed) }
-        state = try load(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
+        let loaded = try load(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
+        // Revisions only grow: tables behind what was read from them are damaged, not newer.
+        guard loaded.list.revision >= state.list.revision else {
+            throw .damaged("the tables went back from revision \(state.list.revision) to \(loaded.list.revision)")
+        }
+        state = loaded
         steps = nil
         return .reloaded
     }
@@ -167,6 +172,7 @@ package final class PostgresTripTables {
     /// change after it was pruned.
     func replay(_ rows: [[String?]], onto state: inout State) throws(PostgresStoreError) -> Int? {
         guard let first = rows.first else { return 0 }
+        guard first.count == 5 else { throw .damaged("a trip_changes row reads \(Self.describe(first))") }
         guard first[0].flatMap({ UInt64($0) }) == state.list.revision + 1 else { return nil }
         for row in rows {
             let step = try Self.replay(row, onto: &state)
@@ -243,14 +249,15 @@ package final class PostgresTripTables {
             prepared: true)
     }
 
-    /// Both are `bigint`s at or above zero (the table's checks): anything else, even from a
-    /// server that is not PostgreSQL, is damage, and no later count past them traps.
+    /// Both are `bigint`s at or above zero (the table's checks), and the last id at most
+    /// `TripList.maximumLastIssuedID`: anything else, even from a server that is not
+    /// PostgreSQL, is damage, and no later count past them traps.
     static func revisionAndLastID(_ result: PostgresRows) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: Int) {
         let rows = result.rows
-        guard rows.count == 1, let revision = rows[0][0].flatMap({ Int64($0) }), revision >= 0,
-            let last = rows[0][1].flatMap({ Int64($0) }), last >= 0
+        guard rows.count == 1, rows[0].count == 2, let revision = rows[0][0].flatMap({ Int64($0) }), revision >= 0,
+            let last = rows[0][1].flatMap({ Int($0) }), (0...TripList.maximumLastIssuedID).contains(last)
         else { throw .damaged("trips_state does not hold one row of two counts") }
-        return (UInt64(revision), Int(last))
+        return (UInt64(revision), last)
     }
 
     func query(_ sql: String, _ parameters: PostgresParameters = []) throws(PostgresStoreError) -> PostgresRows {

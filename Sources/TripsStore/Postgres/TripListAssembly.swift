@@ -71,7 +71,7 @@ final class TripListAssembly: Sendable {
             for row in batch {
                 // The state row says what ids and revisions were ever issued: a row past them is
                 // damage, as in a snapshot (and far-apart ids would each cost a page).
-                guard (1...lastIssuedID).contains(row.trip.id), row.version <= revision else {
+                guard row.trip.id >= 1, row.trip.id <= lastIssuedID, row.version <= revision else {
                     failure = .damaged(
                         "trip \(row.trip.id) at version \(row.version) is past the last id issued (\(lastIssuedID)) or revision (\(revision))"
                     )

@@ -44,6 +44,10 @@ struct PostgresTripTablesLiveTests {
         ("UPDATE trips SET id = 1::bigint << 40 WHERE id = 3", "trip 1099511627776 at version 1 is past the last id issued (6)"),
         ("UPDATE trips SET version = 1::bigint << 40 WHERE id = 3", "trip 3 at version 1099511627776 is past the last id issued (6)"),
         ("UPDATE trips_state SET revision = -1", "trips_state does not hold one row of two counts"),
+        // Issuing the next id overflowed; and ids past 2^53 a JavaScript client cannot read.
+        ("UPDATE trips_state SET last_issued_id = 9007199254740992", "trips_state does not hold one row of two counts"),
+        // PostgreSQL stores an infinite start; rendering one trapped.
+        ("UPDATE trips SET start = 'Infinity' WHERE id = 3", "a trips row reads 3, 1, "),
         ("WITH t AS (UPDATE trips SET version = 0) UPDATE trips_state SET revision = 0", "1 changes are stored, more than the revision 0"),
     ])
     func rowsPastWhatTheStateRowIssuedAreDamage(tampering: String, message: String) async throws {

@@ -48,6 +48,14 @@ import TripsDomain
         #expect(String(describing: error).contains("trip \(id) at version \(version) is past the last id issued (10) or revision (20)"))
     }
 
+    /// A state row that issued no id, beside a trip, is damage too (1...0 was no range at all).
+    @Test func aTripWhereNoIdWasIssuedIsDamaged() {
+        let assembly = TripListAssembly(revision: 0, lastIssuedID: 0)
+        assembly.add(Self.rows(1...1).map { ($0.trip, version: 0, key: $0.key) })
+        let error = #expect(throws: PostgresStoreError.self) { try assembly.finish() }
+        #expect(String(describing: error).contains("trip 1 at version 0 is past the last id issued (0)"))
+    }
+
     @Test func nothingHandedOverIsAnEmptyList() throws {
         let (list, keys) = try TripListAssembly(revision: 3, lastIssuedID: 7).finish()
         #expect(list.trips.isEmpty && list.revision == 3 && list.lastIssuedID == 7)

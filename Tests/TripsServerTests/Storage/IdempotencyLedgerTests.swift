@@ -19,6 +19,15 @@ import TripsDomain
         #expect(ledger.lookup(IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "f") == .new)
     }
 
+    /// A use's time read from storage can be anything: its age is told without overflow.
+    @Test func aKeyUsedAtAnyTimeAgesWithoutOverflow() {
+        var ledger = IdempotencyLedger()
+        ledger.finish(use("far", body: 1, at: .min), now: 0)
+        for index in 0..<IdempotencyLedger.minimumKept { ledger.finish(use("k-\(index)", body: 1), now: .max) }
+        #expect(ledger.lookup(IdempotencyLedger.Key(scope: "", key: "far"), fingerprint: "f") == .new)
+        #expect(ledger.count == IdempotencyLedger.minimumKept)
+    }
+
     @Test func aKeyIsOneTokensOwn() {
         var ledger = IdempotencyLedger()
         ledger.finish(use("K", scope: "alice", body: 1), now: 1_800_000_000)

@@ -77,6 +77,23 @@ import TripsTestSupport
         #expect(try JournalRecord(payload: payload) == JournalRecord(revision: 7, change: .add([draft], before: nil)))
     }
 
+    /// A start no trip can have (only a record edited by hand, or a hostile database's, holds
+    /// one) is refused when read: rendering it trapped.
+    @Test(arguments: ["1e300", "-1e300", "252423993600", "-63113904001"])
+    func aRecordedStartOutsideYearsOneTo9999IsRefused(_ start: String) throws {
+        var writer = JSONWriter()
+        writer.appendDraft(storageDraft("Lisbon"))
+        let draft = String(decoding: writer.bytes, as: UTF8.self)
+        let startMember = try #require(draft.firstRange(of: #""start":"2027-"#))
+        let end = try #require(draft[startMember.upperBound...].firstIndex(of: ","))
+        let edited = draft[..<startMember.lowerBound] + #""start":"# + start + draft[end...]
+        let payload = Array(#"{"revision":7,"op":"add","drafts":["#.utf8) + Array(edited.utf8) + Array("]}".utf8)
+        #expect(throws: StoredJSONError.self) { try JournalRecord(payload: payload) }
+        let inRange = draft[..<startMember.lowerBound] + #""start":-63113904000"# + draft[end...]
+        let accepted = Array(#"{"revision":7,"op":"add","drafts":["#.utf8) + Array(inRange.utf8) + Array("]}".utf8)
+        #expect(throws: Never.self) { try JournalRecord(payload: accepted) }
+    }
+
     @Test func everyKindOfChangeSurvivesARestartExactly() async throws {
         try await withStorageFolder { folder in
             var expected = SampleTrips.list

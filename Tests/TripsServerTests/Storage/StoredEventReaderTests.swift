@@ -73,6 +73,20 @@ import TripsTestSupport
         }
     }
 
+    /// A header past what issuing the next id or counting the next revision can take is
+    /// refused (both overflowed later), and one just within reads.
+    @Test(arguments: [
+        (revision: "9223372036854775808", lastIssuedID: "0", reads: false), (revision: "0", lastIssuedID: "9007199254740992", reads: false),
+        (revision: "9223372036854775807", lastIssuedID: "9007199254740991", reads: true),
+    ])
+    func aHeaderPastTheCountsIsRefused(revision: String, lastIssuedID: String, reads: Bool) {
+        var bytes: [UInt8] = []
+        let header = #"{"format":6,"journal":1,"revision":\#(revision),"lastIssuedID":\#(lastIssuedID),"trips":0,"events":0,"keys":0}"#
+        RecordFrame.append(payload: Array(header.utf8), to: &bytes)
+        let outcome = Result { try Snapshot(bytes: bytes, file: "snapshot") }
+        #expect(((try? outcome.get()) != nil) == reads, "\(outcome)")
+    }
+
     @Test func aFormatFiveSnapshotsEventsReadBackTheSame() throws {
         let bytes = formatFiveSnapshot(Self.events)
         var readFast = 0
