@@ -29,18 +29,18 @@ extension PostgresTripTables {
     /// feed without waiting for this transaction's writes and flush. `steps` starts anew after it.
     ///
     /// The transaction's session is named after the first request's trace context
-    /// (`tagTransaction`).
+    /// (`lockingStateRow(naming:)`).
     package func commit(
         _ requests: [ChangeRequest], joinedBy latecomers: () -> [ChangeRequest] = { [] }, to state: inout State,
         caughtUp: (inout State, [Step]?) -> Void = { _, _ in }
     ) throws(PostgresStoreError) -> [PlannedChange] {
         steps = []
         return try transaction("BEGIN") { () throws(PostgresStoreError) in
-            tagTransaction(with: requests.lazy.compactMap(\.traceparent).first)
             // The changes after ours are asked for with the lock: one round trip (each statement
             // after the lock sees what the last writer committed).
             let seen = state.list.revision
-            let opening = try queries([Self.stateRow(locking: true), Self.changes(after: state)])
+            let traceparent = requests.lazy.compactMap(\.traceparent).first
+            let opening = try queries([Self.lockingStateRow(naming: traceparent), Self.changes(after: state)])
             let (revision, _) = try Self.revisionAndLastID(opening[0])
             guard revision >= state.list.revision else {
                 throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
@@ -96,22 +96,6 @@ extension PostgresTripTables {
             }
             return results
         }
-    }
-
-    /// Names the session after `traceparent` until the transaction ends (`application_name`,
-    /// set local: the connection's own name returns at `COMMIT` or `ROLLBACK`), so that
-    /// `pg_stat_activity`, and a statement log with `%a` in `log_line_prefix`, show which
-    /// request's transaction a slow or waiting statement is in, for each of its statements.
-    /// (A comment on the first statement would name that one only, and be SQL built from a
-    /// request's data; this is a bound parameter, sent in the same round trip as `BEGIN`.)
-    ///
-    /// A transaction that makes the changes of several requests at once carries the first
-    /// one's: the oldest waiting, whose request waited for the whole transaction, and each
-    /// later one's access log line names its own trace. 55 characters: within the 63 bytes a
-    /// name may have.
-    func tagTransaction(with traceparent: String?) {
-        guard let traceparent else { return }
-        execute("SELECT set_config('application_name', $1, true)", [traceparent], prepared: true)
     }
 
     /// The changes' records, events and the position keys they gave (nil: a sort's, which

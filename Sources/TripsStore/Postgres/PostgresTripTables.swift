@@ -249,12 +249,34 @@ package final class PostgresTripTables {
             prepared: true)
     }
 
-    /// Both are `bigint`s at or above zero (the table's checks), and the last id at most
+    /// `stateRow(locking: true)`, which also names the session after `traceparent` until the
+    /// transaction ends (`application_name`, set local: the connection's own name returns at
+    /// `COMMIT` or `ROLLBACK`), so that `pg_stat_activity`, and a statement log with `%a` in
+    /// `log_line_prefix`, show which request's transaction a slow or waiting statement is in,
+    /// for each of its statements. The name is set as the row is read, before its lock is
+    /// waited for; in the same statement, not one of its own (a statement fewer in every
+    /// write transaction, for PostgreSQL to run and this process to read the answers of).
+    /// (A comment on the first statement would name that one only, and be SQL built from a
+    /// request's data; this is a bound parameter.)
+    ///
+    /// A transaction that makes the changes of several requests at once carries the first
+    /// one's: the oldest waiting, whose request waited for the whole transaction, and each
+    /// later one's access log line names its own trace. 55 characters: within the 63 bytes a
+    /// name may have.
+    static func lockingStateRow(naming traceparent: String?) -> PostgresStatement {
+        guard let traceparent else { return stateRow(locking: true) }
+        return PostgresStatement(
+            "SELECT revision, last_issued_id, set_config('application_name', $1, true) FROM trips_state FOR UPDATE", [traceparent],
+            prepared: true)
+    }
+
+    /// The first two columns (a third is `lockingStateRow`'s name) are `bigint`s at or above
+    /// zero (the table's checks), and the last id at most
     /// `TripList.maximumLastIssuedID`: anything else, even from a server that is not
     /// PostgreSQL, is damage, and no later count past them traps.
     static func revisionAndLastID(_ result: PostgresRows) throws(PostgresStoreError) -> (revision: UInt64, lastIssuedID: Int) {
         let rows = result.rows
-        guard rows.count == 1, rows[0].count == 2, let revision = rows[0][0].flatMap({ Int64($0) }), revision >= 0,
+        guard rows.count == 1, rows[0].count >= 2, let revision = rows[0][0].flatMap({ Int64($0) }), revision >= 0,
             let last = rows[0][1].flatMap({ Int($0) }), (0...TripList.maximumLastIssuedID).contains(last)
         else { throw .damaged("trips_state does not hold one row of two counts") }
         return (UInt64(revision), last)
