@@ -84,95 +84,59 @@ extension PostgresTripTables {
                 results.append(planned)
             }
             state.keys = keys
-            if !changes.isEmpty { try write(rows, changes, of: state.list, keys: keys) }
+            if !changes.isEmpty {
+                try write(rows, of: state.list, keys: keys)
+                append(changes)
+                execute(
+                    """
+                    WITH updated AS (UPDATE trips_state SET revision = $1, last_issued_id = $2 RETURNING revision)
+                    SELECT pg_notify($3, revision::text) FROM updated
+                    """,
+                    [String(state.list.revision), String(state.list.lastIssuedID), Self.channel], prepared: true)
+            }
             return results
         }
     }
 
-    /// Writes what a transaction's changes did, in one statement: the `trips` rows as `list` and
-    /// `keys` have them (added, changed: every column, only moved: the position, deleted), the
-    /// changes' records, events and the position keys they gave (nil: a sort's, which other
-    /// instances give again) in `trip_changes` (what other instances replay, and the history of
-    /// the change feed), their idempotency keys, and the state row, whose new revision is
-    /// notified. Each part is an `unnest` of array parameters, empty where the transaction has
-    /// none of it.
-    ///
-    /// One statement, not one per part: PostgreSQL's work for each statement (bind, execute,
-    /// answer) was much of a create's, and a create's transaction ran seven. The parts touch
-    /// different rows (`PendingTripRows` keeps each trip in one of them; a key is used once
-    /// per transaction, a second use being a replay, never written), so the order PostgreSQL
-    /// runs them in, which SQL leaves open, does not matter; foreign keys are checked at the
-    /// statement's end, after every part.
-    package func write(
-        _ rows: PendingTripRows, _ changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)], of list: TripList,
-        keys: TripPositionKeys
-    ) throws(PostgresStoreError) {
-        var parameters = PostgresParameters()
-        let versions = { (trips: [Trip]) in trips.map { list.version(of: $0.id) ?? list.revision } }
-        let added = rows.added.compactMap { list[$0] }
-        Self.appendColumns(of: added, at: try keys.keys(of: added.map(\.id)), versions: versions(added), to: &parameters)
-        let changed = rows.changed.compactMap { list[$0] }
-        Self.appendColumns(of: changed, at: try keys.keys(of: changed.map(\.id)), versions: versions(changed), to: &parameters)
-        let moved = rows.moved.filter { list[$0] != nil }
-        parameters.appendArray(moved)
-        parameters.appendArray(try keys.keys(of: moved))
-        parameters.appendArray(rows.deleted)
-        Self.appendChangeColumns(changes, to: &parameters)
-        Self.appendKeyUseColumns(changes.compactMap(\.entry.record.idempotency), to: &parameters)
-        parameters.append(String(list.revision))
-        parameters.append(String(list.lastIssuedID))
-        parameters.append(Self.channel)
-        execute(Self.writing, parameters, prepared: true)
-    }
-
-    /// `write`'s statement: $1-$12 the trips added, $13-$24 those changed, $25-$26 those
-    /// moved, $27 those deleted, $28-$32 the changes, $33-$36 the keys, $37-$38 the state,
-    /// $39 the channel.
-    static let writing = """
-        WITH added AS (
-            INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
-            SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::integer[], $7::boolean[],
-                $8::text[], $9::numeric[], $10::double precision[], $11::text[], $12::text[])
-        ), changed AS (
-            UPDATE trips SET position = t.position, version = t.version, city = t.city, country = t.country, nights = t.nights,
-                is_favorite = t.is_favorite, image_name = t.image_name, price = t.price, start = t.start, notes = t.notes,
-                photo_digest = t.photo_digest
-            FROM unnest($13::bigint[], $14::bigint[], $15::bigint[], $16::text[], $17::text[], $18::integer[], $19::boolean[],
-                $20::text[], $21::numeric[], $22::double precision[], $23::text[], $24::text[])
-                AS t(id, position, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
-            WHERE trips.id = t.id
-        ), moved AS (
-            UPDATE trips SET position = k.position FROM unnest($25::bigint[], $26::bigint[]) AS k(id, position) WHERE trips.id = k.id
-        ), deleted AS (
-            DELETE FROM trips WHERE id = ANY($27::bigint[])
-        ), changes AS (
+    /// The changes' records, events and the position keys they gave (nil: a sort's, which
+    /// other instances give again) in `trip_changes` (what other instances replay, and the
+    /// history of the change feed), and their idempotency keys: one statement each for the
+    /// whole transaction.
+    package func append(_ changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)]) {
+        execute(
+            """
             INSERT INTO trip_changes (revision, record, event, data, positions)
-            SELECT * FROM unnest($28::bigint[], $29::text[], $30::text[], $31::text[], $32::text[])
-        ), keys AS (
+            SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
+            """,
+            Self.changeColumns(changes), prepared: true)
+        // A key is used once per transaction: a second use of it is a replay, never written.
+        let uses = changes.compactMap(\.entry.record.idempotency)
+        guard !uses.isEmpty else { return }
+        execute(
+            """
             INSERT INTO trip_idempotency_keys (scope, key, use, used_at)
-            SELECT * FROM unnest($33::text[], $34::text[], $35::text[], $36::bigint[])
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
             ON CONFLICT (scope, key) DO UPDATE SET use = excluded.use, used_at = excluded.used_at
-        ), state AS (
-            UPDATE trips_state SET revision = $37, last_issued_id = $38 RETURNING revision
-        )
-        SELECT pg_notify($39, revision::text) FROM state
-        """
+            """,
+            Self.keyUseColumns(uses), prepared: true)
+    }
 
     /// The changes' revisions, records, event names, events and position keys, each column
     /// as one array literal.
-    static func appendChangeColumns(
-        _ changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)], to columns: inout PostgresParameters
-    ) {
+    static func changeColumns(_ changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)]) -> PostgresParameters {
+        var columns = PostgresParameters()
         columns.appendArray(changes.map(\.entry.record.revision))
         columns.appendArray(count: changes.count, utf8: { changes[$0].entry.record.payload })
         columns.appendArray(count: changes.count) { changes[$0].entry.event.name }
         columns.appendArray(count: changes.count, utf8: { changes[$0].entry.event.data })
         columns.appendArray(count: changes.count) { changes[$0].keys?.text }
+        return columns
     }
 
     /// The idempotency keys' scopes, keys, uses (as JSON) and times, each column as one array
     /// literal.
-    static func appendKeyUseColumns(_ uses: [IdempotencyKeyUse], to columns: inout PostgresParameters) {
+    static func keyUseColumns(_ uses: [IdempotencyKeyUse]) -> PostgresParameters {
+        var columns = PostgresParameters()
         columns.appendArray(count: uses.count) { uses[$0].scope }
         columns.appendArray(count: uses.count) { uses[$0].key }
         columns.appendArray(
@@ -183,6 +147,7 @@ extension PostgresTripTables {
                 return writer.bytes
             })
         columns.appendArray(uses.map(\.at))
+        return columns
     }
 
     /// Gathers into `rows` the rows `change` changed, which left the list as `list`, and gives
@@ -216,6 +181,30 @@ extension PostgresTripTables {
         return given
     }
 
+    /// Writes `rows` as `list` and `keys` have them, a statement per kind: the trips added, those
+    /// changed (every column, the position too), those only moved (the position), those deleted.
+    package func write(_ rows: PendingTripRows, of list: TripList, keys: TripPositionKeys) throws(PostgresStoreError) {
+        let versions = { (trips: [Trip]) in trips.map { list.version(of: $0.id) ?? list.revision } }
+        let added = rows.added.compactMap { list[$0] }
+        if !added.isEmpty { insertRows(added, at: try keys.keys(of: added.map(\.id)), versions: versions(added)) }
+        let changed = rows.changed.compactMap { list[$0] }
+        if !changed.isEmpty { updateRows(changed, at: try keys.keys(of: changed.map(\.id)), versions: versions(changed)) }
+        let moved = rows.moved.filter { list[$0] != nil }
+        if !moved.isEmpty {
+            var columns = PostgresParameters()
+            columns.appendArray(moved)
+            columns.appendArray(try keys.keys(of: moved))
+            execute(
+                "UPDATE trips SET position = k.position FROM unnest($1::bigint[], $2::bigint[]) AS k(id, position) WHERE trips.id = k.id",
+                columns, prepared: true)
+        }
+        if !rows.deleted.isEmpty {
+            var ids = PostgresParameters()
+            ids.appendArray(rows.deleted)
+            execute("DELETE FROM trips WHERE id = ANY($1::bigint[])", ids, prepared: true)
+        }
+    }
+
     /// Every trip's position key, as the table holds them now: for a state whose keys are not
     /// known (`State.keys`), with the state row locked.
     package func readKeys() throws(PostgresStoreError) -> TripPositionKeys {
@@ -237,22 +226,35 @@ extension PostgresTripTables {
             ], prepared: true)
     }
 
-    /// The trips' rows, as a new data folder's samples seed the tables.
     package func insertRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) {
-        var columns = PostgresParameters()
-        Self.appendColumns(of: trips, at: keys, versions: versions, to: &columns)
         execute(
             """
             INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::integer[],
                 $7::boolean[], $8::text[], $9::numeric[], $10::double precision[], $11::text[], $12::text[])
             """,
-            columns, prepared: true)
+            Self.columns(of: trips, at: keys, versions: versions), prepared: true)
+    }
+
+    /// Writes every column of `trips`' rows: their fields, `versions` and position `keys`.
+    package func updateRows(_ trips: [Trip], at keys: [Int64], versions: [UInt64]) {
+        execute(
+            """
+            UPDATE trips SET position = t.position, version = t.version, city = t.city, country = t.country, nights = t.nights,
+                is_favorite = t.is_favorite, image_name = t.image_name, price = t.price, start = t.start, notes = t.notes,
+                photo_digest = t.photo_digest
+            FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::integer[], $7::boolean[],
+                $8::text[], $9::numeric[], $10::double precision[], $11::text[], $12::text[])
+                AS t(id, position, version, city, country, nights, is_favorite, image_name, price, start, notes, photo_digest)
+            WHERE trips.id = t.id
+            """,
+            Self.columns(of: trips, at: keys, versions: versions), prepared: true)
     }
 
     /// The trips' ids, position `keys`, `versions`, fields from `city` to `notes` and their
     /// photos' digests, each column as one array literal written straight into the parameters.
-    package static func appendColumns(of trips: [Trip], at keys: [Int64], versions: [UInt64], to columns: inout PostgresParameters) {
+    package static func columns(of trips: [Trip], at keys: [Int64], versions: [UInt64]) -> PostgresParameters {
+        var columns = PostgresParameters()
         columns.appendArray(count: trips.count) { trips[$0].id }
         columns.appendArray(keys)
         columns.appendArray(versions)
@@ -265,5 +267,6 @@ extension PostgresTripTables {
         columns.appendArray(count: trips.count) { String(trips[$0].start.timeIntervalSinceReferenceDate) }
         columns.appendArray(count: trips.count) { trips[$0].notes }
         columns.appendArray(count: trips.count) { trips[$0].photo?.digest }
+        return columns
     }
 }
