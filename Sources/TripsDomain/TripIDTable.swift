@@ -77,12 +77,11 @@ public struct TripIDTable<Value: Sendable>: Sendable {
         if !isFound {
             guard !isRemoval else { return nil }
             var page = Page()
-            // Ids in sequence (a restore, adds) fill a page after a full one: it is made as
-            // large as it will grow, so that filling it does not copy it ten times over. A page
-            // after a sparse one grows as its values come.
-            if index > 0, index == pages.count, pageNumbers[index - 1] == number - 1,
-                pages[index - 1].values.count > Self.offsetMask / 2
-            {
+            // Ids in sequence (a restore, adds; a list kept newest first is restored in
+            // descending order) fill a page beside a full one: it is made as large as it will
+            // grow, so that filling it does not copy it ten times over. A page beside sparse
+            // ones grows as its values come.
+            if isFullPage(at: index - 1, beside: number) || isFullPage(at: index, beside: number) {
                 page.values.reserveCapacity(Self.offsetMask + 1)
                 page.offsets.reserveCapacity(Self.offsetMask + 1)
             }
@@ -96,6 +95,12 @@ public struct TripIDTable<Value: Sendable>: Sendable {
         }
         count += (isRemoval ? 0 : 1) - (old == nil ? 0 : 1)
         return old
+    }
+
+    /// Whether the page at `index` in `pages` is there, next to page `number`, and more than
+    /// half full.
+    @inlinable func isFullPage(at index: Int, beside number: Int) -> Bool {
+        pages.indices.contains(index) && abs(pageNumbers[index] - number) == 1 && pages[index].values.count > Self.offsetMask / 2
     }
 
     /// Where page `number` is in `pages`, or where it would be inserted to keep the order.

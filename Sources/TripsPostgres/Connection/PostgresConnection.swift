@@ -371,8 +371,9 @@ package final class PostgresConnection {
     }
 
     /// Reads more bytes onto the buffer, dropping the decoded ones first. A buffer grown past
-    /// `keptBufferCapacity` by a long message is let go once it is all decoded: a pooled
-    /// connection does not hold the largest row it ever read.
+    /// `keptBufferCapacity` by a long message is let go at the first read after it is all
+    /// decoded: a pooled connection holds the largest row it ever read only until its next
+    /// statement, not for good.
     private func readMore(deadline: ContinuousClock.Instant) throws(PostgresConnectionError) {
         if readIndex == buffer.count, buffer.capacity > Self.keptBufferCapacity {
             buffer = []

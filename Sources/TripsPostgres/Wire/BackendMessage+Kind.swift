@@ -42,8 +42,10 @@ extension BackendMessage {
             case .commandComplete, .errorResponse, .noticeResponse: 5...Int.max
             // A process ID and two NUL-terminated strings: a channel name (at most 63 bytes)
             // and a payload, shorter than 8,000 bytes with PostgreSQL's default 8 KiB pages and
-            // than 32,576 with its largest (BLCKSZ - NAMEDATALEN - 128). Longer is no server's.
-            case .notificationResponse: 10...(4 + 4 + 64 + 32_576)
+            // than 32,576 with its largest (BLCKSZ - NAMEDATALEN - 128), each at most four
+            // times longer once converted from the server's encoding to UTF-8. Longer is no
+            // server's.
+            case .notificationResponse: 10...(4 + 4 + 4 * (64 + 32_576))
             // A version and a count.
             case .negotiateProtocolVersion: 12...Int.max
             }

@@ -175,7 +175,7 @@ package struct Snapshot: Sendable, Equatable {
             guard restoration.append(trip, version: version) else {
                 throw .corrupt(file: file, offset: frame.start, reason: "trip \(trip.id) appears twice")
             }
-            guard trip.id <= lastIssuedID, version <= revision else {
+            guard trip.id >= 1, trip.id <= lastIssuedID, version <= revision else {
                 throw .corrupt(file: file, offset: frame.start, reason: "trip \(trip.id) is newer than the snapshot's header says")
             }
         }

@@ -49,9 +49,11 @@ extension PostgresTripTables {
                 // The state row is locked: no one else writes while everything is read again.
                 state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
                 steps = nil
-                guard state.list.revision == revision else {
-                    throw .damaged("the locked state row says revision \(revision), the tables \(state.list.revision)")
-                }
+            }
+            // Caught up exactly to the locked row, replayed or read again (a server that hands
+            // over more or fewer changes than the row counts is not followed).
+            guard state.list.revision == revision else {
+                throw .damaged("the locked state row says revision \(revision), the tables \(state.list.revision)")
             }
             if revision > seen {
                 caughtUp(&state, steps)
@@ -109,8 +111,11 @@ extension PostgresTripTables {
             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
             """,
             Self.changeColumns(changes), prepared: true)
-        // A key is used once per transaction: a second use of it is a replay, never written.
-        let uses = changes.compactMap(\.entry.record.idempotency)
+        // A key is used once per transaction, a second use being a replay, never written;
+        // unless the ledger forgot the first at once (`--idempotency-bytes` below one use): then
+        // the last is written, as the same key twice in one upsert is refused (and the whole
+        // transaction with it).
+        let uses = Self.lastUseOfEachKey(changes.compactMap(\.entry.record.idempotency))
         guard !uses.isEmpty else { return }
         execute(
             """
@@ -119,6 +124,14 @@ extension PostgresTripTables {
             ON CONFLICT (scope, key) DO UPDATE SET use = excluded.use, used_at = excluded.used_at
             """,
             Self.keyUseColumns(uses), prepared: true)
+    }
+
+    /// `uses` without any but the last use of each key, in order.
+    static func lastUseOfEachKey(_ uses: [IdempotencyKeyUse]) -> [IdempotencyKeyUse] {
+        guard uses.count > 1 else { return uses }
+        var last: [IdempotencyLedger.Key: Int] = [:]
+        for (index, use) in uses.enumerated() { last[use.ledgerKey] = index }
+        return uses.indices.filter { last[uses[$0].ledgerKey] == $0 }.map { uses[$0] }
     }
 
     /// The changes' revisions, records, event names, events and position keys, each column

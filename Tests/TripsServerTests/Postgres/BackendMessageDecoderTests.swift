@@ -147,7 +147,7 @@ import TripsTestSupport
         (Wire.message("R", length: 7, []), .invalidLength(.authentication, length: 7)),
         (Wire.message("D", length: 5, []), .invalidLength(.dataRow, length: 5)),
         // Longer than any payload NOTIFY can send: refused before it is buffered.
-        (Wire.message("A", length: 32_649, []), .invalidLength(.notificationResponse, length: 32_649)),
+        (Wire.message("A", length: 130_569, []), .invalidLength(.notificationResponse, length: 130_569)),
         (
             Wire.message("D", length: Int32.max, []),
             .messageTooLong(.dataRow, length: Int(Int32.max), limit: BackendMessageDecoder.defaultMaxMessageLength)

@@ -38,6 +38,33 @@ struct PostgresTripTablesLiveTests {
         }
     }
 
+    /// A ledger that keeps nothing (`--idempotency-bytes 0`) forgets a key as soon as it is
+    /// used: its second use in the same transaction is a change of its own, and the two are
+    /// written as one row (an upsert naming a key twice was refused, and the transaction
+    /// with it).
+    @Test func aKeyUsedTwiceInOneTransactionIsWrittenOnce() async throws {
+        try await inFreshSchema(named: "trips_keys") { schema in
+            let instance = try Instance(schema: schema)
+            try instance.commit([.add(Self.samples, before: nil)])
+            instance.state.ledger = IdempotencyLedger(byteLimit: 0)
+            let keyed = { (isFavorite: Bool) in
+                ChangeRequest(
+                    plan: { _ in .setFavorite(1, isFavorite) },
+                    idempotency: IdempotencyRequest(key: IdempotencyLedger.Key(scope: "", key: "k-1"), fingerprint: "f", now: 1_800_000_000)
+                    {
+                        _ in StoredAnswer(status: 200, fields: [:], content: .body([]))
+                    })
+            }
+            let wasFavorite = try #require(instance.state.list[1]).isFavorite
+            // Both change the trip, so both are written with the key.
+            let results = try instance.tables.commit([keyed(!wasFavorite), keyed(wasFavorite)], to: &instance.state)
+            #expect(results.map { if case .success = $0.result { true } else { false } } == [true, true])
+            #expect(try instance.changeRevisions().count == 3)
+            #expect(try instance.keys() == ["k-1"])
+            #expect(try Instance(schema: schema).state.list[1]?.isFavorite == wasFavorite)
+        }
+    }
+
     /// What a start-up reads past what the state row says was issued (rows a broken or
     /// hostile server hands over) is refused as damage, and nothing is built from it.
     @Test(arguments: [
