@@ -53,6 +53,11 @@ extension PostgresTripTables.State {
         guard list.revision == record.revision else {
             throw .damaged("change \(record.revision) does not lead to revision \(record.revision)")
         }
+        // Keys only for trips the list holds: a far id's key would cost a page of the keys'
+        // table for nothing (a hostile server's change could name millions).
+        if let stray = keys?.ids.first(where: { list[$0] == nil }) {
+            throw .damaged("change \(record.revision) gives a position key to trip \(stray), which the list lacks")
+        }
         history.append(event)
         if let use = record.idempotency { ledger.finish(use, now: use.at) }
         keep(keysOf: record.change, given: keys)

@@ -60,7 +60,7 @@ extension PostgresTripTables {
                 steps = []
             }
             if state.keys == nil {
-                let read = try readKeys()
+                let read = try readKeys(of: state.list)
                 state.keys = read
                 steps?.append(.keysRead(read))
             }
@@ -219,9 +219,14 @@ extension PostgresTripTables {
     }
 
     /// Every trip's position key, as the table holds them now: for a state whose keys are not
-    /// known (`State.keys`), with the state row locked.
-    package func readKeys() throws(PostgresStoreError) -> TripPositionKeys {
-        TripPositionKeys(try positions(query(PostgresStatement("SELECT id, position FROM trips", prepared: true))))
+    /// known (`State.keys`), with the state row locked. A row of a trip `list` lacks is damage
+    /// (and would cost a page of the keys' table for nothing).
+    package func readKeys(of list: TripList) throws(PostgresStoreError) -> TripPositionKeys {
+        let rows = try positions(query(PostgresStatement("SELECT id, position FROM trips", prepared: true)))
+        if let stray = rows.first(where: { list[$0.id] == nil }) {
+            throw .damaged("a position row names trip \(stray.id), which the list lacks")
+        }
+        return TripPositionKeys(rows)
     }
 
     /// The photo's row, unless it is there already (another trip has the photo, or had it

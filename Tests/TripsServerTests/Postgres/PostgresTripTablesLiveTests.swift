@@ -65,6 +65,27 @@ struct PostgresTripTablesLiveTests {
         }
     }
 
+    /// Position keys are kept for the list's trips only: a change that gives one to a trip the
+    /// list lacks, or a table row of one, is damage (a hostile server's far ids would each cost
+    /// a page of the keys' table).
+    @Test func positionKeysOfTripsTheListLacksAreDamage() async throws {
+        try await inFreshSchema(named: "trips_stray_keys") { schema in
+            let first = try Instance(schema: schema)
+            try first.commit([.add(Self.samples, before: nil)])
+            let second = try Instance(schema: schema)
+            try first.commit([.move(ReorderDifference(sources: [5], destination: .before(1)))])
+            _ = try first.tables.connection.query("UPDATE trip_changes SET positions = positions || ',1099511627776:7' WHERE revision = 2")
+            let replayed = #expect(throws: PostgresStoreError.self) { try second.tables.catchUp(&second.state) }
+            #expect(String(describing: replayed).contains("gives a position key to trip 1099511627776, which the list lacks"))
+
+            let third = try Instance(schema: schema)
+            third.state.keys = nil
+            _ = try first.tables.connection.query("UPDATE trips SET id = 1099511627776 WHERE id = 4")
+            let read = #expect(throws: PostgresStoreError.self) { try third.commit([.setFavorite(1, true)]) }
+            #expect(String(describing: read).contains("a position row names trip 1099511627776, which the list lacks"))
+        }
+    }
+
     /// What a start-up reads past what the state row says was issued (rows a broken or
     /// hostile server hands over) is refused as damage, and nothing is built from it.
     @Test(arguments: [
