@@ -306,6 +306,12 @@ package final class PostgresConnection {
                 continue
             }
             let start = readIndex
+            if let (message, consumed) = buffer.withUnsafeBytes({
+                BackendMessageDecoder.shortMessage(UnsafeRawBufferPointer(rebasing: $0[start...]))
+            }) {
+                readIndex += consumed
+                return message
+            }
             let decoder = decoder
             let outcome = buffer.withUnsafeBytes { bytes in
                 Result { () throws(PostgresWireError) in try decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[start...])) }

@@ -45,6 +45,25 @@ package struct BackendMessageDecoder: Sendable, Hashable {
         return .message(message, consumed: total)
     }
 
+    /// The message at the start of `input` when it is one of the bodiless answers every
+    /// statement gets (BindComplete, ParseComplete, NoData, CloseComplete) or ReadyForQuery,
+    /// whole and well formed, and the bytes it took; nil for anything else, which `decode`
+    /// reads (and refuses, if it is malformed). Half a transaction's messages are these:
+    /// told from their header, without a body reader and an outcome wrapped twice.
+    static func shortMessage(_ input: UnsafeRawBufferPointer) -> (BackendMessage, consumed: Int)? {
+        guard input.count >= 5, input[1] == 0, input[2] == 0, input[3] == 0 else { return nil }
+        switch (input[0], input[4]) {
+        case (BackendMessage.Kind.bindComplete.rawValue, 4): return (.bindComplete, 5)
+        case (BackendMessage.Kind.parseComplete.rawValue, 4): return (.parseComplete, 5)
+        case (BackendMessage.Kind.noData.rawValue, 4): return (.noData, 5)
+        case (BackendMessage.Kind.closeComplete.rawValue, 4): return (.closeComplete, 5)
+        case (BackendMessage.Kind.readyForQuery.rawValue, 5):
+            guard input.count >= 6, let status = PostgresTransactionStatus(rawValue: input[5]) else { return nil }
+            return (.readyForQuery(status), 6)
+        default: return nil
+        }
+    }
+
     /// The DataRow at the start of `input`, read in place when it is whole: each value's bytes
     /// as a range of `input` (nil for NULL) written over `bounds`, and how many bytes the
     /// message took; nil when the input does not hold all of it yet. The checks are

@@ -100,6 +100,27 @@ import TripsTestSupport
         }
     }
 
+    /// The short way to the answers every statement gets says what `decode` says of them, or
+    /// nothing (a cut, a malformed or another message), leaving it to `decode`.
+    @Test func theShortMessagesReadAsDecodeReadsThem() throws {
+        var short = 0
+        for (bytes, expected) in Self.samples {
+            let found = bytes.withUnsafeBytes { BackendMessageDecoder.shortMessage($0) }
+            if let found {
+                short += 1
+                #expect(found.0 == expected && found.consumed == bytes.count, "\(expected)")
+            }
+            for end in 0..<bytes.count {
+                #expect(Array(bytes[..<end]).withUnsafeBytes { BackendMessageDecoder.shortMessage($0) } == nil, "\(expected) cut at \(end)")
+            }
+        }
+        #expect(short >= 5)
+        for malformed in [Wire.readyForQuery("X"), Wire.message("Z", length: 6, [0x49, 0]), Wire.message("2", length: 5, [0])] {
+            #expect(malformed.withUnsafeBytes { BackendMessageDecoder.shortMessage($0) } == nil)
+            #expect(throws: PostgresWireError.self) { try BackendMessageDecoder().decode(malformed) }
+        }
+    }
+
     @Test func aMessageWithoutAllItsBytesAsksForMore() throws {
         for (bytes, expected) in Self.samples {
             for end in 0..<bytes.count {
