@@ -153,10 +153,12 @@ package struct ListOrder: Sendable {
         keys = Array(0..<chunks.count)
         chunkIndex = keys
         nextKey = chunks.count
-        chunkOf = TripIDTable()
+        // The ids come in the list's order, any order of ids (a sort's, a restored list's).
+        var builder = TripIDTable<Int>.Builder()
         for (key, chunk) in chunks.enumerated() {
-            for id in chunk { chunkOf[id] = key }
+            for id in chunk { _ = builder.insert(key, for: id) }
         }
+        chunkOf = builder.finish()
         count = ids.count
     }
 

@@ -82,7 +82,8 @@ public struct TripList: Sendable {
     /// A list being restored trip by trip, in stored order: start-up hands it each part of a
     /// snapshot as soon as that part is read, while the next part is still being read.
     public struct Restoration: Sendable {
-        private var entries = TripIDTable<Entry>()
+        /// Built as the trips come, in the list's order, which may be any order of ids.
+        private var entries = TripIDTable<Entry>.Builder()
         private var ids: [Trip.ID] = []
         private var favoriteIDs = Set<Trip.ID>()
         private var photos = TripPhotoIndex()
@@ -101,7 +102,7 @@ public struct TripList: Sendable {
         /// Appends the next trip. False when an earlier trip had its id: the restoration is
         /// then broken, and the caller gives it up.
         public mutating func append(_ trip: Trip, version: UInt64) -> Bool {
-            guard entries.updateValue(Entry(trip: trip, version: version), forKey: trip.id) == nil else { return false }
+            guard entries.insert(Entry(trip: trip, version: version), for: trip.id) else { return false }
             ids.append(trip.id)
             if trip.isFavorite { favoriteIDs.insert(trip.id) }
             photos.add(trip.photo)
@@ -114,7 +115,8 @@ public struct TripList: Sendable {
         /// The restored list.
         public consuming func finish() -> TripList {
             TripList(
-                revision: revision, lastIssuedID: lastIssuedID, entries: entries, order: ListOrder(ids), favoriteIDs: favoriteIDs,
+                revision: revision, lastIssuedID: lastIssuedID, entries: entries.finish(), order: ListOrder(ids),
+                favoriteIDs: favoriteIDs,
                 photos: photos, totals: totals, countries: countries)
         }
     }

@@ -75,4 +75,43 @@ import TripsTestSupport
         #expect((0..<1_024).allSatisfy { table[$0] == ($0 % 2 == 1 ? -$0 : nil) })
         #expect(Set(table.pages[0].values) == Set(stride(from: 1, to: 1_024, by: 2).map { -$0 }))
     }
+
+    /// A builder given ids in any order, past the pages it makes at once (far apart,
+    /// descending, shuffled, with duplicates), makes the table a dictionary would, and says
+    /// which ids came twice, set aside or not.
+    @Test(arguments: [0, 1, 2])
+    func aBuilderMakesTheTableInAnyOrder(order: Int) {
+        var random = SplitMix64(seed: 32)
+        let far = (0..<3_000).map { $0 * 1_024 * 3 + $0 % 7 }
+        let near = Array(1..<2_000)
+        var ids = far + near
+        switch order {
+        case 0: ids.reverse()
+        case 1: ids.shuffle(using: &random)
+        default: ids = far.reversed() + near.reversed()
+        }
+        var builder = TripIDTable<Int>.Builder()
+        var model: [Int: Int] = [:]
+        for id in ids {
+            let isNew = builder.insert(-id, for: id)
+            #expect(isNew)
+            model[id] = -id
+        }
+        #expect(!builder.late.isEmpty, "some pages were set aside")
+        for id in [far[5], far[2_900], near[9]] {
+            let isNew = builder.insert(0, for: id)
+            #expect(!isNew, "\(id)")
+        }
+        _ = builder.finish()
+        var again = TripIDTable<Int>.Builder()
+        for id in ids { _ = again.insert(-id, for: id) }
+        let table = again.finish()
+        #expect(table.count == model.count)
+        #expect(table.pageNumbers == table.pageNumbers.sorted() && Set(table.pageNumbers).count == table.pages.count)
+        #expect(model.allSatisfy { table[$0.key] == $0.value })
+        #expect(table[far[5] + 1] == nil && table[-1] == nil)
+        var direct = TripIDTable<Int>()
+        for id in ids.sorted() { direct[id] = -id }
+        #expect(table == direct)
+    }
 }

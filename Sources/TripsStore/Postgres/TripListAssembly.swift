@@ -60,7 +60,7 @@ final class TripListAssembly: Sendable {
     /// The builder's thread: takes batches until the end; after a flaw, only takes them.
     private func build(revision: UInt64, lastIssuedID: Int) -> Result<(TripList, TripPositionKeys), PostgresStoreError> {
         var restoration = TripList.Restoration(expectedCount: 0, revision: revision, lastIssuedID: lastIssuedID)
-        var keys = TripPositionKeys()
+        var keys = TripIDTable<Int64>.Builder()
         var failure: PostgresStoreError?
         while true {
             batchWaits.wait()
@@ -70,7 +70,7 @@ final class TripListAssembly: Sendable {
             guard failure == nil else { continue }
             for row in batch {
                 // The state row says what ids and revisions were ever issued: a row past them is
-                // damage, as in a snapshot (and far-apart ids would each cost a page).
+                // damage, as in a snapshot.
                 guard row.trip.id >= 1, row.trip.id <= lastIssuedID, row.version <= revision else {
                     failure = .damaged(
                         "trip \(row.trip.id) at version \(row.version) is past the last id issued (\(lastIssuedID)) or revision (\(revision))"
@@ -81,10 +81,10 @@ final class TripListAssembly: Sendable {
                     failure = .damaged("trip \(row.trip.id) appears twice")
                     break
                 }
-                keys[row.trip.id] = row.key
+                _ = keys.insert(row.key, for: row.trip.id)
             }
         }
         if let failure { return .failure(failure) }
-        return .success((restoration.finish(), keys))
+        return .success((restoration.finish(), TripPositionKeys(keys.finish())))
     }
 }

@@ -27,7 +27,14 @@ package struct TripPositionKeys: Sendable, Equatable {
 
     /// The keys of rows read from the table.
     package init(_ rows: some Sequence<(id: Trip.ID, key: Int64)>) {
-        for row in rows { keys[row.id] = row.key }
+        var builder = TripIDTable<Int64>.Builder()
+        for row in rows { _ = builder.insert(row.key, for: row.id) }
+        keys = builder.finish()
+    }
+
+    /// The keys of a table built by id.
+    package init(_ keys: TripIDTable<Int64>) {
+        self.keys = keys
     }
 
     package subscript(id: Trip.ID) -> Int64? {
