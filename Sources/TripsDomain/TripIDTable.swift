@@ -16,7 +16,8 @@
 /// Pages are found by binary search of their numbers, kept in order: a thousand pages at a
 /// million trips take ten comparisons, where a `Dictionary` hashed the number with SipHash
 /// (~100 instructions, a fifth of a cached read's lookups). Pages come in order too, so a new
-/// one is appended; any id still works (a far or negative one inserts its page in place).
+/// one is appended; any id still works (a far or negative one inserts its page in place, and
+/// a table made of many ids at once, in whatever order, is made by a `Builder`).
 ///
 /// Public and inlinable, so that a module that keeps its own values in one (`TripsStore`'s
 /// position keys) gets code made for them: a `package` body is not handed to other modules,
