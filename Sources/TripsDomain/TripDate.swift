@@ -62,7 +62,7 @@ public enum TripDate {
         let seconds = day.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
         let date = Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
         // An offset can carry the instant out of the years `rfc3339` writes (0001-9999).
-        guard (1...9999).contains(CivilDate(date).year) else { return nil }
+        guard isInRange(date) else { return nil }
         return date
     }
 
@@ -123,7 +123,7 @@ extension JSONWriter {
     /// writing nothing, for any other date.
     public mutating func appendWholeSecondTimestamp(_ date: Date) -> Bool {
         let sinceEpoch = date.timeIntervalSince1970
-        guard sinceEpoch.rounded(.down) == sinceEpoch, (-62_135_596_800...253_402_300_799).contains(sinceEpoch) else {
+        guard sinceEpoch.rounded(.down) == sinceEpoch, TripDate.isInRange(date) else {
             return false
         }
         appendTimestamp(date)
