@@ -27,7 +27,8 @@ extension TripIDTable {
         /// Adds `value` for `id`; false when `id` already had a value (which it may then have
         /// replaced: a caller given two values for one id gives the table up).
         @inlinable public mutating func insert(_ value: consuming Value, for id: Trip.ID) -> Bool {
-            let (index, isFound) = table.pageIndex(id >> TripIDTable.pageShift)
+            let page = table.pageIndex(id >> TripIDTable.pageShift)
+            let (index, isFound) = page
             // A page set aside is not in the table until `finish`, and every value of it comes
             // here too: a page in front, once the table has this many, is never made at once.
             if !isFound, index < table.pages.count, table.pages.count >= Self.directPages {
@@ -35,7 +36,7 @@ extension TripIDTable {
                 late.append((id, value))
                 return true
             }
-            return table.updateValue(value, forKey: id) == nil
+            return table.replace(id, with: value, page: page) == nil
         }
 
         /// The table of every value inserted.

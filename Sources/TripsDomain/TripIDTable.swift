@@ -71,10 +71,17 @@ public struct TripIDTable<Value: Sendable>: Sendable {
 
     @discardableResult
     @inlinable mutating func replace(_ id: Trip.ID, with value: consuming Value?) -> Value? {
+        replace(id, with: value, page: pageIndex(id >> Self.pageShift))
+    }
+
+    /// `replace(_:with:)` with `page`, what `pageIndex` answers for the id's page, already
+    /// found (`Builder.insert` looks first).
+    @discardableResult
+    @inlinable mutating func replace(_ id: Trip.ID, with value: consuming Value?, page: (index: Int, isFound: Bool)) -> Value? {
         let number = id >> Self.pageShift
         // Asked before the value is handed on, and moved, not copied, into its page.
         let isRemoval = value == nil
-        let (index, isFound) = pageIndex(number)
+        let (index, isFound) = page
         if !isFound {
             guard !isRemoval else { return nil }
             var page = Page()
