@@ -7,8 +7,8 @@ import Synchronization
 /// The PostgreSQL databases API tests keep their trips in, each test's store alone in one.
 ///
 /// At most `limit` are in use at once: a store holds up to three connections, and with every API
-/// test running on PostgreSQL too, more stores at once than the test cluster's 100
-/// connections allow would be open; a test waits for a database when all are in use. A
+/// test running on PostgreSQL too, more stores at once than the test cluster's connections
+/// (`max_connections` in `scripts/lib/postgres.sh`) allow would be open; a test waits for a database when all are in use. A
 /// database a test is done with is emptied (its sessions ended, its schema dropped) and
 /// handed to the next, since that takes milliseconds and creating one a fifth of a second.
 /// The databases are dropped when the test process exits.
