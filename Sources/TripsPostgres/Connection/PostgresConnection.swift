@@ -231,6 +231,7 @@ package final class PostgresConnection {
 
     /// Reads until a notification is there or `deadline` passes; hands out all there are.
     private func receiveNotifications(until deadline: ContinuousClock.Instant) throws(PostgresConnectionError) -> [PostgresNotification] {
+        var isPastDeadline = false
         while true {
             if let message = try bufferedMessage() {
                 // A server that is shutting down says so with a FATAL error, then closes.
@@ -240,13 +241,14 @@ package final class PostgresConnection {
                 throw .unexpectedMessage(message.kind)
             }
             // Whatever whole messages were read are decoded: hand out what came.
-            if !notifications.isEmpty { break }
+            if !notifications.isEmpty || isPastDeadline { break }
             do {
                 try readMore(deadline: deadline)
             } catch {
                 guard case .socket(.timedOut) = error else { throw error }
                 break
             }
+            isPastDeadline = Self.hasPassed(deadline)
         }
         defer { notifications.removeAll() }
         return notifications
@@ -293,7 +295,15 @@ package final class PostgresConnection {
         while true {
             if let message = try bufferedMessage(dataRow: dataRow) { return message }
             try readMore(deadline: deadline)
+            if Self.hasPassed(deadline) { throw .socket(.timedOut) }
         }
+    }
+
+    /// Whether `deadline` has passed. The socket checks it when a read would wait; a server that
+    /// never pauses (notices, rows or settings without end) never makes a read wait, so the
+    /// loops that read until an answer is whole ask this too after each read.
+    private static func hasPassed(_ deadline: ContinuousClock.Instant) -> Bool {
+        ContinuousClock.now >= deadline
     }
 
     /// The next whole message in the buffer that is neither asynchronous nor a DataRow; nil

@@ -339,6 +339,43 @@ import Testing
         #expect(!isOpen)
     }
 
+    @Test func aServerThatNeverPausesTimesOutAsASilentOneDoes() async throws {
+        let (error, waited, isOpen) = try await onOwnThread {
+            let server = try ScriptedPostgresServer()
+            try server.sayTrustStartup()
+            var configuration = scriptedConfiguration()
+            configuration.queryTimeout = .milliseconds(50)
+            let connection = try server.connect(configuration)
+            let notices = (0..<1_000).flatMap { _ in Wire.diagnostic("N", [("S", "NOTICE"), ("C", "00000"), ("M", "again")]) }
+            try server.keepSaying(notices, for: .seconds(10))
+            let started = ContinuousClock.now
+            let error = connectionError { () throws(PostgresConnectionError) in try connection.query("SELECT 1") }
+            return (error, ContinuousClock.now - started, connection.isOpen)
+        }
+        guard case .socket(.timedOut) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        // Not the flood's ten seconds: the deadline, and one read of notices past it.
+        #expect(waited < .seconds(5))
+        #expect(!isOpen)
+    }
+
+    @Test func waitingForNotificationsEndsAtItsTimeoutWhateverElseTheServerSays() async throws {
+        let (notifications, waited) = try await onOwnThread {
+            let (server, connection) = try Self.connected()
+            let notices = (0..<1_000).flatMap { _ in Wire.diagnostic("N", [("S", "NOTICE"), ("C", "00000"), ("M", "again")]) }
+            try server.keepSaying(notices, for: .seconds(10))
+            let started = ContinuousClock.now
+            let notifications = try connection.waitForNotifications(timeout: .milliseconds(50))
+            let waited = ContinuousClock.now - started
+            connection.close()  // the server's thread stops talking
+            return (notifications, waited)
+        }
+        #expect(notifications.isEmpty)
+        #expect(waited < .seconds(5))
+    }
+
     @Test func aSilentServerAtStartupTimesOut() async throws {
         let error = try await onOwnThread { () -> PostgresConnectionError? in
             let server = try ScriptedPostgresServer()

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 @testable import TripsPlatform
 @testable import TripsPostgres
@@ -42,6 +43,26 @@ final class ScriptedPostgresServer {
     func say(_ bytes: [UInt8]) throws {
         guard let raw = descriptor?.rawValue else { throw TestFailure("the server hung up") }
         try bytes.withUnsafeBytes { try writeAll(raw, $0) }
+    }
+
+    /// Says `bytes` again and again on a thread of its own, without pause, until the client
+    /// hangs up or `limit` passes: a server that never stops talking. The thread writes to a
+    /// copy of the server's end, so a test that ends first does not leave it writing to a
+    /// descriptor number reused by another.
+    func keepSaying(_ bytes: [UInt8], for limit: Duration) throws {
+        guard let raw = descriptor?.rawValue else { throw TestFailure("the server hung up") }
+        let copy = dup(raw)
+        guard copy >= 0 else { throw SystemError(call: "dup", errno: errno) }
+        Thread {
+            defer { close(copy) }
+            let end = ContinuousClock.now + limit
+            var offset = 0
+            while ContinuousClock.now < end {
+                let sent = bytes.withUnsafeBytes { send(copy, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                guard sent > 0 else { return }  // the client hung up
+                offset = (offset + sent) % bytes.count
+            }
+        }.start()
     }
 
     /// The startup a trust server sends: AuthenticationOk, settings, the key, ReadyForQuery.
