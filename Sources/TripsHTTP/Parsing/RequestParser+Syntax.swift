@@ -62,11 +62,8 @@ extension RequestParser {
         while start < line.count, isWhitespace(line[start]) { start += 1 }
         var end = line.count
         while end > start, isWhitespace(line[end - 1]) { end -= 1 }
-        for position in start..<end {
-            let byte = line[position]
-            if byte < 0x20 && byte != ASCII.tab || byte == 0x7F {
-                return .failure(byte == ASCII.cr ? .invalidLineEnding : .invalidFieldValue)
-            }
+        if let refused = ByteRun.firstRefusedInFieldValue(UnsafeRawBufferPointer(rebasing: line[start..<end])) {
+            return .failure(line[start + refused] == ASCII.cr ? .invalidLineEnding : .invalidFieldValue)
         }
         return .success(FieldSplit(nameEnd: nameEnd, valueStart: start, valueEnd: end))
     }

@@ -263,9 +263,7 @@ package struct RequestParser {
         let targetBytes = UnsafeRawBufferPointer(rebasing: line[targetStart..<index])
         let versionBytes = UnsafeRawBufferPointer(rebasing: line[(index + 1)...])
 
-        for byte in targetBytes where byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "#") {
-            return .invalidTarget
-        }
+        if ByteRun.firstRefusedInTarget(targetBytes) != nil { return .invalidTarget }
         switch Self.parseVersion(versionBytes) {
         case .success(let version): head.version = version
         case .failure(let error): return error
