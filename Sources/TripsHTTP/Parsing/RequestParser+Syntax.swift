@@ -126,8 +126,15 @@ extension RequestParser {
     /// The index of the next LF at or after `from`, found with memchr.
     @inline(__always)
     static func findLineFeed(_ input: UnsafeRawBufferPointer, from: Int) -> Int? {
+        find(ASCII.lf, in: input, from: from)
+    }
+
+    /// The index of the next `byte` at or after `from`, found with memchr (a vector compare,
+    /// not a branch per byte).
+    @inline(__always)
+    static func find(_ byte: UInt8, in input: UnsafeRawBufferPointer, from: Int = 0) -> Int? {
         guard from < input.count, let base = input.baseAddress else { return nil }
-        guard let found = memchr(base + from, Int32(ASCII.lf), input.count - from) else { return nil }
+        guard let found = memchr(base + from, Int32(byte), input.count - from) else { return nil }
         return UnsafeRawPointer(found) - base
     }
 }

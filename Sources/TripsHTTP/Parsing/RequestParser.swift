@@ -257,11 +257,11 @@ package struct RequestParser {
         let methodBytes = UnsafeRawBufferPointer(rebasing: line[0..<index])
 
         let targetStart = index + 1
-        index = targetStart
-        while index < line.count, line[index] != ASCII.space { index += 1 }
-        guard index < line.count, index > targetStart else { return .malformedRequestLine }
-        let targetBytes = UnsafeRawBufferPointer(rebasing: line[targetStart..<index])
-        let versionBytes = UnsafeRawBufferPointer(rebasing: line[(index + 1)...])
+        guard let targetEnd = Self.find(ASCII.space, in: line, from: targetStart), targetEnd > targetStart else {
+            return .malformedRequestLine
+        }
+        let targetBytes = UnsafeRawBufferPointer(rebasing: line[targetStart..<targetEnd])
+        let versionBytes = UnsafeRawBufferPointer(rebasing: line[(targetEnd + 1)...])
 
         if ByteRun.firstRefusedInTarget(targetBytes) != nil { return .invalidTarget }
         switch Self.parseVersion(versionBytes) {
@@ -274,7 +274,7 @@ package struct RequestParser {
         let target = String(decoding: targetBytes, as: UTF8.self)
         head.target = target
         if targetBytes[0] == UInt8(ascii: "/") {
-            if let mark = targetBytes.firstIndex(of: UInt8(ascii: "?")) {
+            if let mark = Self.find(UInt8(ascii: "?"), in: targetBytes) {
                 head.path = String(decoding: UnsafeRawBufferPointer(rebasing: targetBytes[..<mark]), as: UTF8.self)
                 head.query = String(decoding: UnsafeRawBufferPointer(rebasing: targetBytes[(mark + 1)...]), as: UTF8.self)
             } else {
