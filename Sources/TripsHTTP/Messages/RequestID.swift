@@ -35,37 +35,41 @@ package enum RequestID: Sendable, Hashable {
     /// written on the stack and appended at once (each append to the output costs more than
     /// writing its few bytes).
     func appendFieldLine(to output: inout [UInt8], prefix: [UInt8]) {
-        let name = "X-Request-ID: "
-        guard case .generated(let counter) = self, prefix.count <= 28 else {
-            output.append(contentsOf: name.utf8)
+        guard case .generated(let counter) = self, Self.inlinePrefixLengths.contains(prefix.count) else {
+            output.append(contentsOf: "X-Request-ID: ".utf8)
             append(to: &output, prefix: prefix)
             output.append(contentsOf: [ASCII.cr, ASCII.lf])
             return
         }
-        // 14 + at most 28 + 16 + 2 bytes: 60 of the 64 here.
         var line: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        let digitCount = max(1, (UInt64.bitWidth - counter.leadingZeroBitCount + 3) / 4)
-        let length = withUnsafeMutableBytes(of: &line) { bytes in
-            var end = 0
-            for byte in name.utf8 {
-                bytes[end] = byte
-                end += 1
-            }
-            for byte in prefix {
-                bytes[end] = byte
-                end += 1
-            }
-            withUnsafeBytes(of: TraceContext.hexDigits(counter)) { digits in
-                for byte in digits[(16 - digitCount)...] {
-                    bytes[end] = byte
-                    end += 1
-                }
-            }
-            bytes[end] = ASCII.cr
-            bytes[end + 1] = ASCII.lf
-            return end + 2
+        withUnsafeMutableBytes(of: &line) { room in
+            let length = prefix.withUnsafeBytes { Self.writeGeneratedLine(counter, prefix: $0, into: room.baseAddress!) }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: room[..<length]))
         }
-        withUnsafeBytes(of: line) { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+    }
+
+    /// The prefix lengths `writeGeneratedLine` takes: a loop's is 11 bytes and more.
+    static let inlinePrefixLengths = 2...28
+    /// The longest line `writeGeneratedLine` writes: the name, a prefix of 28 bytes, 16
+    /// digits and CRLF.
+    static let maxGeneratedLineLength = 14 + 28 + 16 + 2
+
+    /// Writes `X-Request-ID: <prefix><counter in hex>` and CRLF at `line`, which has room for
+    /// `maxGeneratedLineLength` bytes, for a prefix of `inlinePrefixLengths`; returns the
+    /// line's length. All 16 digits are stored first, as two words ending where the line's
+    /// digits end, then the name and prefix over the leading zeros: no loop per byte.
+    static func writeGeneratedLine(_ counter: UInt64, prefix: UnsafeRawBufferPointer, into line: UnsafeMutableRawPointer) -> Int {
+        let name: StaticString = "X-Request-ID: "
+        let digitCount = max(1, (UInt64.bitWidth - counter.leadingZeroBitCount + 3) / 4)
+        let digitsEnd = name.utf8CodeUnitCount + prefix.count + digitCount  // at least 16: the prefix's two bytes
+        let digits = TraceContext.hexDigits(counter)
+        line.storeBytes(of: digits.0, toByteOffset: digitsEnd - 16, as: UInt64.self)
+        line.storeBytes(of: digits.1, toByteOffset: digitsEnd - 8, as: UInt64.self)
+        line.copyMemory(from: name.utf8Start, byteCount: name.utf8CodeUnitCount)
+        (line + name.utf8CodeUnitCount).copyMemory(from: prefix.baseAddress!, byteCount: prefix.count)
+        line.storeBytes(of: ASCII.cr, toByteOffset: digitsEnd, as: UInt8.self)
+        line.storeBytes(of: ASCII.lf, toByteOffset: digitsEnd + 1, as: UInt8.self)
+        return digitsEnd + 2
     }
 
     /// Appends the id: the client's text, or `prefix` and the counter in hex.

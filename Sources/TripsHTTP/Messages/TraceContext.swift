@@ -25,14 +25,9 @@ package struct TraceContext: Sendable, Hashable {
 
     /// `traceparent: …` and, when there is one, `tracestate: …`, as response field lines.
     package func appendFieldLines(to output: inout [UInt8]) {
-        let prefix: StaticString = "traceparent: "
-        let length = prefix.utf8CodeUnitCount + Self.version00Length + 2
         // Made on the stack and appended at once: every answer has one.
-        withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { line in
-            line.copyMemory(from: UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
-            write(into: UnsafeMutableRawBufferPointer(rebasing: line[prefix.utf8CodeUnitCount...]))
-            line[length - 2] = ASCII.cr
-            line[length - 1] = ASCII.lf
+        withUnsafeTemporaryAllocation(byteCount: Self.traceparentLineLength, alignment: 8) { line in
+            writeTraceparentLine(into: line)
             output.append(contentsOf: UnsafeRawBufferPointer(line))
         }
         if let state {
@@ -40,6 +35,19 @@ package struct TraceContext: Sendable, Hashable {
             output.append(contentsOf: state.utf8)
             output.append(contentsOf: "\r\n".utf8)
         }
+    }
+
+    /// The length of `traceparent: <version 00>` and CRLF.
+    static let traceparentLineLength = 13 + version00Length + 2
+
+    /// Writes `traceparent: <version 00>` and CRLF at the start of `line`
+    /// (`traceparentLineLength` bytes).
+    func writeTraceparentLine(into line: UnsafeMutableRawBufferPointer) {
+        let name: StaticString = "traceparent: "
+        line.baseAddress!.copyMemory(from: name.utf8Start, byteCount: name.utf8CodeUnitCount)
+        write(into: UnsafeMutableRawBufferPointer(rebasing: line[name.utf8CodeUnitCount...]))
+        line[Self.traceparentLineLength - 2] = ASCII.cr
+        line[Self.traceparentLineLength - 1] = ASCII.lf
     }
 
     /// `00-<trace id>-<this server's span id>-<flags>`: the context of the server's span, as a

@@ -50,6 +50,31 @@ import Testing
         #expect(IssuedRequestID(id: id, prefix: Array("0a1b2c3d-0-".utf8)).text == String(line.dropFirst(14).dropLast()))
     }
 
+    /// An answer's id and trace lines, written together on the stack when they can be, come out
+    /// as each written alone: every counter width, the shortest and longest inline prefixes,
+    /// and the cases that take the longer way (a client's id, a `tracestate`, a long prefix).
+    @Test(arguments: [
+        (RequestID.generated(0), "0-"), (.generated(0xabc), "0a1b2c3d-0-"), (.generated(.max), String(repeating: "p", count: 28)),
+        (.generated(0x1234_5678), String(repeating: "q", count: 29)), (.client("req-7"), "0a1b2c3d-0-"),
+    ])
+    func theIDAndTraceLinesAreWrittenAsEachAlone(id: RequestID, prefix: String) {
+        for state in [nil, "congo=t61rcWkgMzE"] {
+            var trace = Self.trace
+            trace.state = state
+            var alone: [UInt8] = Array("HTTP/1.1 204 No Content\r\n".utf8) + Self.dates
+            id.appendFieldLine(to: &alone, prefix: Array(prefix.utf8))
+            trace.appendFieldLines(to: &alone)
+            alone += Array("\r\n".utf8)
+            var together: [UInt8] = []
+            HTTPResponse(status: .noContent).serialize(
+                into: &together, omitContent: false, connection: .none, commonFields: Self.dates, requestID: (id, Array(prefix.utf8)),
+                trace: trace)
+            #expect(String(decoding: together, as: UTF8.self) == String(decoding: alone, as: UTF8.self))
+            let text = IssuedRequestID(id: id, prefix: Array(prefix.utf8)).text  // written a digit at a time
+            #expect(String(decoding: together, as: UTF8.self).contains("\r\nX-Request-ID: \(text)\r\ntraceparent: 00-"))
+        }
+    }
+
     @Test func aPrefixLongerThanTheStackLineIsWrittenTheLongWay() {
         let prefix = String(repeating: "p", count: 40)
         var output: [UInt8] = []
