@@ -104,9 +104,10 @@ package final class RequestIDGenerator {
         prefix = Array((String(repeating: "0", count: 8 - hex.count) + hex + "-\(loopIndex)-").utf8)
     }
 
-    /// The id for a request: the client's, or the next generated one.
-    func id(for request: HTTPRequest) -> RequestID {
-        if let client = RequestID(clientValue: request.headerFields[.xRequestID]) { return client }
+    /// The id for a request whose `X-Request-ID` is `clientValue`: the client's, when it is
+    /// sane, or the next generated one.
+    func id(clientValue: String?) -> RequestID {
+        if let client = RequestID(clientValue: clientValue) { return client }
         counter &+= 1
         return .generated(counter)
     }

@@ -131,13 +131,13 @@ package final class TraceContextGenerator {
         self.random = random
     }
 
-    /// The context of `request`: its valid `traceparent` (and `tracestate`) continued, or a
-    /// new trace when it has none, or a malformed one.
-    func context(for request: HTTPRequest) -> TraceContext {
-        guard let parent = TraceContext.Parent(request.headerFields) else { return newTrace() }
+    /// The context of a request with `fields`: its valid `traceparent` (and `tracestate`)
+    /// continued, or a new trace when it has none, or a malformed one.
+    func context(for fields: HTTPFields) -> TraceContext {
+        guard let parent = TraceContext.Parent(fields) else { return newTrace() }
         return TraceContext(
             traceIDHigh: parent.traceIDHigh, traceIDLow: parent.traceIDLow, spanID: random.nextNonZero(), parentID: parent.parentID,
-            flags: parent.flags, state: TraceContext.state(request.headerFields))
+            flags: parent.flags, state: TraceContext.state(fields))
     }
 
     /// A new trace, for a request without a usable `traceparent` or bytes that never became

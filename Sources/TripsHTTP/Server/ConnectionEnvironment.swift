@@ -20,6 +20,8 @@ package final class ConnectionEnvironment {
     var isShuttingDown = false
     /// What the loop's answered requests count up to.
     let counters: LoopCounters
+    /// Whether `clock` is the system clock, which `now()` then reads directly.
+    private let readsSystemClock: Bool
 
     init(
         handler: any HTTPHandler, configuration: HTTPServerConfiguration, sink: any HTTPResponseSink,
@@ -35,6 +37,13 @@ package final class ConnectionEnvironment {
         self.traces = traces
         self.accessLog = accessLog
         counters = LoopCounters(routeCount: handler.routeLabels.count)
+        readsSystemClock = clock is SystemClock
+    }
+
+    /// The clock's time, read once per answer (its duration). The system clock is read
+    /// directly: a call through the existential copies it first, about fifty instructions.
+    func now() -> MonotonicInstant {
+        readsSystemClock ? SystemClock().now() : clock.now()
     }
 }
 

@@ -69,11 +69,13 @@ package final class HTTPConnection {
     }
 
     /// A request on its way to an answer: its id and trace context (each nil when the
-    /// environment issues none), what it asked (nil for bytes that never parsed into a
-    /// request), and when it arrived.
+    /// environment issues none), its method and, for the access log, the request (nil for
+    /// bytes that never parsed into a request; the request also nil when nothing logs it:
+    /// holding it costs a retain and a release), and when it arrived.
     private struct InFlight {
         var id: RequestID?
         var trace: TraceContext?
+        var method: HTTPMethod? = nil
         var request: HTTPRequest? = nil
         var startedAt: MonotonicInstant
     }
@@ -227,13 +229,16 @@ package final class HTTPConnection {
         requestStartedAt = nil
         contentStartedAt = nil
         guard environment.requestIDs != nil || environment.traces != nil else { return }
+        let logged = environment.accessLog == nil ? nil : request
         if current != nil {
-            current?.request = request
+            current?.method = request.method
+            current?.request = logged
             return
         }
+        let fields = request.headerFields  // read once: each read is a retain and a release
         current = InFlight(
-            id: environment.requestIDs?.id(for: request), trace: environment.traces?.context(for: request), request: request,
-            startedAt: now)
+            id: environment.requestIDs?.id(clientValue: fields[.xRequestID]), trace: environment.traces?.context(for: fields),
+            method: request.method, request: logged, startedAt: now)
     }
 
     private func dispatch(_ request: HTTPRequest, now: MonotonicInstant, output: inout [UInt8]) {
@@ -354,9 +359,9 @@ package final class HTTPConnection {
             into: &output, omitContent: omitContent, connection: connection,
             commonFields: environment.dates.fieldLines,
             requestID: answered.id.map { ($0, environment.requestIDs?.prefix ?? []) }, trace: answered.trace, framing: framing)
-        let duration = environment.clock.now().nanoseconds(since: answered.startedAt)
+        let duration = environment.now().nanoseconds(since: answered.startedAt)
         environment.counters.record(
-            route: context.routeLabel ?? .max, method: answered.request?.method, status: response.status.code, nanoseconds: duration)
+            route: context.routeLabel ?? .max, method: answered.method, status: response.status.code, nanoseconds: duration)
         if let accessLog = environment.accessLog, let id = answered.id {
             accessLog.record(
                 id: id, idPrefix: environment.requestIDs?.prefix ?? [], request: answered.request, trace: answered.trace,
@@ -383,7 +388,7 @@ package final class HTTPConnection {
     /// trace of its own.
     private func unparsedInFlight() -> InFlight? {
         guard environment.requestIDs != nil || environment.traces != nil else { return nil }
-        return InFlight(id: environment.requestIDs?.next(), trace: environment.traces?.newTrace(), startedAt: environment.clock.now())
+        return InFlight(id: environment.requestIDs?.next(), trace: environment.traces?.newTrace(), startedAt: environment.now())
     }
 
     private func noteRequestProgress(_ now: MonotonicInstant) {
