@@ -64,6 +64,9 @@ package final class PostgresConnection {
     private static let readSize = 64 * 1024
     private static let keptBufferCapacity = 1024 * 1024
 
+    /// The room the read buffer holds: what a test sees let go after a long message.
+    var readBufferCapacity: Int { buffer.capacity }
+
     private init(socket: consuming ClientSocket, configuration: PostgresConnectionConfiguration) {
         self.socket = consume socket
         self.configuration = configuration

@@ -139,6 +139,19 @@ import Testing
         #expect(kept.last == "2999")
     }
 
+    /// A row of megabytes grows the read buffer; the pooled connection lets that go at its next
+    /// read, not holding the largest row it ever read for good.
+    @Test func aBufferGrownByALongRowIsLetGoAtTheNextRead() throws {
+        let (server, connection) = try Self.connected()
+        let long = String(repeating: "x", count: 3 << 20)
+        try server.sayOnItsOwnThread(rowsAnswer(["notes"], [[long]], tag: "SELECT 1"))
+        #expect(try connection.query("SELECT notes FROM trips").rows == [[long]])
+        #expect(connection.readBufferCapacity >= 3 << 20)
+        try server.say(rowsAnswer(["id"], [["1"]], tag: "SELECT 1"))
+        #expect(try connection.query("SELECT id FROM trips").rows == [["1"]])
+        #expect(connection.readBufferCapacity < 1 << 20)
+    }
+
     @Test func aRefusedStatementThrowsAfterReadyForQueryAndTheConnectionGoesOn() throws {
         let (server, connection) = try Self.connected()
         try server.say(

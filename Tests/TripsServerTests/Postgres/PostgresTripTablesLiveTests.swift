@@ -110,6 +110,28 @@ struct PostgresTripTablesLiveTests {
         }
     }
 
+    /// A writer plans on the list at the locked state row's revision or not at all: tables
+    /// that hand over fewer changes than the row counts (the last one gone), or a row behind
+    /// what the writer already read, are damage, and nothing is written.
+    @Test(arguments: [
+        ("DELETE FROM trip_changes WHERE revision = 3", "the locked state row says revision 3, the tables 2"),
+        ("UPDATE trips_state SET revision = 0", "the tables are at revision 0, behind the 1 already read"),
+    ])
+    func aWriterRefusesTablesThatDoNotReachTheLockedRevision(tampering: String, message: String) async throws {
+        try await inFreshSchema(named: "trips_tampered") { schema in
+            let first = try Instance(schema: schema)
+            let second = try Instance(schema: schema)
+            try first.commit([.add(storageDraft("Faro"))])
+            try second.tables.catchUp(&second.state)
+            try first.commit([.add(storageDraft("Sines")), .add(storageDraft("Porto"))])
+            _ = try first.tables.connection.query(tampering)
+            let before = try first.tables.connection.query("SELECT count(*) FROM trips").rows
+            let error = #expect(throws: PostgresStoreError.self) { try second.commit([.add(storageDraft("Braga"))]) }
+            #expect(String(describing: error).contains(message))
+            #expect(try first.tables.connection.query("SELECT count(*) FROM trips").rows == before)
+        }
+    }
+
     /// `PostgresTripStore` keeps a second copy of the state and brings it up by the steps a
     /// transaction or a catching up took on the first (`State.redo`): the copy ends equal to
     /// the state changed in place, and to one read from the tables.

@@ -46,22 +46,42 @@ final class ScriptedPostgresServer {
     }
 
     /// Says `bytes` again and again on a thread of its own, without pause, until the client
-    /// hangs up or `limit` passes: a server that never stops talking. The thread writes to a
-    /// copy of the server's end, so a test that ends first does not leave it writing to a
-    /// descriptor number reused by another.
+    /// hangs up or `limit` passes: a server that never stops talking.
     func keepSaying(_ bytes: [UInt8], for limit: Duration) throws {
+        try talkOnItsOwnThread { descriptor in
+            let end = ContinuousClock.now + limit
+            var offset = 0
+            while ContinuousClock.now < end {
+                let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                guard sent > 0 else { return }  // the client hung up
+                offset = (offset + sent) % bytes.count
+            }
+        }
+    }
+
+    /// Says `bytes` once on a thread of its own: more than the socket buffers, which the
+    /// client reads as it arrives.
+    func sayOnItsOwnThread(_ bytes: [UInt8]) throws {
+        try talkOnItsOwnThread { descriptor in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                guard sent > 0 else { return }  // the client hung up
+                offset += sent
+            }
+        }
+    }
+
+    /// Runs `talk` on a thread of its own with a copy of the server's end, closed after it:
+    /// a test that ends first does not leave it writing to a descriptor number reused by
+    /// another.
+    private func talkOnItsOwnThread(_ talk: @escaping @Sendable (Int32) -> Void) throws {
         guard let raw = descriptor?.rawValue else { throw TestFailure("the server hung up") }
         let copy = dup(raw)
         guard copy >= 0 else { throw SystemError(call: "dup", errno: errno) }
         Thread {
             defer { close(copy) }
-            let end = ContinuousClock.now + limit
-            var offset = 0
-            while ContinuousClock.now < end {
-                let sent = bytes.withUnsafeBytes { send(copy, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-                guard sent > 0 else { return }  // the client hung up
-                offset = (offset + sent) % bytes.count
-            }
+            talk(copy)
         }.start()
     }
 
