@@ -33,10 +33,14 @@ package final class DateCache {
     private(set) var epochSeconds: Int
     /// `Date: <IMF-fixdate>\r\nServer: trips\r\nX-Content-Type-Options: nosniff\r\n`
     private(set) var fieldLines: [UInt8]
+    /// `HTTP/1.1 200 OK\r\n` and `fieldLines`: most answers' first lines, one append where
+    /// the status line and these were two (each about a hundred instructions).
+    private(set) var okStatusAndFieldLines: [UInt8]
 
     init(epochSeconds: Int) {
         self.epochSeconds = epochSeconds
         fieldLines = Self.render(epochSeconds)
+        okStatusAndFieldLines = Self.okStatusLine + fieldLines
     }
 
     /// Re-renders when the second has changed.
@@ -44,7 +48,10 @@ package final class DateCache {
         guard epochSeconds != self.epochSeconds else { return }
         self.epochSeconds = epochSeconds
         fieldLines = Self.render(epochSeconds)
+        okStatusAndFieldLines = Self.okStatusLine + fieldLines
     }
+
+    private static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
 
     private static func render(_ seconds: Int) -> [UInt8] {
         Array("Date: \(HTTPDate.format(epochSeconds: seconds))\r\nServer: trips\r\nX-Content-Type-Options: nosniff\r\n".utf8)

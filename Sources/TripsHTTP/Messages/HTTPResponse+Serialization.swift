@@ -30,28 +30,33 @@ extension HTTPResponse {
 
     /// Appends the whole response (status line, fields, content) to `output`.
     ///
-    /// The `commonFields` lines (Date, Server and `X-Content-Type-Options: nosniff`, cached per
-    /// loop: `DateCache`) come first; handler fields named Date, Server, Content-Length,
-    /// Transfer-Encoding, Connection, X-Content-Type-Options or X-Request-ID are not written,
-    /// since the connection owns the framing, the request id and the fields every answer has. CR, LF and NUL in
-    /// values become spaces, so a value cannot inject a field. `omitContent` is for HEAD: same
-    /// fields, including Content-Length, no content. `requestID` (with its loop prefix) is
-    /// written as `X-Request-ID`, and `trace` as `traceparent` (and `tracestate`). A `prepared()` response copies its head instead of formatting it.
+    /// The lines every answer has (Date, Server and `X-Content-Type-Options: nosniff`, cached
+    /// per loop by `dates`, with the status line of a 200) come first; handler fields named
+    /// Date, Server, Content-Length, Transfer-Encoding, Connection, X-Content-Type-Options or
+    /// X-Request-ID are not written, since the connection owns the framing, the request id and
+    /// the fields every answer has. CR, LF and NUL in values become spaces, so a value cannot
+    /// inject a field. `omitContent` is for HEAD: same fields, including Content-Length, no
+    /// content. `requestID` (with its loop prefix) is written as `X-Request-ID`, and `trace` as
+    /// `traceparent` (and `tracestate`). A `prepared()` response copies its head instead of
+    /// formatting it. A stream's head says `Transfer-Encoding: chunked` (or nothing, for
+    /// HTTP/1.0) instead of `Content-Length`, and no content follows it here.
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-message-format
-    /// A stream's head says `Transfer-Encoding: chunked` (or nothing, for HTTP/1.0) instead of
-    /// `Content-Length`, and no content follows it here.
     package func serialize(
-        into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, commonFields: [UInt8],
+        into output: inout [UInt8], omitContent: Bool, connection: ConnectionField, dates: DateCache,
         requestID: (id: RequestID, prefix: [UInt8])? = nil, trace: TraceContext? = nil, framing: Framing = .contentLength
     ) {
         let prepared = framing == .contentLength ? preparedHead : nil
-        if let prepared {
-            output.append(contentsOf: prepared.statusLine)
+        if status == .ok {
+            output.append(contentsOf: dates.okStatusAndFieldLines)
         } else {
-            appendStatusLine(to: &output)
+            if let prepared {
+                output.append(contentsOf: prepared.statusLine)
+            } else {
+                appendStatusLine(to: &output)
+            }
+            output.append(contentsOf: dates.fieldLines)
         }
-        output.append(contentsOf: commonFields)
         Self.appendIdentityLines(requestID: requestID, trace: trace, to: &output)
         if let prepared, connection == .none {
             output.append(contentsOf: prepared.fieldLinesEnded)  // the end of the head included

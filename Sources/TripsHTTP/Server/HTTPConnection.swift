@@ -350,14 +350,14 @@ package final class HTTPConnection {
         // Optional's generic value witness. None when the loop issues neither ids nor traces.
         guard let answered = current.take() ?? unparsedInFlight() else {
             response.serialize(
-                into: &output, omitContent: omitContent, connection: connection, commonFields: environment.dates.fieldLines,
+                into: &output, omitContent: omitContent, connection: connection, dates: environment.dates,
                 framing: framing)
             finishWrite(connection: connection, now: now)
             return
         }
         response.serialize(
             into: &output, omitContent: omitContent, connection: connection,
-            commonFields: environment.dates.fieldLines,
+            dates: environment.dates,
             requestID: answered.id.map { ($0, environment.requestIDs?.prefix ?? []) }, trace: answered.trace, framing: framing)
         let duration = environment.now().nanoseconds(since: answered.startedAt)
         environment.counters.record(

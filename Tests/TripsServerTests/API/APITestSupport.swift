@@ -130,7 +130,7 @@ final class APIServer: Sendable {
         var bytes: [UInt8] = []
         response.serialize(
             into: &bytes, omitContent: parsed.method == .head, connection: .close,
-            commonFields: DateCache(epochSeconds: 784_111_777).fieldLines)
+            dates: DateCache(epochSeconds: 784_111_777))
         guard let (parsedResponse, _) = try TestResponse.parse(bytes, head: parsed.method == .head) else {
             throw TestFailure("an incomplete response: \(String(decoding: bytes, as: UTF8.self))")
         }

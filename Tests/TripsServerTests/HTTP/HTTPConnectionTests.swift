@@ -209,7 +209,7 @@ struct ConnectionHarness {
             headerFields: [.connection: "close", .contentLength: "99", "X-Content-Type-Options": "sniff", "X-A": "a\r\nInjected: 1"],
             body: [1])
         response.serialize(
-            into: &output, omitContent: false, connection: .none, commonFields: DateCache(epochSeconds: 784_111_777).fieldLines)
+            into: &output, omitContent: false, connection: .none, dates: DateCache(epochSeconds: 784_111_777))
         #expect(response.asksToClose)
         #expect(
             String(decoding: output, as: UTF8.self) == "HTTP/1.1 200 OK\r\n\(date)X-A: a  Injected: 1\r\nContent-Length: 1\r\n\r\n\u{1}")

@@ -7,7 +7,8 @@ import Testing
 @Suite struct HTTPResponseSerializationTests {
     static let response = HTTPResponse(
         status: .ok, headerFields: [.contentType: "application/json", .etag: "\"t2-5\""], body: Array(#"{"id":2}"#.utf8))
-    static let dates = DateCache(epochSeconds: 784_111_777).fieldLines
+    /// A loop's cached lines (a cache is its loop's alone: each test makes its own).
+    static var dates: DateCache { DateCache(epochSeconds: 784_111_777) }
     static let trace = TraceContext(
         traceIDHigh: 0x4bf9_2f35_77b3_4da6, traceIDLow: 0xa3ce_929d_0e0e_4736, spanID: 0x00f0_67aa_0ba9_02b7, parentID: nil, flags: 1,
         state: nil)
@@ -17,7 +18,7 @@ import Testing
     ) -> String {
         var output: [UInt8] = []
         response.serialize(
-            into: &output, omitContent: omitContent, connection: connection, commonFields: dates,
+            into: &output, omitContent: omitContent, connection: connection, dates: dates,
             requestID: requestID.map { ($0, Array("0a1b2c3d-0-".utf8)) }, trace: trace)
         return String(decoding: output, as: UTF8.self)
     }
@@ -61,13 +62,13 @@ import Testing
         for state in [nil, "congo=t61rcWkgMzE"] {
             var trace = Self.trace
             trace.state = state
-            var alone: [UInt8] = Array("HTTP/1.1 204 No Content\r\n".utf8) + Self.dates
+            var alone: [UInt8] = Array("HTTP/1.1 204 No Content\r\n".utf8) + Self.dates.fieldLines
             id.appendFieldLine(to: &alone, prefix: Array(prefix.utf8))
             trace.appendFieldLines(to: &alone)
             alone += Array("\r\n".utf8)
             var together: [UInt8] = []
             HTTPResponse(status: .noContent).serialize(
-                into: &together, omitContent: false, connection: .none, commonFields: Self.dates, requestID: (id, Array(prefix.utf8)),
+                into: &together, omitContent: false, connection: .none, dates: Self.dates, requestID: (id, Array(prefix.utf8)),
                 trace: trace)
             #expect(String(decoding: together, as: UTF8.self) == String(decoding: alone, as: UTF8.self))
             let text = IssuedRequestID(id: id, prefix: Array(prefix.utf8)).text  // written a digit at a time
