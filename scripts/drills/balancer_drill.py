@@ -296,11 +296,26 @@ def check_kill(servers, start_again):
     stop.set()
     for thread in threads:
         thread.join()
-    shown = ids(servers[1].port)
-    lost = [trip for trip in kept if trip not in shown]
+    missing, caught_up = wait_until_shown(servers, kept)
+    lost = sorted(set(missing[0]) | set(missing[1]))
     check("kill", not lost and len(kept) > 0,
           f"kill -9 of one instance under 8 writers, started again {back:.2f} s later: {len(kept)} trips acknowledged "
-          f"and not deleted, {len(lost)} lost, {len(refused)} refused or cut off")
+          f"and not deleted, {len(lost)} lost {lost[:10] if lost else ''}(missing on instance 1: {len(missing[0])}, "
+          f"on instance 2: {len(missing[1])}; both showed every one {caught_up:.2f} s after the writers stopped), "
+          f"{len(refused)} refused or cut off")
+
+
+def wait_until_shown(servers, kept, seconds=5):
+    """An instance hears the other's last writes through the feed a moment later: gives every
+    instance up to `seconds` to show every acknowledged write. Returns what each still misses
+    (lost, then) and how long the wait took."""
+    stopped = time.monotonic()
+    while True:
+        shown = [set(ids(server.port)) for server in servers]
+        missing = [[trip for trip in kept if trip not in seen] for seen in shown]
+        if not any(missing) or time.monotonic() - stopped > seconds:
+            return missing, time.monotonic() - stopped
+        time.sleep(0.05)
 
 
 def check_history(servers, followers):
@@ -352,16 +367,7 @@ def check_restart(servers, restart_database):
     stop.set()
     for thread in threads:
         thread.join()
-    # An instance hears the other's last writes through the feed a moment later: give both up
-    # to 5 s to show every acknowledged write, and count as lost what either still misses.
-    stopped = time.monotonic()
-    while True:
-        shown = [set(ids(server.port)) for server in servers]
-        missing = [[trip for trip in kept if trip not in seen] for seen in shown]
-        if not any(missing) or time.monotonic() - stopped > 5:
-            break
-        time.sleep(0.05)
-    caught_up = time.monotonic() - stopped
+    missing, caught_up = wait_until_shown(servers, kept)
     lost = sorted(set(missing[0]) | set(missing[1]))
     refusals = sorted({str(status) for status in refused})
     check("restart", all(recovered) and not lost and reads == [200, 200] and set(refusals) <= {"503", "connection"},
