@@ -31,6 +31,22 @@ import Testing
         #expect(formatted.hasSuffix(omitContent ? "\r\n\r\n" : "\r\n\r\n{\"id\":2}"))
     }
 
+    /// The loop's lines are rendered again when the second changes, a 200's with them, and a
+    /// 200 and any other status start alike but for the status line.
+    @Test func theLinesEveryAnswerHasFollowTheClockForEveryStatus() {
+        let dates = DateCache(epochSeconds: 784_111_777)
+        dates.update(epochSeconds: 784_111_778)
+        let later = "Date: Sun, 06 Nov 1994 08:49:38 GMT\r\nServer: trips\r\nX-Content-Type-Options: nosniff\r\n"
+        #expect(String(decoding: dates.fieldLines, as: UTF8.self) == later)
+        for (status, line) in [(HTTPStatus.ok, "HTTP/1.1 200 OK\r\n"), (.notFound, "HTTP/1.1 404 Not Found\r\n")] {
+            for response in [HTTPResponse(status: status, body: [0x21]), HTTPResponse(status: status, body: [0x21]).prepared()] {
+                var output: [UInt8] = []
+                response.serialize(into: &output, omitContent: false, connection: .none, dates: dates)
+                #expect(String(decoding: output, as: UTF8.self) == line + later + "Content-Length: 1\r\n\r\n!")
+            }
+        }
+    }
+
     @Test func theConnectionFieldIsTheLastOfTheHead() {
         let written = Self.written(Self.response.prepared(), connection: .close)
         #expect(written.contains("Content-Length: 8\r\nConnection: close\r\n\r\n{\"id\":2}"))
