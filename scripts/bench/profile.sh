@@ -21,7 +21,10 @@
 # answer to the first case. Each server and case is measured the same way (measure below): a check
 # request, a 1 s wrk warm-up (caches filled, buffers grown), then one counted wrk run: callgrind's
 # counters are zeroed before it and dumped after it, perf attaches for its duration. Instruction
-# counts are stable from run to run, unlike req/s, so compare these before and after a change.
+# counts are stable from run to run, unlike req/s, so compare these before and after a change;
+# but they move with how many requests one wake-up reads, which other load on the machine
+# changes (60+ a GET beside a CI run): there, compare with TRIPS_PROFILE_CONNS=1 (steady within
+# a few), and quote the default's figures from a quiet machine.
 #
 # Output: one line per case as it runs, then a table (figure per request, and trips / nginx), then
 # the top 15 functions (self Ir) of the first case; in TRIPS_PROFILE_OUT: each case's callgrind
