@@ -147,6 +147,11 @@ def test_the_next_page_link_works_without_the_script(browser, long_server):
 
 
 def test_undo_of_moving_the_last_loaded_row_puts_it_back_in_front_of_the_next_page(long_server, page):
+    # The next page is held (never answered): focusing the last row brings the end into view,
+    # whose loading would otherwise make that row not the last, and announce "200 more trips
+    # loaded." over the move's words whenever it came after the key. The undo's own question
+    # (`?after=200&limit=1`) goes through.
+    page.route(lambda url: "after=" in url and "limit=" not in url, lambda route: None)
     page.goto(long_server.url + "/trips")
     expect(page.locator("#trips > li")).to_have_count(200)
     row(page, 200).focus()
