@@ -14,23 +14,6 @@ import TripsPlatform
 ///
 /// Confined to its loop.
 package final class HTTPConnection {
-    enum State: Equatable {
-        /// Reading and answering requests.
-        case open
-        /// A handler answered `.later`; no further request is read until it responds.
-        case awaitingResponse
-        /// A handler answered `.stream`: the head is out, and messages follow until the end.
-        /// Whatever the client sends meanwhile is read and dropped, to see it leave.
-        case streaming
-        /// The last response is written (or being written); then the write side is shut.
-        case closing
-        /// The write side is shut; reads are drained and dropped until EOF or the deadline, so
-        /// that unread request bytes do not turn the close into a reset that loses the response.
-        case lingering(until: MonotonicInstant)
-        /// Close the socket now.
-        case closed
-    }
-
     let id: ConnectionID
     /// The client's address, as the socket's peer (nil when it has none), for each request's context.
     private let peer: IPAddress?
@@ -53,20 +36,6 @@ package final class HTTPConnection {
     /// The stream this connection follows, while `state` is `.streaming` (and until the loop
     /// closes it, which counts it out of the hub).
     private(set) var stream: Stream?
-
-    struct Stream {
-        /// Held for as long as the stream is: the hub publishes while any stream follows it.
-        let following: HTTPStreamHub.Following
-        var hub: HTTPStreamHub { following.hub }
-        /// The last message sequence written; later messages at or below it are skipped.
-        var sequence: UInt64
-        /// Chunked for HTTP/1.1; for HTTP/1.0 the content runs until the connection closes.
-        let isChunked: Bool
-        /// When the stream last wrote anything: a heartbeat is due a heartbeat later.
-        var lastSentAt: MonotonicInstant
-        /// The hub's backlog capacity the start holds, until nothing written is left unsent.
-        var reservation: HTTPStreamBacklog.Reservation?
-    }
 
     /// A request on its way to an answer: its id and trace context (each nil when the
     /// environment issues none), its method and, for the access log, the request (nil for
