@@ -5,7 +5,7 @@
 /// `.later` with a closure that receives an `HTTPResponder`; the closure runs right away on the
 /// loop, should hand the responder to other work, and that work calls `respond` from any thread:
 ///
-///     struct Hello: HTTPHandler {
+///     final class Hello: HTTPHandler {
 ///         func handle(_ request: HTTPRequest, context: inout RequestContext) -> HTTPReply {
 ///             if request.path == "/slow" {
 ///                 return .later { responder in
@@ -18,7 +18,11 @@
 ///
 /// Responses go out in request order: while a `.later` is pending, the connection reads no
 /// further request (pipelined bytes wait in its buffer, as in swift-nio's pipelining handler).
-package protocol HTTPHandler: Sendable {
+///
+/// A class: each request calls it through the loop's `any HTTPHandler`, and a struct's
+/// existential (a large one, boxed) was copied out and destroyed around every call, some 130
+/// instructions a request.
+package protocol HTTPHandler: AnyObject, Sendable {
     /// Answers `request`; what the access log and the metrics should know of it besides the
     /// answer (its user, its route) goes in `context`.
     func handle(_ request: HTTPRequest, context: inout RequestContext) -> HTTPReply

@@ -22,7 +22,7 @@ extension TripsAPI {
         let declared = try RequestBody.choose(ImageFormat.allCases, by: \.mediaType, for: request)
         _ = try negotiate(Trip.self, for: request)
         return .later { [self] responder in
-            Self.photoWork.async {
+            Self.photoWork.async { [self] in
                 let accept = request.headerFields.values(for: .accept)
                 let reply: HTTPReply
                 do throws(APIError) {

@@ -22,13 +22,13 @@ extension TripsAPI {
         }
         if new.isList {
             let chosen = try negotiate([Trip].self, for: request)
-            return try change(request, plan: plan) { mutation throws(APIError) in
+            return try change(request, plan: plan) { [self] mutation throws(APIError) in
                 guard case .added(let trips)? = mutation.outcome else { throw .inconsistent }
                 return represent(trips, as: chosen, status: .created, revision: mutation.revision)
             }
         }
         let chosen = try negotiate(Trip.self, for: request)
-        return try change(request, plan: plan) { mutation throws(APIError) in
+        return try change(request, plan: plan) { [self] mutation throws(APIError) in
             guard case .added(let trips)? = mutation.outcome, let trip = trips.first, let version = mutation.tripVersion else {
                 throw .inconsistent
             }
@@ -76,7 +76,7 @@ extension TripsAPI {
                 try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
                 return .delete([id])
             }
-        ) { mutation in
+        ) { [self] mutation in
             cache.forget([id])
             return HTTPResponse(status: .noContent, headerFields: [.tripsRevision: String(mutation.revision)])
         }
@@ -92,7 +92,7 @@ extension TripsAPI {
                 try MutationError.check(condition, against: EntityTag.allList(list))
                 return .delete(ids)
             }
-        ) { mutation in
+        ) { [self] mutation in
             cache.forget(ids)
             return HTTPResponse(status: .noContent, headerFields: [.tripsRevision: String(mutation.revision)])
         }
@@ -124,7 +124,7 @@ extension TripsAPI {
                 // The drop's lines were read and folded above, outside the store's lock.
                 return .makeFavorites(try rejecting { () throws(TripsError) in try list.resolve(drop) })
             }
-        ) { mutation throws(APIError) in
+        ) { [self] mutation throws(APIError) in
             guard case .addedFavorites(let added)? = mutation.outcome, let list = mutation.list else {
                 throw .inconsistent
             }
@@ -152,7 +152,7 @@ extension TripsAPI {
                 try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
                 return try plan(list)
             }
-        ) { mutation throws(APIError) in
+        ) { [self] mutation throws(APIError) in
             guard case .trip(let trip)? = mutation.outcome, let version = mutation.tripVersion else { throw .inconsistent }
             return representTrip(trip, version: version, revision: mutation.revision, as: chosen, json: mutation.tripJSON)
         }
@@ -173,7 +173,7 @@ extension TripsAPI {
                 try MutationError.check(condition, against: EntityTag.allList(list))
                 return try plan(list)
             }
-        ) { mutation throws(APIError) in
+        ) { [self] mutation throws(APIError) in
             if isMinimal {
                 let etag = EntityTag.list(revision: mutation.revision, chosen.mediaType, chosen.language)
                 return HTTPResponse(

@@ -7,7 +7,7 @@ import TripsStore
 
 /// The Trips HTTP API: turns requests into reads and changes of the store, and answers in
 /// the representation the client prefers.
-struct TripsAPI: HTTPHandler {
+final class TripsAPI: HTTPHandler {
     let store: any TripStoring
     let cache = RepresentationCache()
     /// `/trips/changes`; give its hub to the `HTTPServer` so streams reach the event loops.
@@ -349,7 +349,7 @@ extension TripsAPI {
             (try? answer(mutation)).map(StoredAnswer.init)
         }
         let work = heavyWork
-        return .later { responder in
+        return .later { [self] responder in
             let respond = { @Sendable (result: Result<Mutation, MutationError>) in
                 do throws(APIError) {
                     switch result {

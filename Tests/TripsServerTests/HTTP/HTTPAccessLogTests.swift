@@ -47,8 +47,9 @@ final class LogPipe {
     }
 
     /// Answers `/slow` after moving the manual clock 1.5 ms, so the logged duration is known.
-    private struct SlowHandler: HTTPHandler {
+    private final class SlowHandler: HTTPHandler {
         let clock: ManualClock
+        init(clock: ManualClock) { self.clock = clock }
         func handle(_ request: HTTPRequest, context: inout RequestContext) -> HTTPReply {
             clock.advance(by: .microseconds(1500))
             return .now(HTTPResponse(status: .ok, body: Array("twelve bytes".utf8)))
