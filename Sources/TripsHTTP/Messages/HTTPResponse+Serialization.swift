@@ -59,6 +59,10 @@ extension HTTPResponse {
         }
         Self.appendIdentityLines(requestID: requestID, trace: trace, to: &output)
         if let prepared, connection == .none {
+            if !omitContent, let whole = prepared.fieldLinesEndedAndContent {
+                output.append(contentsOf: whole)  // the end of the head and the content
+                return
+            }
             output.append(contentsOf: prepared.fieldLinesEnded)  // the end of the head included
         } else {
             if let prepared {

@@ -31,6 +31,29 @@ import Testing
         #expect(formatted.hasSuffix(omitContent ? "\r\n\r\n" : "\r\n\r\n{\"id\":2}"))
     }
 
+    /// A prepared head keeps a small content right after it (one append for both), up to
+    /// `contentKeptAfterHead` bytes; either way, and for a status without content, the
+    /// response is written as the same response formatted.
+    @Test(arguments: [
+        (HTTPStatus.ok, 1, true), (.ok, PreparedHTTPHead.contentKeptAfterHead, true),
+        (.ok, PreparedHTTPHead.contentKeptAfterHead + 1, false),
+        (.ok, 0, false), (.noContent, 0, false), (.notFound, 40, true),
+    ])
+    func aSmallContentIsKeptAfterItsPreparedHead(status: HTTPStatus, contentLength: Int, isKept: Bool) {
+        let response = HTTPResponse(
+            status: status, headerFields: [.contentType: "text/plain"], body: Array(repeating: 0x61, count: contentLength))
+        let prepared = response.prepared()
+        #expect((prepared.preparedHead?.fieldLinesEndedAndContent != nil) == isKept)
+        for connection in [HTTPResponse.ConnectionField.none, .close] {
+            for omitContent in [false, true] {
+                let formatted = Self.written(response, omitContent: omitContent, connection: connection, requestID: .generated(7))
+                #expect(Self.written(prepared, omitContent: omitContent, connection: connection, requestID: .generated(7)) == formatted)
+            }
+        }
+        // A cache counts the content kept twice against its budget.
+        #expect(prepared.byteCount > response.byteCount + (isKept ? contentLength : 0))
+    }
+
     /// The loop's lines are rendered again when the second changes, a 200's with them, and a
     /// 200 and any other status start alike but for the status line.
     @Test func theLinesEveryAnswerHasFollowTheClockForEveryStatus() {
