@@ -1,7 +1,8 @@
 import TripsDomain
 
 /// What the store's writer has done, for the metrics: journal syncs (how many, how long,
-/// how many bytes), compactions, and writes that failed, by kind; and the photos stored.
+/// how many bytes), compactions, and writes that failed, by kind; PostgreSQL's write
+/// transactions; and the photos stored.
 package struct StoreStatistics: Sendable, Equatable {
     /// The upper bounds of the sync-latency histogram's buckets, in seconds.
     package static let bucketBounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
@@ -19,6 +20,8 @@ package struct StoreStatistics: Sendable, Equatable {
     /// their bytes: what every store keeps (`countingPhotos(of:)` fills them in).
     package var photos = 0
     package var photoBytes = 0
+    /// A PostgreSQL store's write transactions; nil for the stores without them.
+    package var writeTransactions: WriteTransactionStatistics?
 
     /// These statistics with the photos `list` refers to counted.
     package func countingPhotos(of list: borrowing TripList) -> StoreStatistics {

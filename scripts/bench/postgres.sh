@@ -24,6 +24,10 @@
 #   With steps 1 and 4, the CPU time each change cost the instances and PostgreSQL's processes
 #   (and each pgbench transaction, PostgreSQL's): on a machine that all of them share, the
 #   changes/s are bounded by these sums, and they vary far less from run to run than the rates.
+#   And each of those steps' write transactions, from the instances' /metrics
+#   (trips_postgres_write_transaction_seconds_total): how many, their changes, and how long
+#   each waited for the state row's lock and then held it (catching up, planning, committing),
+#   which every other instance's writer waits for: what several instances' writes are bounded by.
 #   6. BENCH_REPLAY_ONLY=1: the instructions another instance spends on each change it
 #      replays (its follower's catching up, its list, history and feed): one instance takes
 #      creates at 8 connections for BENCH_DURATION seconds while a second, under callgrind with
@@ -129,11 +133,38 @@ per_change() { awk -v ticks="$1" -v changes="$2" -v hz="$(getconf CLK_TCK)" 'BEG
 # TOTAL (acknowledged changes/s, summed), WORST (the highest p99 of them, ms), and
 # CPU_INSTANCES and CPU_POSTGRES (µs of CPU per change: every running instance's, and the
 # cluster's), the summaries in WORK/NAME-<index>.out.
+# write_transactions PORT...: the instances' write transactions so far, summed from their
+# /metrics: "transactions changes replayed" and the seconds of each phase (lock, catch_up,
+# plan, commit).
+write_transactions() {
+  local port
+  for port in "$@"; do curl -fsS "http://127.0.0.1:$port/metrics"; done | awk '
+    $1 == "trips_postgres_write_transactions_total" { t += $2 }
+    $1 == "trips_postgres_written_changes_total" { c += $2 }
+    $1 == "trips_postgres_replayed_changes_total" { r += $2 }
+    $1 ~ /^trips_postgres_write_transaction_seconds_total\{phase="/ { split($1, p, "\""); s[p[2]] += $2 }
+    END { printf "%d %d %d %.9f %.9f %.9f %.9f\n", t, c, r, s["lock"], s["catch_up"], s["plan"], s["commit"] }'
+}
+
+# transactions_row BEFORE AFTER: a row of the transactions table, from two write_transactions:
+# how many, their changes and replayed changes each, and each phase's milliseconds each; and
+# the lock held (every phase but the wait for it) per change, in µs.
+transactions_row() {
+  awk -v before="$1" -v after="$2" 'BEGIN {
+    split(before, b, " "); split(after, a, " ")
+    n = a[1] - b[1]; if (n <= 0) { print "| 0 | | | | | | | |"; exit }
+    for (i = 1; i <= 7; i++) d[i] = a[i] - b[i]
+    printf "| %d | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.0f |\n", n, d[2] / n, d[3] / n,
+      d[4] * 1000 / n, d[5] * 1000 / n, d[6] * 1000 / n, d[7] * 1000 / n, (d[5] + d[6] + d[7]) * 1e6 / d[2]
+  }'
+}
+
 at_once() {
-  local mix="$1" connections="$2" name="$3" index=0 port waits=() instances_before postgres_before
+  local mix="$1" connections="$2" name="$3" index=0 port waits=() instances_before postgres_before transactions_before
   shift 3
   instances_before="$(cpu_ticks "${PIDS[@]}")"
   postgres_before="$(postgres_ticks)"
+  transactions_before="$(write_transactions "$@")"
   for port in "$@"; do
     changes "$mix" "$port" "$connections" "$WORK/$name-$index.out" &
     waits+=($!)
@@ -148,6 +179,7 @@ at_once() {
   done
   CPU_INSTANCES="$(per_change $(($(cpu_ticks "${PIDS[@]}") - instances_before)) $((TOTAL * DURATION)))"
   CPU_POSTGRES="$(per_change $(($(postgres_ticks) - postgres_before)) $((TOTAL * DURATION)))"
+  TRANSACTIONS="$(transactions_row "$transactions_before" "$(write_transactions "$@")")"
 }
 
 # seed PORT: the two trips the reorders and merge patches of the mixes start from.
@@ -371,13 +403,13 @@ PYTHON
 delay_pid=$!
 at_once creates 32 two "$first" "$second"
 wait "$delay_pid"
-two_rate="$TOTAL" two_p99="$WORST" two_cpu="$CPU_INSTANCES | $CPU_POSTGRES"
+two_rate="$TOTAL" two_p99="$WORST" two_cpu="$CPU_INSTANCES | $CPU_POSTGRES" two_transactions="$TRANSACTIONS"
 first_reads="$(reads "$first")"
 second_reads="$(reads "$second")"
 
 echo "== PostgreSQL: mixed changes on two instances, 32 connections each" >&2
 at_once changes 32 mixed "$first" "$second"
-mixed_rate="$TOTAL" mixed_p99="$WORST" mixed_cpu="$CPU_INSTANCES | $CPU_POSTGRES"
+mixed_rate="$TOTAL" mixed_p99="$WORST" mixed_cpu="$CPU_INSTANCES | $CPU_POSTGRES" mixed_transactions="$TRANSACTIONS"
 
 echo "== PostgreSQL: four instances, 16 connections each" >&2
 TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
@@ -385,7 +417,7 @@ third="$PORT"
 TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
 fourth="$PORT"
 at_once creates 16 four "$first" "$second" "$third" "$fourth"
-four_rate="$TOTAL" four_p99="$WORST" four_cpu="$CPU_INSTANCES | $CPU_POSTGRES"
+four_rate="$TOTAL" four_p99="$WORST" four_cpu="$CPU_INSTANCES | $CPU_POSTGRES" four_transactions="$TRANSACTIONS"
 
 [[ "$WRITES_ONLY" == 1 ]] || measure_startup
 
@@ -398,6 +430,13 @@ echo "| creates, two instances (32 each) | ${two_rate} | ${two_p99} ms | $(ratio
 echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ratio "$four_rate" "$pgbench_rate") | ${four_cpu} |"
 echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms | $(ratio "$mixed_rate" "$pgbench_rate") | ${mixed_cpu} |"
 [[ -z "$journal_rate" ]] || echo "| creates, one instance on its journal | ${journal_rate} | $(p99 "$WORK/journal.out") ms | $(ratio "$journal_rate" "$pgbench_rate") | | |"
+echo
+echo "The instances' write transactions in those steps (from their /metrics), each on average: the wait for the state row's lock, then, with it held, catching up on the other instances' changes, planning, and the statements, flush and COMMIT (the lock goes when PostgreSQL commits, a little before the instance reads that); and those three per change made:"
+echo "| what | transactions | changes | replayed | lock wait, ms | catch-up, ms | plan, ms | commit, ms | held, µs a change |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| creates, two instances ${two_transactions}"
+echo "| creates, four instances ${four_transactions}"
+echo "| mixed changes, two instances ${mixed_transactions}"
 echo "per instance: $(for out in "$WORK"/two-*.out "$WORK"/four-*.out "$WORK"/mixed-*.out; do printf '%s: %s/s, %s, %s; ' "$(basename "$out" .out)" "$(rate "$out")" "$(grep -o 'other answers: [0-9]*' "$out")" "$(latency "$out")"; done)"
 echo "a write on the first instance to its event on the second's feed, under the creates of two instances: $(cat "$WORK/delay.out")"
 [[ -z "$journal_reads" ]] || echo "GET /trips/2, 64 connections: journal ${journal_reads}/s; PostgreSQL first ${first_reads}/s, second ${second_reads}/s"

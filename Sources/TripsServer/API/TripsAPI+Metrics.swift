@@ -61,8 +61,29 @@ extension TripsAPI {
         }
     }
 
-    /// The list's size, revision and photos; with a journal, its syncs, bytes, compactions and
-    /// failed writes too (a store in memory or in PostgreSQL has none to count).
+    /// A PostgreSQL store's write transactions: how many, their changes, and where their time
+    /// went, by phase (`WriteTransactionStatistics.Phase`; all but `lock` with the state row's
+    /// lock held, which every other instance's writer waits for).
+    private static func writeTransactions(_ transactions: WriteTransactionStatistics, to text: inout MetricsText) {
+        text.family("trips_postgres_write_transactions_total", "counter", "Write transactions committed in PostgreSQL.")
+        text.sample("trips_postgres_write_transactions_total", [:], Double(transactions.transactions))
+        text.family("trips_postgres_written_changes_total", "counter", "Changes those transactions made.")
+        text.sample("trips_postgres_written_changes_total", [:], Double(transactions.changes))
+        text.family(
+            "trips_postgres_replayed_changes_total", "counter",
+            "Other instances' changes those transactions replayed, with the state row's lock held.")
+        text.sample("trips_postgres_replayed_changes_total", [:], Double(transactions.replayed))
+        text.family(
+            "trips_postgres_write_transaction_seconds_total", "counter",
+            "Time those transactions took, by phase: lock (waiting for the state row's lock), then with it held catch_up, plan and commit.")
+        for phase in WriteTransactionStatistics.Phase.allCases {
+            text.sample("trips_postgres_write_transaction_seconds_total", ["phase": phase.label], transactions.seconds[phase.rawValue])
+        }
+    }
+
+    /// The list's size, revision and photos; a PostgreSQL store's write transactions; with a
+    /// journal, its syncs, bytes, compactions and failed writes too (a store in memory or in
+    /// PostgreSQL has none to count).
     private static func writeStore(_ statistics: StoreStatistics, journal: Bool, trips: Int, revision: UInt64, to text: inout MetricsText) {
         text.family("trips_trips", "gauge", "Trips in the list.")
         text.sample("trips_trips", [:], Double(trips))
@@ -72,6 +93,7 @@ extension TripsAPI {
         text.sample("trips_photos", [:], Double(statistics.photos))
         text.family("trips_photo_bytes", "gauge", "The bytes of those photos, as stored.")
         text.sample("trips_photo_bytes", [:], Double(statistics.photoBytes))
+        if let transactions = statistics.writeTransactions { writeTransactions(transactions, to: &text) }
         guard journal else { return }
         text.family("trips_journal_sync_duration_seconds", "histogram", "Journal writes and their fdatasync, one per group commit.")
         var running: UInt64 = 0

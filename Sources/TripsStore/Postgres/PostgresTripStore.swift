@@ -127,7 +127,9 @@ package final class PostgresTripStore: Sendable {
                 if seedSamples { try tables.seed(SampleTrips.list, photos: SampleTrips.photos) }
                 return try tables.load(historyCapacity: configuration.historyCapacity, ledger: configuration.emptyLedger)
             }
-            state = Mutex(State(tables: loaded))
+            var initial = State(tables: loaded)
+            initial.statistics.writeTransactions = WriteTransactionStatistics()
+            state = Mutex(initial)
             writerState = Mutex(loaded)
             prunedAt = Atomic(loaded.list.revision)
         } catch {
@@ -265,7 +267,7 @@ package final class PostgresTripStore: Sendable {
         while true {
             do {
                 let requests = batch.map(\.request)
-                let (results, steps) = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
+                let (results, steps, timing) = try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
                     let results = try tables.commit(
                         requests, joinedBy: { admittingLatecomers ? takeLatecomers(into: &batch) : [] }, to: &copy,
                         caughtUp: { caughtUp, steps in
@@ -273,10 +275,10 @@ package final class PostgresTripStore: Sendable {
                             publish(&caughtUp, steps: steps, after: seen)
                             seen = caughtUp.list.revision
                         })
-                    return (results, tables.steps)
+                    return (results, tables.steps, tables.timing)
                 }
                 for photo in results.compactMap(\.entry?.photo) { photoCache.keep(photo.bytes, for: photo.photo.digest) }
-                publish(&copy, steps: steps, after: seen, finishing: batch)
+                publish(&copy, steps: steps, after: seen, finishing: batch, timing: timing)
                 for (pending, planned) in zip(batch, results) { pending.completion(planned.result) }
                 return nil
             } catch {
@@ -368,15 +370,17 @@ package final class PostgresTripStore: Sendable {
     /// Makes `copy`, which a transaction or a catching up brought from revision `seen` to a
     /// newer one by `steps` (nil: it was read whole again), what reads see, and tells the
     /// listener every change after `seen` (`reset` when they are more than the history holds,
-    /// or were pruned); the keys of `finishing`, a batch written, are no longer in flight.
-    /// Then, outside the lock, the state swapped out into `copy` takes the same steps, and is
-    /// the writer's copy again.
+    /// or were pruned); the keys of `finishing`, a batch written, are no longer in flight, and
+    /// its transaction's `timing` is counted. Then, outside the lock, the state swapped out
+    /// into `copy` takes the same steps, and is the writer's copy again.
     package func publish(
-        _ copy: inout PostgresTripTables.State, steps: [PostgresTripTables.Step]?, after seen: UInt64, finishing batch: [PendingWrite] = []
+        _ copy: inout PostgresTripTables.State, steps: [PostgresTripTables.Step]?, after seen: UInt64, finishing batch: [PendingWrite] = [],
+        timing: WriteTransactionTiming? = nil
     ) {
         state.withLock { state in
             swap(&state.tables, &copy)
             Self.finish(batch, failure: nil, in: &state)
+            if let timing { state.statistics.writeTransactions?.record(timing) }
             guard let listener = state.listener else { return }
             if let events = state.tables.history.events(after: seen) {
                 for event in events { listener(event) }

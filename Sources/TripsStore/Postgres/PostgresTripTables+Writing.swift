@@ -29,18 +29,22 @@ extension PostgresTripTables {
     /// feed without waiting for this transaction's writes and flush. `steps` starts anew after it.
     ///
     /// The transaction's session is named after the first request's trace context
-    /// (`lockingStateRow(naming:)`).
+    /// (`lockingStateRow(naming:)`). Once it commits, `timing` says how long each of its phases
+    /// took, and how many changes it made and replayed.
     package func commit(
         _ requests: [ChangeRequest], joinedBy latecomers: () -> [ChangeRequest] = { [] }, to state: inout State,
         caughtUp: (inout State, [Step]?) -> Void = { _, _ in }
     ) throws(PostgresStoreError) -> [PlannedChange] {
         steps = []
-        return try transaction("BEGIN") { () throws(PostgresStoreError) in
+        timing = nil
+        var timing = WriteTransactionTiming(at: SystemClock().now())
+        let results = try transaction("BEGIN") { () throws(PostgresStoreError) in
             // The changes after ours are asked for with the lock: one round trip (each statement
             // after the lock sees what the last writer committed).
             let seen = state.list.revision
             let traceparent = requests.lazy.compactMap(\.traceparent).first
             let opening = try queries([Self.lockingStateRow(naming: traceparent), Self.changes(after: state)])
+            timing.endPhase(at: SystemClock().now())
             let (revision, _) = try Self.revisionAndLastID(opening[0])
             guard revision >= state.list.revision else {
                 throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
@@ -59,6 +63,8 @@ extension PostgresTripTables {
                 caughtUp(&state, steps)
                 steps = []
             }
+            timing.replayed = Int(revision - seen)
+            timing.endPhase(at: SystemClock().now())
             if state.keys == nil {
                 let read = try readKeys(of: state.list)
                 state.keys = read
@@ -96,8 +102,13 @@ extension PostgresTripTables {
                     """,
                     [String(state.list.revision), String(state.list.lastIssuedID), Self.channel], prepared: true)
             }
+            timing.changes = changes.count
+            timing.endPhase(at: SystemClock().now())
             return results
         }
+        timing.endPhase(at: SystemClock().now())
+        self.timing = timing
+        return results
     }
 
     /// The changes' records, events and the position keys they gave (nil: a sort's, which

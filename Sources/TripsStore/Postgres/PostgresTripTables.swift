@@ -45,6 +45,8 @@ package final class PostgresTripTables {
     /// What the last `commit` or `catchUp` did to its state, in order (`State.redo`); nil when
     /// it read the state whole again.
     package internal(set) var steps: [Step]? = []
+    /// The phases of the last transaction `commit` made, once it committed; nil otherwise.
+    package internal(set) var timing: WriteTransactionTiming?
 
     init(connection: PostgresConnection) {
         self.connection = connection

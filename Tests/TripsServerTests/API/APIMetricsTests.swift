@@ -109,6 +109,18 @@ import TripsDomain
         #expect(value("trips_photos") == Double(photos.count) && value("trips_photo_bytes") == Double(photos.bytes))
         // No journal in memory or in PostgreSQL: nothing of one is counted.
         #expect(!samples.contains { $0.name.hasPrefix("trips_journal_") || $0.name.hasPrefix("trips_compactions") })
+        // PostgreSQL's write transactions: the one change, in one, with a time for each phase.
+        if store == .postgres {
+            #expect(value("trips_postgres_write_transactions_total") == 1)
+            #expect(value("trips_postgres_written_changes_total") == 1)
+            #expect(value("trips_postgres_replayed_changes_total") == 0)
+            for phase in ["lock", "catch_up", "plan", "commit"] {
+                #expect(value("trips_postgres_write_transaction_seconds_total", ["phase": phase]) ?? -1 >= 0, "\(phase)")
+            }
+            #expect(value("trips_postgres_write_transaction_seconds_total", ["phase": "commit"]) ?? 0 > 0)
+        } else {
+            #expect(!samples.contains { $0.name.hasPrefix("trips_postgres_") })
+        }
         #expect(value("trips_write_failures_total", ["kind": "no_space"]) == nil)
     }
 
