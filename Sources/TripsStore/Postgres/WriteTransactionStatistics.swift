@@ -1,10 +1,9 @@
-import TripsPlatform
-
 /// Where a PostgreSQL store's write transactions spend their time, for the metrics. A write
-/// transaction holds the `trips_state` row's lock from the answer to its first statements to
-/// its `COMMIT`'s, and every other instance's writer waits that long: with several instances
-/// taking writes, the phases after `lock`, summed, bound how many transactions all of them
-/// make in a second (README, PostgreSQL).
+/// transaction holds the `trips_state` row's lock from its first statement until PostgreSQL
+/// commits it, and every other instance's writer waits that long: with several instances
+/// taking writes, the phases after `lock` (which end a little later, once this instance has
+/// read `COMMIT`'s answer), summed over the instances, bound how many transactions all of
+/// them make in a second (README, PostgreSQL).
 package struct WriteTransactionStatistics: Sendable, Equatable {
     /// A write transaction's steps, in order.
     package enum Phase: Int, CaseIterable, Sendable {
@@ -48,30 +47,5 @@ package struct WriteTransactionStatistics: Sendable, Equatable {
         changes &+= UInt64(timing.changes)
         replayed &+= UInt64(timing.replayed)
         for phase in Phase.allCases { seconds[phase.rawValue] += timing.seconds(in: phase) }
-    }
-}
-
-/// One write transaction's phases as they pass (`WriteTransactionStatistics.Phase`): the
-/// instant each began, and the instant the last ended.
-package struct WriteTransactionTiming: Sendable {
-    private var instants: [MonotonicInstant]
-    package var changes = 0
-    package var replayed = 0
-
-    /// Starts the first phase now.
-    package init(at start: MonotonicInstant) {
-        instants = [start]
-        instants.reserveCapacity(WriteTransactionStatistics.Phase.allCases.count + 1)
-    }
-
-    /// Ends the phase under way at `instant`, which starts the next one.
-    package mutating func endPhase(at instant: MonotonicInstant) {
-        instants.append(instant)
-    }
-
-    /// How long `phase` took; 0 when it has not ended.
-    package func seconds(in phase: WriteTransactionStatistics.Phase) -> Double {
-        guard phase.rawValue + 1 < instants.count else { return 0 }
-        return Double(instants[phase.rawValue + 1].nanoseconds(since: instants[phase.rawValue])) / 1e9
     }
 }
