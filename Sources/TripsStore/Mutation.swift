@@ -14,19 +14,26 @@ package struct Mutation: Sendable {
     /// The answer to a change that did `outcome` (nil: nothing to do) and left `list`.
     package init(outcome: TripChangeOutcome?, list: TripList, returningList: Bool) {
         var tripVersion: UInt64?
+        var addedFavorites: [Trip] = []
         switch outcome {
         case .trip(let trip)?: tripVersion = list.version(of: trip.id)
         case .added(let trips)?: tripVersion = trips.first.flatMap { list.version(of: $0.id) }
+        case .addedFavorites(let ids)?: addedFavorites = list.inListOrder(ids).compactMap { list[$0] }
         default: break
         }
-        self.init(list: returningList ? list : nil, revision: list.revision, outcome: outcome, tripVersion: tripVersion)
+        self.init(
+            list: returningList ? list : nil, revision: list.revision, outcome: outcome, tripVersion: tripVersion,
+            addedFavorites: addedFavorites)
     }
 
-    package init(list: TripList?, revision: UInt64, outcome: TripChangeOutcome?, tripVersion: UInt64?) {
+    package init(
+        list: TripList?, revision: UInt64, outcome: TripChangeOutcome?, tripVersion: UInt64?, addedFavorites: [Trip] = []
+    ) {
         self.list = list
         self.revision = revision
         self.outcome = outcome
         self.tripVersion = tripVersion
+        self.addedFavorites = addedFavorites
     }
 
     /// The list right after this change, when `mutate` was asked for it. Only answers that
@@ -39,6 +46,12 @@ package struct Mutation: Sendable {
     package let outcome: TripChangeOutcome?
     /// For a change to one trip: the revision at which that trip last changed, for its ETag.
     package let tripVersion: UInt64?
+    /// For a favorite drop: the trips it made favorites, in list order, as its answer names
+    /// them; picked as the change is made, so that an answer without the favorites
+    /// (`Prefer: return=minimal`) needs no copy of the list. A drop that held one made the
+    /// store's next changes copy each page of trips they touched (the page was shared), under
+    /// the lock that orders PostgreSQL's writers.
+    package let addedFavorites: [Trip]
     /// With an idempotency key: the answer to give (the first one, when replayed).
     package var answer: StoredAnswer?
     /// The JSON object of the trip the change answers with, as its event wrote it

@@ -40,7 +40,8 @@
 #      instance under callgrind takes creates on one connection for BENCH_DURATION seconds
 #      after a warm-up, so that each is a transaction of its own (with more, how many share a
 #      transaction, and so the count, swung with the timing); the count is divided by the
-#      creates acknowledged. BENCH_CALLGRIND_OUT as in 6.
+#      creates acknowledged. BENCH_CALLGRIND_OUT as in 6. BENCH_WRITER_MIX=changes counts the mixed
+#      changes of step 4 instead (creates, merge patches, reorders, favorite drops, in turn).
 #
 #   scripts/bench/postgres.sh
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
@@ -71,6 +72,7 @@ STARTUP_TRIPS="${BENCH_STARTUP_TRIPS:-1000000}"
 CALLGRIND="${BENCH_CALLGRIND:-0}"
 REPLAY_ONLY="${BENCH_REPLAY_ONLY:-0}"
 WRITER_ONLY="${BENCH_WRITER_ONLY:-0}"
+WRITER_MIX="${BENCH_WRITER_MIX:-creates}"
 [[ "$CALLGRIND" != 1 && "$REPLAY_ONLY" != 1 && "$WRITER_ONLY" != 1 ]] || require_tool valgrind valgrind
 
 require_tool wrk wrk
@@ -286,18 +288,18 @@ measure_replay() {
 
 # measure_writer: step 7.
 measure_writer() {
-  echo "== PostgreSQL: the creates one instance writes, under callgrind" >&2
+  echo "== PostgreSQL: the $WRITER_MIX one instance writes, under callgrind" >&2
   local writer_pid dump
   WRAPPER=(valgrind --tool=callgrind --callgrind-out-file="$WORK/writer.%p" --dump-instr=no --)
   TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start --threads 1
   WRAPPER=()
   writer_pid="${PIDS[-1]}"
-  DURATION=2 changes creates "$PORT" 1 "$WORK/writer-warm-up.out"
+  DURATION=2 changes "$WRITER_MIX" "$PORT" 1 "$WORK/writer-warm-up.out"
   callgrind_control --zero "$writer_pid" >/dev/null
-  changes creates "$PORT" 1 "$WORK/writer.out"
+  changes "$WRITER_MIX" "$PORT" 1 "$WORK/writer.out"
   callgrind_control --dump=writer "$writer_pid" >/dev/null
   dump="$(ls "$WORK"/writer."$writer_pid".* | head -1)"
-  WRITTEN="$(grep -o 'acknowledged creates: [0-9]*' "$WORK/writer.out" | grep -o '[0-9]*$')"
+  WRITTEN="$(grep -o 'acknowledged [a-z]*: [0-9]*' "$WORK/writer.out" | grep -o '[0-9]*$')"
   WRITER_IR=$(($(callgrind_total "$dump") / WRITTEN))
   [[ -z "${BENCH_CALLGRIND_OUT:-}" ]] || cp "$dump" "$BENCH_CALLGRIND_OUT"
 }
@@ -306,7 +308,7 @@ if [[ "$WRITER_ONLY" == 1 ]]; then
   measure_writer
   echo
   echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }')"
-  echo "creates one instance writes: $WRITTEN acknowledged, $WRITER_IR instructions per create (every thread)"
+  echo "$WRITER_MIX one instance writes: $WRITTEN acknowledged, $WRITER_IR instructions per change (every thread)"
   exit 0
 fi
 

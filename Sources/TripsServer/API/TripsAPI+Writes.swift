@@ -118,21 +118,23 @@ extension TripsAPI {
         let condition = ifMatch(request)
         let isMinimal = request.prefersMinimalReturn
         return try change(
-            request, returningList: true,
+            request, returningList: !isMinimal,
             plan: { list throws(MutationError) in
                 try MutationError.check(condition, against: EntityTag.allList(list))
                 // The drop's lines were read and folded above, outside the store's lock.
                 return .makeFavorites(try rejecting { () throws(TripsError) in try list.resolve(drop) })
             }
         ) { [self] mutation throws(APIError) in
-            guard case .addedFavorites(let added)? = mutation.outcome, let list = mutation.list else {
-                throw .inconsistent
+            guard case .addedFavorites? = mutation.outcome else { throw .inconsistent }
+            var favorites: [Trip]?
+            if !isMinimal {
+                guard let list = mutation.list else { throw .inconsistent }
+                favorites = list.favorites
             }
-            let change = FavoritesChange(
-                added: list.inListOrder(added).compactMap { list[$0] }, favorites: isMinimal ? nil : list.favorites)
-            let etag = EntityTag.list(revision: list.revision, chosen.mediaType, chosen.language)
+            let change = FavoritesChange(added: mutation.addedFavorites, favorites: favorites)
+            let etag = EntityTag.list(revision: mutation.revision, chosen.mediaType, chosen.language)
             return represent(
-                change, as: chosen, etag: etag, revision: list.revision,
+                change, as: chosen, etag: etag, revision: mutation.revision,
                 extraFields: isMinimal ? [.preferenceApplied: "return=minimal"] : [:])
         }
     }

@@ -38,6 +38,24 @@ import TripsDomain
         #expect(record.withLock { $0.last?.storageError } == .closed)
     }
 
+    /// A favorite drop's change carries the trips it made favorites, in list order, whether or
+    /// not the list was asked for: an answer without the favorites names them holding no copy
+    /// of the list (which would make the store's next change copy what it touches).
+    @Test func aDropCarriesTheTripsItAddedWithoutTheList() throws {
+        let store = MemoryTripStore(seedSamples: true)
+        let record = Mutex<[Result<Mutation, MutationError>]>([])
+        store.mutate({ _ in .makeFavorites([3, 2, 3]) }) { result in record.withLock { $0.append(result) } }
+        store.mutate({ _ in .makeFavorites([2, 4]) }, returningList: true) { result in record.withLock { $0.append(result) } }
+        let (minimal, full) = try record.withLock { (try $0[0].get(), try $0[1].get()) }
+        #expect(minimal.list == nil)
+        #expect(minimal.addedFavorites.map(\.id) == [2, 3])
+        #expect(minimal.addedFavorites.allSatisfy { $0.isFavorite })
+        // Only the trip the second drop added (2 was a favorite already); the list as asked.
+        #expect(full.addedFavorites.map(\.id) == [4])
+        #expect(full.list?.favorites.map(\.id) == store.list.favorites.map(\.id))
+        store.close()
+    }
+
     @Test func anEmptyInMemoryStoreHasNoSamples() throws {
         let store = MemoryTripStore(seedSamples: false)
         defer { store.close() }
