@@ -27,7 +27,7 @@ package struct Mutation: Sendable {
     }
 
     package init(
-        list: TripList?, revision: UInt64, outcome: TripChangeOutcome?, tripVersion: UInt64?, addedFavorites: [Trip] = []
+        list: TripList?, revision: UInt64, outcome: TripChangeOutcome?, tripVersion: UInt64?, addedFavorites: [Trip]
     ) {
         self.list = list
         self.revision = revision
