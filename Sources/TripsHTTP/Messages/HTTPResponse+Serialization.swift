@@ -59,14 +59,14 @@ extension HTTPResponse {
         }
         Self.appendIdentityLines(requestID: requestID, trace: trace, to: &output)
         if let prepared, connection == .none {
-            if !omitContent, let whole = prepared.fieldLinesEndedAndContent {
-                output.append(contentsOf: whole)  // the end of the head and the content
+            if !omitContent, prepared.keepsContent {
+                output.append(contentsOf: prepared.fieldLinesAndContent)  // the end of the head and the content
                 return
             }
             output.append(contentsOf: prepared.fieldLinesEnded)  // the end of the head included
         } else {
             if let prepared {
-                output.append(contentsOf: prepared.fieldLinesEnded[..<(prepared.fieldLinesEnded.count - 2)])
+                output.append(contentsOf: prepared.fieldLinesAndContent[..<(prepared.headEnd - 2)])
             } else {
                 appendFieldLines(to: &output, framing: framing)
             }

@@ -101,13 +101,16 @@ final class PreparedHTTPHead: Sendable {
     /// `HTTP/1.1 200 OK\r\n`
     let statusLine: [UInt8]
     /// The handler's fields (minus those the connection owns) and Content-Length, each with
-    /// CRLF, and the CRLF that ends the head: one append when no Connection field goes before it.
-    let fieldLinesEnded: [UInt8]
-    /// `fieldLinesEnded` and then the content, when the content is at most
-    /// `contentKeptAfterHead` bytes: most cached answers (a trip) go out with one append
-    /// where they took two, at about a hundred instructions each; a larger content's copy
-    /// costs more than an append, so it is not kept twice.
-    let fieldLinesEndedAndContent: [UInt8]?
+    /// CRLF, and the CRLF that ends the head (up to `headEnd`: one append when no Connection
+    /// field goes before it); then the content, when it is at most `contentKeptAfterHead`
+    /// bytes: most cached answers (a trip) go out with one append where they took two, at
+    /// about a hundred instructions each. A larger content's copy costs more than an append,
+    /// so it is not kept twice.
+    let fieldLinesAndContent: [UInt8]
+    /// Where the head ends in `fieldLinesAndContent`.
+    let headEnd: Int
+    /// Whether the content follows the head in `fieldLinesAndContent` (an empty one needs not).
+    let keepsContent: Bool
     /// Whether the handler asked to close the connection with `Connection: close`.
     let asksToClose: Bool
 
@@ -120,16 +123,17 @@ final class PreparedHTTPHead: Sendable {
         response.appendFieldLines(to: &fieldLines)
         fieldLines.append(contentsOf: "\r\n".utf8)
         self.statusLine = statusLine
-        fieldLinesEnded = fieldLines
+        headEnd = fieldLines.count
         let content = response.body
-        fieldLinesEndedAndContent =
-            response.status.allowsContent && !content.isEmpty && content.count <= Self.contentKeptAfterHead
-            ? fieldLines + content : nil
+        keepsContent = response.status.allowsContent && !content.isEmpty && content.count <= Self.contentKeptAfterHead
+        if keepsContent { fieldLines += content }
+        fieldLinesAndContent = fieldLines
         asksToClose = response.computeAsksToClose()
     }
 
+    /// The field lines and the CRLF that ends the head.
+    var fieldLinesEnded: ArraySlice<UInt8> { fieldLinesAndContent[..<headEnd] }
+
     /// The bytes it holds besides the response's own fields and content.
-    var byteCount: Int {
-        statusLine.count + fieldLinesEnded.count + (fieldLinesEndedAndContent?.count ?? 0)
-    }
+    var byteCount: Int { statusLine.count + fieldLinesAndContent.count }
 }

@@ -43,7 +43,7 @@ import Testing
         let response = HTTPResponse(
             status: status, headerFields: [.contentType: "text/plain"], body: Array(repeating: 0x61, count: contentLength))
         let prepared = response.prepared()
-        #expect((prepared.preparedHead?.fieldLinesEndedAndContent != nil) == isKept)
+        #expect(prepared.preparedHead?.keepsContent == isKept)
         for connection in [HTTPResponse.ConnectionField.none, .close] {
             for omitContent in [false, true] {
                 let formatted = Self.written(response, omitContent: omitContent, connection: connection, requestID: .generated(7))
