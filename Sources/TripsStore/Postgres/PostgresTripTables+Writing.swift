@@ -37,14 +37,14 @@ extension PostgresTripTables {
     ) throws(PostgresStoreError) -> [PlannedChange] {
         steps = []
         timing = nil
-        var timing = WriteTransactionTiming(at: SystemClock().now())
+        var phases = WriteTransactionTiming(at: SystemClock().now())
         let results = try transaction("BEGIN") { () throws(PostgresStoreError) in
             // The changes after ours are asked for with the lock: one round trip (each statement
             // after the lock sees what the last writer committed).
             let seen = state.list.revision
             let traceparent = requests.lazy.compactMap(\.traceparent).first
             let opening = try queries([Self.lockingStateRow(naming: traceparent), Self.changes(after: state)])
-            timing.endPhase(at: SystemClock().now())
+            phases.endPhase(at: SystemClock().now())
             let (revision, _) = try Self.revisionAndLastID(opening[0])
             guard revision >= state.list.revision else {
                 throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
@@ -63,8 +63,8 @@ extension PostgresTripTables {
                 caughtUp(&state, steps)
                 steps = []
             }
-            timing.replayed = Int(revision - seen)
-            timing.endPhase(at: SystemClock().now())
+            phases.replayed = Int(revision - seen)
+            phases.endPhase(at: SystemClock().now())
             if state.keys == nil {
                 let read = try readKeys(of: state.list)
                 state.keys = read
@@ -102,12 +102,12 @@ extension PostgresTripTables {
                     """,
                     [String(state.list.revision), String(state.list.lastIssuedID), Self.channel], prepared: true)
             }
-            timing.changes = changes.count
-            timing.endPhase(at: SystemClock().now())
+            phases.changes = changes.count
+            phases.endPhase(at: SystemClock().now())
             return results
         }
-        timing.endPhase(at: SystemClock().now())
-        self.timing = timing
+        phases.endPhase(at: SystemClock().now())
+        timing = phases
         return results
     }
 
