@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TripsDomain
 
@@ -344,6 +345,19 @@ import TripsDomain
         #expect(stale.status == 412)
     }
 
+    /// A minimal drop asks the store for no copy of the list (which would make its next
+    /// changes copy what they touch); the full answer, which lists every favorite, does.
+    @Test func aMinimalDropAsksTheStoreForNoList() async throws {
+        let store = ListRequestRecordingStore()
+        let api = try await APIServer(store: store)
+        defer { api.stop() }
+        let minimal = try await api.request(
+            "PATCH", "/favorites", headers: ["Content-Type": "application/json", "Prefer": "return=minimal"], body: "[3, 2]")
+        #expect(minimal.text == #"{"added":[2,3]}"#)
+        _ = try await api.json("POST", "/favorites", "[6]")
+        #expect(store.returningList.withLock { $0 } == [false, true])
+    }
+
     /// A favorite drop answered with `added` alone (the text: its first line), and the same
     /// tag and revision as the full answer would have.
     @Test(arguments: TestStore.all) func aMinimalDropAnswersWhatWasAddedWithoutTheFavorites(store: TestStore) async throws {
@@ -364,5 +378,26 @@ import TripsDomain
         #expect(full.field("Preference-Applied") == nil)
         guard case .array(let favorites)? = try full.member("favorites") else { throw TestFailure("the full answer lists no favorites") }
         #expect(favorites.count == 6)
+    }
+}
+
+/// A store in memory that notes, for each change submitted, whether it asked for the list.
+private final class ListRequestRecordingStore: TripStoring {
+    let base = MemoryTripStore(seedSamples: true)
+    let returningList = Mutex<[Bool]>([])
+
+    var keepsAJournal: Bool { false }
+    var list: TripList { base.list }
+    var statistics: (store: StoreStatistics, trips: Int, revision: UInt64) { base.statistics }
+    var writeFailure: StorageError? { base.writeFailure }
+    func read<T>(_ body: (borrowing TripList) throws -> T) rethrows -> T { try base.read(body) }
+    func withHistory<T>(_ body: (ChangeHistory) throws -> T) rethrows -> T { try base.withHistory(body) }
+    func setChangeListener(_ listener: @escaping @Sendable (ChangeEvent) -> Void) { base.setChangeListener(listener) }
+    func photo(digest: String) throws(StorageError) -> PhotoBytes? { base.photo(digest: digest) }
+    func close() { base.close() }
+
+    func submit(_ request: ChangeRequest, completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void) {
+        returningList.withLock { $0.append(request.returningList) }
+        base.submit(request, completion: completion)
     }
 }
