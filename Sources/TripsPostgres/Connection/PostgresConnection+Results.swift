@@ -7,14 +7,18 @@ extension PostgresConnection {
     /// ReadyForQuery. After an ErrorResponse the server skips to ReadyForQuery. A named
     /// statement whose Parse completed is prepared from then on, whatever follows. The last
     /// statement's rows go to `eachRowOfLast` when there is one, and its result holds none.
+    /// `handing.answered` gets the results up to the statement at `handing.index` once they
+    /// are read.
     func readExtendedQueryResults(
         _ plans: [PostgresPreparedStatements.Plan], deadline: ContinuousClock.Instant,
-        eachRowOfLast: ((PostgresRowValues) -> Void)?
+        eachRowOfLast: ((PostgresRowValues) -> Void)?, handing: (index: Int, answered: ([PostgresRows]) -> Void)? = nil
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         enum Stage { case parse, bind, describe, rows, done }
         let count = plans.count
         var results: [PostgresRows] = []
         results.reserveCapacity(count)
+        answeredStatements = 0
+        defer { answeredStatements = results.count }
         func firstStage(of index: Int) -> Stage { index == count ? .done : plans[index].isParsed ? .parse : .bind }
         var stage = firstStage(of: 0)
         var columns: [String] = []
@@ -76,6 +80,7 @@ extension PostgresConnection {
                 let tag = if case .commandComplete(let tag) = message { tag } else { "" }
                 results.append(PostgresRows(columns: columns, rows: rows, commandTag: tag))
                 (columns, rows) = ([], [])
+                if let handing, results.count == handing.index + 1 { handing.answered(results) }
                 stage = firstStage(of: results.count)
             case (.done, .readyForQuery(let status)):
                 transactionStatus = status

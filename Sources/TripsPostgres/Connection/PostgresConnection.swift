@@ -48,6 +48,10 @@ package final class PostgresConnection {
 
     /// The transaction state the last ReadyForQuery reported.
     package internal(set) var transactionStatus: PostgresTransactionStatus = .idle
+    /// How many statements of the last `pipeline` the server finished before it answered or
+    /// failed. After a session ended mid-pipeline, the next one may have been under way, and
+    /// those past it never ran.
+    package internal(set) var answeredStatements = 0
     /// The server's run-time settings (`server_version`, `client_encoding`, `TimeZone`, …), as
     /// ParameterStatus messages reported them, at start-up and on every change.
     /// At most `maxParameters` names (PostgreSQL reports about fifteen): a server naming new
@@ -143,15 +147,27 @@ package final class PostgresConnection {
         }
     }
 
+    /// `pipeline`, with the server asked to send the answers up to the statement at `index`
+    /// at once (a Flush after it), and `answered` handed them as soon as they are read: what
+    /// the caller can act on while the server runs the statements after it.
+    package func pipeline(
+        _ statements: [PostgresStatement], handingAnswersThrough index: Int, to answered: ([PostgresRows]) -> Void
+    ) throws(PostgresConnectionError) -> [PostgresRows] {
+        try withoutActuallyEscaping(answered) { (answered) throws(PostgresConnectionError) in
+            try run(statements, eachRowOfLast: nil, handing: (index, answered))
+        }
+    }
+
     /// Sends `statements` with one Sync and reads their results (`pipeline`).
     private func run(
-        _ statements: [PostgresStatement], eachRowOfLast: ((PostgresRowValues) -> Void)?
+        _ statements: [PostgresStatement], eachRowOfLast: ((PostgresRowValues) -> Void)?,
+        handing: (index: Int, answered: ([PostgresRows]) -> Void)? = nil
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         try perform { () throws(PostgresConnectionError) in
             let deadline = ContinuousClock.now + configuration.queryTimeout
-            let (messages, plans) = prepared.messages(for: statements)
+            let (messages, plans) = prepared.messages(for: statements, flushingAfter: handing?.index)
             try send(messages, deadline: deadline)
-            return try readExtendedQueryResults(plans, deadline: deadline, eachRowOfLast: eachRowOfLast)
+            return try readExtendedQueryResults(plans, deadline: deadline, eachRowOfLast: eachRowOfLast, handing: handing)
         }
     }
 

@@ -43,10 +43,11 @@ struct PostgresPreparedStatements {
         func hash(into hasher: inout Hasher) { hasher.combine(sql.utf8.count) }
     }
 
-    /// The messages that run `statements` in order, Sync last, and how each runs.
-    func messages(for statements: [PostgresStatement]) -> (messages: [FrontendMessage], plans: [Plan]) {
+    /// The messages that run `statements` in order, Sync last, and how each runs; a Flush after
+    /// the statement at `flushed`, so that the server sends the answers up to it at once.
+    func messages(for statements: [PostgresStatement], flushingAfter flushed: Int? = nil) -> (messages: [FrontendMessage], plans: [Plan]) {
         var messages: [FrontendMessage] = []
-        messages.reserveCapacity(statements.count * 4 + 1)
+        messages.reserveCapacity(statements.count * 4 + 2)
         var plans: [Plan] = []
         plans.reserveCapacity(statements.count)  // grown from nothing, a create's took four copies
         // Named in this pipeline: a second use of one binds to the name its first Parse gives.
@@ -71,6 +72,7 @@ struct PostgresPreparedStatements {
             messages.append(.bind(portal: "", statement: plan.name ?? "", parameters: statement.parameters))
             if plan.columns == nil { messages.append(.describe(.portal(""))) }
             messages.append(.execute(portal: "", maxRows: 0))
+            if plans.count == flushed { messages.append(.flush) }
             plans.append(plan)
         }
         messages.append(.sync)

@@ -26,6 +26,8 @@ package enum FrontendMessage: Sendable, Hashable {
     case execute(portal: String, maxRows: Int32)
     /// Sync: ends an extended query; the server answers with ReadyForQuery, after an error too.
     case sync
+    /// Flush: asks the server to send what it has answered so far, without waiting for Sync.
+    case flush
     /// Query: the simple protocol, for fixed SQL we write (`BEGIN`, `LISTEN trips`), never data.
     case query(String)
     /// Terminate: a polite goodbye before closing the socket.
@@ -151,6 +153,8 @@ package enum FrontendMessage: Sendable, Hashable {
             writer.int32(maxRows)
         case .sync:
             writer.beginMessage(type: UInt8(ascii: "S"))
+        case .flush:
+            writer.beginMessage(type: UInt8(ascii: "H"))
         case .query(let sql):
             writer.beginMessage(type: UInt8(ascii: "Q"))
             try writer.cString(sql, .query)

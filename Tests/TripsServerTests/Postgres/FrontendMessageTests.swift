@@ -42,6 +42,7 @@ import Testing
         (.describe(.statement("s1")), Wire.message("D", [UInt8(ascii: "S")] + Wire.cString("s1"))),
         (.execute(portal: "", maxRows: 0), Wire.message("E", [0] + Wire.int32(0))),
         (.sync, Wire.message("S", [])),
+        (.flush, Wire.message("H", [])),
         (.query("LISTEN trips"), Wire.message("Q", Wire.cString("LISTEN trips"))),
         (.terminate, Wire.message("X", [])),
         (

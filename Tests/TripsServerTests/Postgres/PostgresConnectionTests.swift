@@ -64,6 +64,27 @@ import Testing
         #expect(try connection.waitForNotifications(timeout: .zero).map(\.payload) == ["x"])
     }
 
+    /// A Flush follows the statement whose answers are asked for at once, and they are handed
+    /// over before the rest are read: here the server says the rest only once they were.
+    @Test func theAnswersUpToAStatementAreHandedOverBeforeTheRestAreRead() throws {
+        let (server, connection) = try Self.connected()
+        try server.say(
+            Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(["a"]) + Wire.dataRow(["first"])
+                + Wire.commandComplete("SELECT 1"))
+        let rest =
+            Wire.message("1", []) + Wire.message("2", []) + Wire.message("n", []) + Wire.commandComplete("UPDATE 1")
+            + Wire.readyForQuery()
+        var handed: [[String]] = []
+        let statements = [PostgresStatement("SELECT 'first'"), PostgresStatement("UPDATE trips_state SET revision = 2")]
+        let results = try connection.pipeline(statements, handingAnswersThrough: 0) { (answered: [PostgresRows]) in
+            handed.append(answered.map { $0.commandTag })
+            try? server.say(rest)
+        }
+        #expect(handed == [["SELECT 1"]])
+        #expect(results.map { $0.commandTag } == ["SELECT 1", "UPDATE 1"])
+        #expect(frontendMessages(server.heard()).map(\.type) == ["P", "B", "D", "E", "H", "P", "B", "D", "E", "S"])
+    }
+
     @Test func aStatementThatFailsAfterSomeRowsThrowsOnceTheServerIsReadyAndTheConnectionGoesOn() throws {
         let (server, connection) = try Self.connected()
         try server.say(
