@@ -26,10 +26,15 @@ public struct ChangeEvent: Sendable, Hashable {
     package let tripObject: Range<Int>?
 
     public init(revision: UInt64, name: String, data: [UInt8]) {
+        self.init(revision: revision, name: name, data: data, tripObject: nil)
+    }
+
+    /// An event this server wrote, whose one trip's JSON object stands at `tripObject` in `data`.
+    package init(revision: UInt64, name: String, data: [UInt8], tripObject: Range<Int>?) {
         self.revision = revision
         self.name = name
         self.data = data
-        tripObject = nil
+        self.tripObject = tripObject
     }
 
     /// The JSON object of the one trip the event carries, when `tripObject` says where it is.

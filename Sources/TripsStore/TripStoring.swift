@@ -34,14 +34,16 @@ package protocol TripStoring: AnyObject, Sendable {
 extension TripStoring {
     /// Submits the change `plan` makes (`ChangeRequest` says what the parts are); `photo`
     /// brings the bytes of the photo a `.setPhoto` change sets, `traceparent` the request's
-    /// trace context.
+    /// trace context, `readsNoList` that the plan makes the same change whatever the list.
     package func mutate(
         _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?, returningList: Bool = false,
-        idempotency: IdempotencyRequest? = nil, photo: PhotoBytes? = nil, traceparent: String? = nil,
+        idempotency: IdempotencyRequest? = nil, photo: PhotoBytes? = nil, traceparent: String? = nil, readsNoList: Bool = false,
         completion: @escaping @Sendable (Result<Mutation, MutationError>) -> Void
     ) {
         submit(
-            ChangeRequest(plan: plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: traceparent),
+            ChangeRequest(
+                plan: plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: traceparent,
+                readsNoList: readsNoList),
             completion: completion)
     }
 }

@@ -136,28 +136,29 @@ per_change() { awk -v ticks="$1" -v changes="$2" -v hz="$(getconf CLK_TCK)" 'BEG
 # CPU_INSTANCES and CPU_POSTGRES (µs of CPU per change: every running instance's, and the
 # cluster's), the summaries in WORK/NAME-<index>.out.
 # write_transactions PORT...: the instances' write transactions so far, summed from their
-# /metrics: "transactions changes replayed" and the seconds of each phase (lock, catch_up,
-# plan, commit).
+# /metrics: "transactions changes replayed", the seconds of each phase (lock, catch_up,
+# plan, commit) and how many were append transactions.
 write_transactions() {
   local port
   for port in "$@"; do curl -fsS "http://127.0.0.1:$port/metrics"; done | awk '
     $1 == "trips_postgres_write_transactions_total" { t += $2 }
+    $1 == "trips_postgres_append_transactions_total" { x += $2 }
     $1 == "trips_postgres_written_changes_total" { c += $2 }
     $1 == "trips_postgres_replayed_changes_total" { r += $2 }
     $1 ~ /^trips_postgres_write_transaction_seconds_total\{phase="/ { split($1, p, "\""); s[p[2]] += $2 }
-    END { printf "%d %d %d %.9f %.9f %.9f %.9f\n", t, c, r, s["lock"], s["catch_up"], s["plan"], s["commit"] }'
+    END { printf "%d %d %d %.9f %.9f %.9f %.9f %d\n", t, c, r, s["lock"], s["catch_up"], s["plan"], s["commit"], x }'
 }
 
 # transactions_row BEFORE AFTER: a row of the transactions table, from two write_transactions:
-# how many, their changes and replayed changes each, and each phase's milliseconds each; and
-# the lock held (every phase but the wait for it) per change, in µs.
+# how many, of them append transactions, their changes and replayed changes each, and each
+# phase's milliseconds each.
 transactions_row() {
   awk -v before="$1" -v after="$2" 'BEGIN {
     split(before, b, " "); split(after, a, " ")
     n = a[1] - b[1]; if (n <= 0) { print "| 0 | | | | | | | |"; exit }
-    for (i = 1; i <= 7; i++) d[i] = a[i] - b[i]
-    printf "| %d | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.0f |\n", n, d[2] / n, d[3] / n,
-      d[4] * 1000 / n, d[5] * 1000 / n, d[6] * 1000 / n, d[7] * 1000 / n, (d[5] + d[6] + d[7]) * 1e6 / d[2]
+    for (i = 1; i <= 8; i++) d[i] = a[i] - b[i]
+    printf "| %d | %d | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f |\n", n, d[8], d[2] / n, d[3] / n,
+      d[4] * 1000 / n, d[5] * 1000 / n, d[6] * 1000 / n, d[7] * 1000 / n
   }'
 }
 
@@ -433,8 +434,8 @@ echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ra
 echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms | $(ratio "$mixed_rate" "$pgbench_rate") | ${mixed_cpu} |"
 [[ -z "$journal_rate" ]] || echo "| creates, one instance on its journal | ${journal_rate} | $(p99 "$WORK/journal.out") ms | $(ratio "$journal_rate" "$pgbench_rate") | | |"
 echo
-echo "The instances' write transactions in those steps (from their /metrics), each on average: the wait for the state row's lock, then, with it held, catching up on the other instances' changes, planning, and the statements, flush and COMMIT (the lock goes when PostgreSQL commits, a little before the instance reads that); and those three per change made:"
-echo "| what | transactions | changes | replayed | lock wait, ms | catch-up, ms | plan, ms | commit, ms | held, µs a change |"
+echo "The instances' write transactions in those steps (from their /metrics), each on average. A transaction of the present path waits for the state row's lock, then, with it held, catches up on the other instances' changes, plans, and sends the statements, flush and COMMIT. An append transaction (lone creates at the end) plans first, then sends everything at once and waits for the lock, PostgreSQL's writing, flush and COMMIT in commit, and catches up last, without the lock:"
+echo "| what | transactions | appends | changes | replayed | lock wait, ms | catch-up, ms | plan, ms | commit, ms |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 echo "| creates, two instances ${two_transactions}"
 echo "| creates, four instances ${four_transactions}"

@@ -67,6 +67,10 @@ extension TripsAPI {
     private static func writeTransactions(_ transactions: WriteTransactionStatistics, to text: inout MetricsText) {
         text.family("trips_postgres_write_transactions_total", "counter", "Write transactions committed in PostgreSQL.")
         text.sample("trips_postgres_write_transactions_total", [:], Double(transactions.transactions))
+        text.family(
+            "trips_postgres_append_transactions_total", "counter",
+            "Of them, append transactions: new trips at the end in one round trip, the lock held by PostgreSQL alone.")
+        text.sample("trips_postgres_append_transactions_total", [:], Double(transactions.appendTransactions))
         text.family("trips_postgres_written_changes_total", "counter", "Changes those transactions made.")
         text.sample("trips_postgres_written_changes_total", [:], Double(transactions.changes))
         text.family(
@@ -75,7 +79,8 @@ extension TripsAPI {
         text.sample("trips_postgres_replayed_changes_total", [:], Double(transactions.replayed))
         text.family(
             "trips_postgres_write_transaction_seconds_total", "counter",
-            "Time those transactions took, by phase: lock (waiting for the state row's lock), then with it held catch_up, plan and commit.")
+            "Time those transactions took, by phase: lock (waiting for the state row's lock), then with it held catch_up, plan and commit; "
+                + "an append transaction plans first, then waits, writes and commits in commit, and catches up last.")
         for phase in WriteTransactionStatistics.Phase.allCases {
             text.sample("trips_postgres_write_transaction_seconds_total", ["phase": phase.label], transactions.seconds[phase.rawValue])
         }

@@ -20,15 +20,16 @@ extension TripsAPI {
             try MutationError.check(condition, against: EntityTag.allList(list))
             return .add(new.drafts, before: before)
         }
+        let readsNoList = condition == nil && before == nil
         if new.isList {
             let chosen = try negotiate([Trip].self, for: request)
-            return try change(request, plan: plan) { [self] mutation throws(APIError) in
+            return try change(request, readsNoList: readsNoList, plan: plan) { [self] mutation throws(APIError) in
                 guard case .added(let trips)? = mutation.outcome else { throw .inconsistent }
                 return represent(trips, as: chosen, status: .created, revision: mutation.revision)
             }
         }
         let chosen = try negotiate(Trip.self, for: request)
-        return try change(request, plan: plan) { [self] mutation throws(APIError) in
+        return try change(request, readsNoList: readsNoList, plan: plan) { [self] mutation throws(APIError) in
             guard case .added(let trips)? = mutation.outcome, let trip = trips.first, let version = mutation.tripVersion else {
                 throw .inconsistent
             }

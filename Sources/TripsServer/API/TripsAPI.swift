@@ -337,8 +337,10 @@ extension TripsAPI {
     /// With an `Idempotency-Key` (in the scope of the request's token), the answer is made as
     /// the change is planned and kept with it (a large body as what the change did), so a
     /// retry of the same request gets it again instead of a second change.
+    ///
+    /// `readsNoList`: `plan` makes the same change whatever the list (`ChangeRequest.readsNoList`).
     func change(
-        _ request: HTTPRequest, pathID: Int? = nil, returningList: Bool = false, photo: PhotoBytes? = nil,
+        _ request: HTTPRequest, pathID: Int? = nil, returningList: Bool = false, photo: PhotoBytes? = nil, readsNoList: Bool = false,
         plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?,
         answer: @escaping @Sendable (Mutation) throws(APIError) -> HTTPResponse
     ) throws(APIError) -> HTTPReply {
@@ -363,7 +365,8 @@ extension TripsAPI {
                 }
             }
             store.mutate(
-                plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: responder.trace?.traceparent
+                plan, returningList: returningList, idempotency: idempotency, photo: photo, traceparent: responder.trace?.traceparent,
+                readsNoList: readsNoList
             ) { result in
                 if returningList { work.async { respond(result) } } else { respond(result) }
             }

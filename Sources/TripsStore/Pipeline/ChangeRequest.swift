@@ -18,4 +18,9 @@ package struct ChangeRequest: Sendable {
     /// <flags>`), which a store that writes to a database tags the transaction with, so a
     /// slow statement can be matched to its request; nil: untagged.
     var traceparent: String?
+    /// The plan neither reads the list nor checks a precondition against it (a create at the
+    /// end without `If-Match`): it makes the same change whatever the list, so a store may
+    /// plan it on any list and have the database give it its id, revision and place
+    /// (`PostgresTripTables.commitAppends`).
+    var readsNoList = false
 }

@@ -31,18 +31,31 @@ extension PostgresTripTables {
     /// The transaction's session is named after the first request's trace context
     /// (`lockingStateRow(naming:)`). Once it commits, `timing` says how long each of its phases
     /// took, and how many changes it made and replayed.
+    ///
+    /// A batch of lone appends, new trips at the end that read nothing of the list, is made in an
+    /// append transaction instead (`commitAppends`), without latecomers; `caughtUp` is handed
+    /// the other instances' changes before it while PostgreSQL writes it.
     package func commit(
         _ requests: [ChangeRequest], joinedBy latecomers: () -> [ChangeRequest] = { [] }, to state: inout State,
         caughtUp: (inout State, [Step]?) -> Void = { _, _ in }
     ) throws(PostgresStoreError) -> [PlannedChange] {
+        let traceparent = requests.lazy.compactMap(\.traceparent).first
+        let start = SystemClock().now()
+        if let appends = Appends(planning: requests) {
+            do throws(PostgresStoreError) {
+                return try commitAppends(appends, plannedFrom: start, naming: traceparent, to: &state, caughtUp: caughtUp)
+            } catch {
+                // A statement refused committed nothing, and the connection is in step: made below.
+                guard case .database(.server(let refusal)) = error, !refusal.endsSession else { throw error }
+            }
+        }
         steps = []
         timing = nil
-        var phases = WriteTransactionTiming(at: SystemClock().now())
+        var phases = WriteTransactionTiming(at: start)
         let results = try transaction("BEGIN") { () throws(PostgresStoreError) in
             // The changes after ours are asked for with the lock: one round trip (each statement
             // after the lock sees what the last writer committed).
             let seen = state.list.revision
-            let traceparent = requests.lazy.compactMap(\.traceparent).first
             let opening = try queries([Self.lockingStateRow(naming: traceparent), Self.changes(after: state)])
             phases.endPhase(at: SystemClock().now())
             let (revision, _) = try Self.revisionAndLastID(opening[0])
@@ -287,6 +300,13 @@ extension PostgresTripTables {
         columns.appendArray(count: trips.count) { trips[$0].id }
         columns.appendArray(keys)
         columns.appendArray(versions)
+        appendFieldColumns(of: trips, to: &columns)
+        columns.appendArray(count: trips.count) { trips[$0].photo?.digest }
+        return columns
+    }
+
+    /// The trips' fields from `city` to `notes`, each column as one array literal.
+    static func appendFieldColumns(of trips: [Trip], to columns: inout PostgresParameters) {
         columns.appendArray(count: trips.count) { trips[$0].city }
         columns.appendArray(count: trips.count) { trips[$0].country }
         columns.appendArray(count: trips.count) { trips[$0].nights }
@@ -295,7 +315,5 @@ extension PostgresTripTables {
         columns.appendArray(count: trips.count) { trips[$0].exactPrice.digits }
         columns.appendArray(count: trips.count) { String(trips[$0].start.timeIntervalSinceReferenceDate) }
         columns.appendArray(count: trips.count) { trips[$0].notes }
-        columns.appendArray(count: trips.count) { trips[$0].photo?.digest }
-        return columns
     }
 }

@@ -16,7 +16,9 @@ import TripsPostgres
 /// Statements whose answer nothing waits for (`execute`: the writes, `BEGIN`) are queued and
 /// sent with the next query, or with `COMMIT`, in one pipeline: a transaction is two round
 /// trips (lock and catch up; write and commit), whatever it holds, with one statement per
-/// table and kind of write (`PendingTripRows`).
+/// table and kind of write (`PendingTripRows`). A batch of new trips at the end that read
+/// nothing of the list is one round trip, the lock held by PostgreSQL alone
+/// (`commitAppends`).
 package final class PostgresTripTables {
     /// What `NOTIFY` announces a new revision on.
     static let channel = "trips_changes"

@@ -1,7 +1,8 @@
 /// The PostgreSQL store's tables, as the migrations that make them.
 ///
 /// - `trips_state`: one row, the list's revision and the highest id issued. Every write
-///   locks it (`FOR UPDATE`) first, which makes writers of all instances take turns.
+///   locks it (`FOR UPDATE` first, or an append transaction's `UPDATE`), which makes writers
+///   of all instances take turns.
 /// - `trips`: one row per trip; `position` orders the list (keys with gaps, `TripPositions`,
 ///   so moving k trips rewrites k rows; unique once a transaction ends, since spreading keys
 ///   out rewrites several rows in one statement). `start` is the `Double` the API holds:

@@ -31,6 +31,9 @@ package struct WriteTransactionStatistics: Sendable, Equatable {
 
     /// Write transactions committed.
     package var transactions: UInt64 = 0
+    /// Of them, append transactions (`PostgresTripTables.commitAppends`): one round trip, in
+    /// which PostgreSQL alone holds the lock.
+    package var appendTransactions: UInt64 = 0
     /// Changes they made (a change refused in one, or answered by its idempotency key, is
     /// not counted).
     package var changes: UInt64 = 0
@@ -44,6 +47,7 @@ package struct WriteTransactionStatistics: Sendable, Equatable {
     /// Counts one committed transaction.
     package mutating func record(_ timing: WriteTransactionTiming) {
         transactions &+= 1
+        if timing.isAppends { appendTransactions &+= 1 }
         changes &+= UInt64(timing.changes)
         replayed &+= UInt64(timing.replayed)
         for phase in Phase.allCases { seconds[phase.rawValue] += timing.seconds(in: phase) }

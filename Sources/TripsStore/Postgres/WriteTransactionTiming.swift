@@ -1,26 +1,42 @@
 import TripsPlatform
 
-/// One write transaction's phases as they pass (`WriteTransactionStatistics.Phase`): the
-/// instant each began, and the instant the last ended.
+/// One write transaction's phases (`WriteTransactionStatistics.Phase`): how long each took.
+/// A transaction of the present path passes them in order (`endPhase`); an append transaction
+/// (`PostgresTripTables.commitAppends`) in an order of its own (`add`).
 package struct WriteTransactionTiming: Sendable {
-    private var instants: [MonotonicInstant]
+    private var seconds = Array(repeating: 0.0, count: WriteTransactionStatistics.Phase.allCases.count)
+    /// The phase `endPhase` ends next, and when it began.
+    private var phase = 0
+    private var since: MonotonicInstant
     package var changes = 0
     package var replayed = 0
+    /// Whether the transaction was an append transaction.
+    package var isAppends = false
 
     /// Starts the first phase now.
     package init(at start: MonotonicInstant) {
-        instants = [start]
-        instants.reserveCapacity(WriteTransactionStatistics.Phase.allCases.count + 1)
+        since = start
     }
 
     /// Ends the phase under way at `instant`, which starts the next one.
     package mutating func endPhase(at instant: MonotonicInstant) {
-        instants.append(instant)
+        guard phase < seconds.count else { return }
+        seconds[phase] += Self.seconds(from: since, to: instant)
+        phase += 1
+        since = instant
+    }
+
+    /// Counts the time from `start` to `end` in `phase`.
+    package mutating func add(_ phase: WriteTransactionStatistics.Phase, from start: MonotonicInstant, to end: MonotonicInstant) {
+        seconds[phase.rawValue] += Self.seconds(from: start, to: end)
     }
 
     /// How long `phase` took; 0 when it has not ended.
     package func seconds(in phase: WriteTransactionStatistics.Phase) -> Double {
-        guard phase.rawValue + 1 < instants.count else { return 0 }
-        return Double(instants[phase.rawValue + 1].nanoseconds(since: instants[phase.rawValue])) / 1e9
+        seconds[phase.rawValue]
+    }
+
+    private static func seconds(from start: MonotonicInstant, to end: MonotonicInstant) -> Double {
+        Double(end.nanoseconds(since: start)) / 1e9
     }
 }

@@ -112,6 +112,7 @@ import TripsDomain
         // PostgreSQL's write transactions: the one change, in one, with a time for each phase.
         if store == .postgres {
             #expect(value("trips_postgres_write_transactions_total") == 1)
+            #expect(value("trips_postgres_append_transactions_total") == 0, "a favorite is not an append")
             #expect(value("trips_postgres_written_changes_total") == 1)
             #expect(value("trips_postgres_replayed_changes_total") == 0)
             for phase in ["lock", "catch_up", "plan", "commit"] {

@@ -11,9 +11,10 @@ enum ConcurrentWriters {
     static let raceRounds = 8
 
     /// One writer's fixed mix of changes, all on trips of its own (so every one is planned to
-    /// succeed, and to change something): a create at the end, a favorite drop of it, a reorder
-    /// of it to the front (or to the end when it is in front), a create in front of an anchor,
-    /// another reorder, and a delete of its oldest trip.
+    /// succeed, and to change something): a create at the end (a lone append, made in an append
+    /// transaction when its batch holds only such), a favorite drop of it, a reorder of it to the
+    /// front (or to the end when it is in front), a create in front of an anchor, another
+    /// reorder, and a delete of its oldest trip.
     ///
     /// `midway` runs once half the steps are made (the fault of a test). With a log that
     /// tolerates refusals, a change refused by the database (`.storage`: one cut off, which may
@@ -25,9 +26,11 @@ enum ConcurrentWriters {
         for step in 0..<stepsPerWriter {
             if step == stepsPerWriter / 2 { midway?() }
             let change: (name: String, ids: [Trip.ID]?, plan: @Sendable (TripList) throws(MutationError) -> TripChange?)
+            var readsNoList = false
             switch mine.isEmpty ? 0 : step % 6 {
             case 0, 3:
                 let before = step % 6 == 3 ? anchors[step % anchors.count] : nil
+                readsNoList = before == nil
                 change = ("created", nil, { _ in .add([storageDraft("Writer \(name) \(step)")], before: before) })
             case 1:
                 let newest = mine[mine.count - 1]
@@ -48,7 +51,7 @@ enum ConcurrentWriters {
                     }
                 )
             }
-            let result = mutateWaiting(store, change.plan)
+            let result = mutateWaiting(store, readsNoList: readsNoList, change.plan)
             if case .failure(.storage) = result, log.toleratesRefusals {
                 log.refused()
                 mine.removeAll()

@@ -1,4 +1,6 @@
 import Testing
+import TripsDomain
+
 @testable import TripsPlatform
 @testable import TripsPostgres
 @testable import TripsServer
@@ -72,5 +74,41 @@ import Testing
             }
         }
         #expect(error.handling == .retry)
+    }
+
+    /// An append transaction is one pipeline, `COMMIT` last. A session that ended before the
+    /// statements ahead of `COMMIT` were all answered never began it: the error is the
+    /// server's (made again on a new connection). Once they were, `COMMIT` may have run.
+    @Test(arguments: [false, true])
+    func anAppendTransactionsOutcomeIsUnknownOnlyOnceItsCommitMayHaveBegun(answeredAllButCommit: Bool) throws {
+        let (server, connection) = try PostgresConnectionTests.connected()
+        let tables = PostgresTripTables(connection: connection)
+        var state = PostgresTripTables.State(
+            list: TripList.samples, history: ChangeHistory(capacity: 10, revision: TripList.samples.revision), ledger: IdempotencyLedger(),
+            keys: nil)
+        let rowsAhead =
+            Self.rows(["revision", "last_issued_id", "pg_notify"], [[String(TripList.samples.revision), "6", ""]])
+            + Self.rows(["revision", "record", "positions", "event", "data"], [])
+            + Self.rows(["position"], [["393216"]])
+        try server.say(Self.finished("BEGIN") + (answeredAllButCommit ? rowsAhead : []) + Self.shutdown)
+        let error = try #require(throws: PostgresStoreError.self) {
+            try tables.commit([ChangeRequest(plan: { _ in .add(storageDraft("Faro")) }, readsNoList: true)], to: &state)
+        }
+        if answeredAllButCommit {
+            guard case .commitOutcomeUnknown = error else {
+                Issue.record("expected an unknown outcome, got \(error)")
+                return
+            }
+        } else {
+            #expect(error.handling == .reconnect, "\(error)")
+        }
+        #expect(state.list == TripList.samples, "nothing of it taken")
+    }
+
+    /// What the server says to a named statement's first run that answers `rows`: ParseComplete,
+    /// BindComplete, RowDescription, the DataRows, CommandComplete.
+    static func rows(_ columns: [String], _ rows: [[String?]]) -> [UInt8] {
+        Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(columns) + rows.flatMap(Wire.dataRow)
+            + Wire.commandComplete("SELECT \(rows.count)")
     }
 }

@@ -33,6 +33,7 @@ struct PostgresConcurrentHistoryLiveTests {
             run.log.racesWon == Self.raced * ConcurrentWriters.raceRounds, "of two racers on one If-Match, exactly one won, every round")
         #expect(run.audit.acknowledged.count == Self.planned)
         #expect(run.audit.feeds.map(\.count) == Array(repeating: Self.planned, count: Self.instances))
+        #expect(run.appendTransactions > 0, "creates at the end were made in append transactions, between the others")
         try Self.expectOneHistory(run, allowingUnanswered: 0)
     }
 
@@ -77,6 +78,8 @@ struct PostgresConcurrentHistoryLiveTests {
         let log: WriteLog
         /// How many sessions `endingSessionsMidway` ended.
         let sessionsEnded: Int
+        /// How many append transactions the stores made (`PostgresTripTables.commitAppends`).
+        let appendTransactions: UInt64
     }
 
     /// Seeds a new database through the first store, runs every writer (and, unless sessions
@@ -139,7 +142,8 @@ struct PostgresConcurrentHistoryLiveTests {
             }
             return HistoryRun(
                 audit: ChangeHistoryAudit(feeds: feeds.map(\.all), acknowledged: log.acknowledged), lists: stores.map(\.list),
-                histories: stores.map { store in store.withHistory { $0.all } }, log: log, sessionsEnded: ended.withLock { $0 })
+                histories: stores.map { store in store.withHistory { $0.all } }, log: log, sessionsEnded: ended.withLock { $0 },
+                appendTransactions: stores.reduce(0) { $0 + ($1.statistics.store.writeTransactions?.appendTransactions ?? 0) })
         }
     }
 }

@@ -116,12 +116,12 @@ func connectionError(_ body: () throws(PostgresConnectionError) -> some Any) -> 
 
 /// Submits the change `plan` makes to `store` and waits for its answer, on the calling thread.
 func mutateWaiting(
-    _ store: some TripStoring, idempotency: IdempotencyRequest? = nil,
+    _ store: some TripStoring, idempotency: IdempotencyRequest? = nil, readsNoList: Bool = false,
     _ plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange?
 ) -> Result<Mutation, MutationError> {
     let done = DispatchSemaphore(value: 0)
     let result = Mutex<Result<Mutation, MutationError>?>(nil)
-    store.mutate(plan, idempotency: idempotency) { outcome in
+    store.mutate(plan, idempotency: idempotency, readsNoList: readsNoList) { outcome in
         result.withLock { $0 = outcome }
         done.signal()
     }

@@ -17,7 +17,7 @@ struct PostgresTripTablesLiveTests {
 
     @Test func everyKindOfChangeReadsBackAsTheSameListHistoryAndKeys() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let instance = try Instance(schema: schema)
+            let instance = try TablesInstance(schema: schema)
             try instance.commit([.add(Self.samples, before: nil)] + everyKindOfChange)
             let keyed = ChangeRequest(
                 plan: { _ in .setFavorite(1, false) },
@@ -27,7 +27,7 @@ struct PostgresTripTablesLiveTests {
                 })
             _ = try instance.tables.commit([keyed], to: &instance.state)
 
-            let reread = try Instance(schema: schema)
+            let reread = try TablesInstance(schema: schema)
             #expect(reread.state.list == instance.state.list)
             #expect(reread.state.list.trips.map(\.id) == instance.state.list.trips.map(\.id))
             #expect(reread.state.history == instance.state.history)
@@ -44,7 +44,7 @@ struct PostgresTripTablesLiveTests {
     /// with it).
     @Test func aKeyUsedTwiceInOneTransactionIsWrittenOnce() async throws {
         try await inFreshSchema(named: "trips_keys") { schema in
-            let instance = try Instance(schema: schema)
+            let instance = try TablesInstance(schema: schema)
             try instance.commit([.add(Self.samples, before: nil)])
             instance.state.ledger = IdempotencyLedger(byteLimit: 0)
             let keyed = { (isFavorite: Bool) in
@@ -61,7 +61,7 @@ struct PostgresTripTablesLiveTests {
             #expect(results.map { if case .success = $0.result { true } else { false } } == [true, true])
             #expect(try instance.changeRevisions().count == 3)
             #expect(try instance.keys() == ["k-1"])
-            #expect(try Instance(schema: schema).state.list[1]?.isFavorite == wasFavorite)
+            #expect(try TablesInstance(schema: schema).state.list[1]?.isFavorite == wasFavorite)
         }
     }
 
@@ -70,15 +70,15 @@ struct PostgresTripTablesLiveTests {
     /// a page of the keys' table).
     @Test func positionKeysOfTripsTheListLacksAreDamage() async throws {
         try await inFreshSchema(named: "trips_stray_keys") { schema in
-            let first = try Instance(schema: schema)
+            let first = try TablesInstance(schema: schema)
             try first.commit([.add(Self.samples, before: nil)])
-            let second = try Instance(schema: schema)
+            let second = try TablesInstance(schema: schema)
             try first.commit([.move(ReorderDifference(sources: [5], destination: .before(1)))])
             _ = try first.tables.connection.query("UPDATE trip_changes SET positions = positions || ',1099511627776:7' WHERE revision = 2")
             let replayed = #expect(throws: PostgresStoreError.self) { try second.tables.catchUp(&second.state) }
             #expect(String(describing: replayed).contains("gives a position key to trip 1099511627776, which the list lacks"))
 
-            let third = try Instance(schema: schema)
+            let third = try TablesInstance(schema: schema)
             third.state.keys = nil
             _ = try first.tables.connection.query("UPDATE trips SET id = 1099511627776 WHERE id = 4")
             let read = #expect(throws: PostgresStoreError.self) { try third.commit([.setFavorite(1, true)]) }
@@ -100,12 +100,12 @@ struct PostgresTripTablesLiveTests {
     ])
     func rowsPastWhatTheStateRowIssuedAreDamage(tampering: String, message: String) async throws {
         try await inFreshSchema(named: "trips_tampered") { schema in
-            let instance = try Instance(schema: schema)
+            let instance = try TablesInstance(schema: schema)
             try instance.commit([.add(Self.samples, before: nil)])
             // Its check would refuse a revision below zero, which a server could still claim.
             _ = try instance.tables.connection.query("ALTER TABLE trips_state DROP CONSTRAINT trips_state_revision_check")
             _ = try instance.tables.connection.query(tampering)
-            let error = #expect(throws: PostgresStoreError.self) { try Instance(schema: schema) }
+            let error = #expect(throws: PostgresStoreError.self) { try TablesInstance(schema: schema) }
             #expect(String(describing: error).contains(message))
         }
     }
@@ -119,8 +119,8 @@ struct PostgresTripTablesLiveTests {
     ])
     func aWriterRefusesTablesThatDoNotReachTheLockedRevision(tampering: String, message: String) async throws {
         try await inFreshSchema(named: "trips_tampered") { schema in
-            let first = try Instance(schema: schema)
-            let second = try Instance(schema: schema)
+            let first = try TablesInstance(schema: schema)
+            let second = try TablesInstance(schema: schema)
             try first.commit([.add(storageDraft("Faro"))])
             try second.tables.catchUp(&second.state)
             try first.commit([.add(storageDraft("Sines")), .add(storageDraft("Porto"))])
@@ -137,8 +137,8 @@ struct PostgresTripTablesLiveTests {
     /// the state changed in place, and to one read from the tables.
     @Test func aSecondCopyTakingTheStepsOfATransactionOrACatchingUpEndsTheSame() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let first = try Instance(schema: schema)
-            let second = try Instance(schema: schema)
+            let first = try TablesInstance(schema: schema)
+            let second = try TablesInstance(schema: schema)
             var copies = (first.state, second.state)
             let keyed = { (key: String, change: TripChange?) in
                 ChangeRequest(
@@ -158,7 +158,7 @@ struct PostgresTripTablesLiveTests {
             for step in steps { try copies.0.redo(step) }
             #expect(try second.tables.catchUp(&second.state) == .replayed(changes.count + 1))
             for step in try #require(second.tables.steps) { try copies.1.redo(step) }
-            let reread = try Instance(schema: schema).state
+            let reread = try TablesInstance(schema: schema).state
             let table = TripPositionKeys(try first.positions())
             for state in [first.state, copies.0] { #expect(state.keys == table) }
             // The other instance replayed a sort, whose keys are not recorded: read before it writes.
@@ -182,8 +182,8 @@ struct PostgresTripTablesLiveTests {
     /// unknown until the next transaction reads them, under the lock.
     @Test func anotherInstanceKeepsThePositionKeysTheChangesGave() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let first = try Instance(schema: schema)
-            let second = try Instance(schema: schema)
+            let first = try TablesInstance(schema: schema)
+            let second = try TablesInstance(schema: schema)
             try first.commit([
                 .add(Self.samples, before: nil), .move(ReorderDifference(sources: [5, 1], destination: .before(3))),
                 .add([storageDraft("Faro")], before: 2), .delete([4]),
@@ -224,8 +224,8 @@ struct PostgresTripTablesLiveTests {
 
     @Test func anotherInstanceCatchesUpOnWhatOneWrote() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let first = try Instance(schema: schema)
-            let second = try Instance(schema: schema)
+            let first = try TablesInstance(schema: schema)
+            let second = try TablesInstance(schema: schema)
             try first.commit([.add(Self.samples, before: nil), .move(ReorderDifference(sources: [5], destination: .before(2)))])
             #expect(try second.tables.catchUp(&second.state) == .replayed(2))
             #expect(second.state.list == first.state.list)
@@ -245,8 +245,8 @@ struct PostgresTripTablesLiveTests {
     /// trips' JSON again; a stored event that would break the feed's framing is damage.
     @Test func anotherInstanceTellsTheEventItsWriterStored() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let first = try Instance(schema: schema)
-            let second = try Instance(schema: schema)
+            let first = try TablesInstance(schema: schema)
+            let second = try TablesInstance(schema: schema)
             try first.commit([.add(Self.samples, before: nil), .setFavorite(2, true)])
             let told = #"{"revision":2,"added":[2],"removed":[],"as":"stored"}"#
             _ = try first.tables.connection.query("UPDATE trip_changes SET data = $1 WHERE revision = 2", [told])
@@ -266,7 +266,7 @@ struct PostgresTripTablesLiveTests {
     /// transaction at 36,000 changes (scripts/bench/postgres.sh, pg_stat_statements).
     @Test func catchingUpReadsTheChangesThroughTheirIndexInAGenericPlan() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let instance = try Instance(schema: schema)
+            let instance = try TablesInstance(schema: schema)
             let connection = instance.tables.connection
             _ = try connection.query(
                 "INSERT INTO trip_changes (revision, record, event, data) SELECT g, '{}', 'e', '{}' FROM generate_series(1, 20000) g")
@@ -281,9 +281,9 @@ struct PostgresTripTablesLiveTests {
 
     @Test func anInstanceBehindThePrunedChangesLoadsEverythingAgain() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let first = try Instance(schema: schema)
-            let near = try Instance(schema: schema)
-            let far = try Instance(schema: schema)
+            let first = try TablesInstance(schema: schema)
+            let near = try TablesInstance(schema: schema)
+            let far = try TablesInstance(schema: schema)
             try first.commit([.add(Self.samples, before: nil)])
             #expect(try near.tables.catchUp(&near.state) == .replayed(1))
             try first.commit((1...30).map { .add(storageDraft("City \($0)")) })
@@ -316,7 +316,7 @@ struct PostgresTripTablesLiveTests {
 
     @Test func pruningForgetsTheKeysTheLedgerWouldForget() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let instance = try Instance(schema: schema)
+            let instance = try TablesInstance(schema: schema)
             try instance.commit([.add(Self.samples, before: nil)])
             // Keys used at 1,000, 2,000 … 5,000 seconds.
             for (index, id) in (1...5).enumerated() {
@@ -342,8 +342,8 @@ struct PostgresTripTablesLiveTests {
 
     @Test func conditionalChangesRacingOnTwoInstancesLetExactlyOneWin() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            try Instance(schema: schema).commit([.add(Self.samples, before: nil)])
-            let instances = [try Instance(schema: schema), try Instance(schema: schema)]
+            try TablesInstance(schema: schema).commit([.add(Self.samples, before: nil)])
+            let instances = [try TablesInstance(schema: schema), try TablesInstance(schema: schema)]
             let seen = try #require(instances[0].state.list.version(of: 3))
             let outcomes = Mutex<[Result<Mutation, MutationError>]>([])
             DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -359,7 +359,7 @@ struct PostgresTripTablesLiveTests {
             let results = outcomes.withLock { $0 }
             #expect(results.filter { if case .success = $0 { true } else { false } }.count == 1)
             #expect(results.filter { if case .failure(.preconditionFailed) = $0 { true } else { false } }.count == 1)
-            let reread = try Instance(schema: schema)
+            let reread = try TablesInstance(schema: schema)
             #expect(reread.state.list[3]?.city.hasPrefix("Winner") == true)
             #expect(reread.state.list.revision == 2)
         }
@@ -367,7 +367,7 @@ struct PostgresTripTablesLiveTests {
 
     @Test func manyMovesIntoOneGapSpreadNeighboursOutAndKeepTheOrder() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let instance = try Instance(schema: schema)
+            let instance = try TablesInstance(schema: schema)
             try instance.commit([.add((0..<60).map { storageDraft("City \($0)") }, before: nil)])
             // A move into a wide gap writes the moved trip's row alone.
             let before = try instance.positions()
@@ -387,14 +387,14 @@ struct PostgresTripTablesLiveTests {
             #expect(positions.map(\.id) == instance.state.list.trips.map(\.id))
             #expect(Set(positions.map(\.key)).count == positions.count)
             #expect(instance.state.keys == TripPositionKeys(positions))
-            let reread = try Instance(schema: schema)
+            let reread = try TablesInstance(schema: schema)
             #expect(reread.state.list == instance.state.list)
         }
     }
 
     @Test func manyChangesInOneTransactionKeepTheOrderTheListHas() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let instance = try Instance(schema: schema)
+            let instance = try TablesInstance(schema: schema)
             try instance.commit([.add(Self.samples, before: nil)])
             let changes: [TripChange] = [
                 .add(storageDraft("End 1")), .add(storageDraft("End 2")),
@@ -409,13 +409,13 @@ struct PostgresTripTablesLiveTests {
             #expect(positions.map(\.id) == instance.state.list.trips.map(\.id))
             #expect(Set(positions.map(\.key)).count == positions.count)
             #expect(instance.state.keys == TripPositionKeys(positions))
-            #expect(try Instance(schema: schema).state.list == instance.state.list)
+            #expect(try TablesInstance(schema: schema).state.list == instance.state.list)
         }
     }
 
     @Test func aRefusedChangeWritesNothingAndTheOthersInTheTransactionGoOn() async throws {
         try await inFreshSchema(named: "trips_tables") { schema in
-            let instance = try Instance(schema: schema)
+            let instance = try TablesInstance(schema: schema)
             try instance.commit([.add(Self.samples, before: nil)])
             let results = try instance.tables.commit(
                 [
@@ -431,48 +431,9 @@ struct PostgresTripTablesLiveTests {
             } else {
                 Issue.record("\(results[2])")
             }
-            let reread = try Instance(schema: schema)
+            let reread = try TablesInstance(schema: schema)
             #expect(reread.state.list == instance.state.list)
             #expect(reread.state.list.revision == 2)
         }
-    }
-}
-
-/// An "instance" of the server: its own connection to a schema, migrated, and the state it
-/// loaded. Unchecked: each test thread uses its own.
-private final class Instance: @unchecked Sendable {
-    let tables: PostgresTripTables
-    var state: PostgresTripTables.State
-
-    init(schema: String) throws {
-        let connection = try LiveDatabase.connect(to: schema)
-        _ = try SchemaMigrator.migrate(connection)
-        tables = PostgresTripTables(connection: connection)
-        state = try tables.load(historyCapacity: 100, ledger: IdempotencyLedger())
-    }
-
-    deinit { tables.connection.close() }
-
-    /// Commits each change in a transaction of its own; every one must succeed.
-    func commit(_ changes: [TripChange]) throws {
-        for change in changes {
-            let results = try tables.commit([ChangeRequest { _ in change }], to: &state)
-            guard case .success = results[0].result else { throw TestFailure("\(change): \(results[0])") }
-        }
-    }
-
-    /// The revisions `trip_changes` holds, in order.
-    func changeRevisions() throws -> [Int] {
-        try tables.connection.query("SELECT revision FROM trip_changes ORDER BY revision").rows.map { Int($0[0]!)! }
-    }
-
-    /// The idempotency keys the table holds, in order.
-    func keys() throws -> [String] {
-        try tables.connection.query("SELECT key FROM trip_idempotency_keys ORDER BY key").rows.map { $0[0]! }
-    }
-
-    /// The positions in the table, by id, in order.
-    func positions() throws -> [(id: Int, key: Int64)] {
-        try tables.connection.query("SELECT id, position FROM trips ORDER BY position").rows.map { (Int($0[0]!)!, Int64($0[1]!)!) }
     }
 }

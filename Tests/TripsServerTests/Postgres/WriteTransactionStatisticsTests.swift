@@ -36,4 +36,19 @@ import Testing
         #expect(zip(statistics.seconds, expected).allSatisfy { abs($0 - $1) < 1e-12 })
         #expect(WriteTransactionStatistics.Phase.allCases.map(\.label) == ["lock", "catch_up", "plan", "commit"])
     }
+
+    /// An append transaction's phases come in an order of their own (planning, the one round
+    /// trip, catching up): each counts where it is put, and the transaction as an append.
+    @Test func anAppendTransactionsPhasesCountWhereTheyArePut() {
+        var timing = WriteTransactionTiming(at: Self.at(milliseconds: 0))
+        timing.isAppends = true
+        timing.add(.plan, from: Self.at(milliseconds: 0), to: Self.at(milliseconds: 1))
+        timing.add(.commit, from: Self.at(milliseconds: 1), to: Self.at(milliseconds: 4))
+        timing.add(.catchUp, from: Self.at(milliseconds: 4), to: Self.at(milliseconds: 6))
+        #expect(WriteTransactionStatistics.Phase.allCases.map { timing.seconds(in: $0) } == [0, 0.002, 0.001, 0.003])
+        var statistics = WriteTransactionStatistics()
+        statistics.record(timing)
+        statistics.record(Self.timing([0, 1, 3, 6, 10], changes: 2, replayed: 1))
+        #expect(statistics.transactions == 2 && statistics.appendTransactions == 1)
+    }
 }

@@ -1,0 +1,319 @@
+import TripsDomain
+import TripsPlatform
+import TripsPostgres
+
+/// Append transactions: new trips at the end, none with a precondition, written in one round
+/// trip during which PostgreSQL alone holds the lock that orders the writers.
+///
+/// The present path (`commit`) holds the state row's lock while this process catches up, plans
+/// and writes: a round trip and two wake-ups of ours inside every other writer's wait. A create
+/// that reads nothing of the list (`ChangeRequest.readsNoList`) needs none of it. It is planned
+/// before the lock, on a list of its own (`Appends`), into everything its rows hold but its
+/// revision, id and position key, which the database fills in from the locked row. One
+/// pipeline, sent at once:
+///
+/// 1. `BEGIN`; the state row's revision and last id moved on by the batch's size (`allocate`:
+///    this waits for the lock, and answers where the batch starts);
+/// 2. the changes other instances made between this instance's revision and the batch's start;
+/// 3. the trips' rows and their changes' rows, the numbers spliced in from the state row and the
+///    list's last key (`max(position)`, read once the lock is held, so the newest): revisions
+///    and ids one after another, each key `TripPositions.spacing` past the one before, as
+///    `TripPositionKeys.place` gives at the end;
+/// 4. `COMMIT`.
+///
+/// Then the changes of 2 are replayed and the batch's own redone on `state` with the numbers
+/// the database gave, as any other instance replays them. Revisions stay one order with no gap:
+/// each comes from the locked row, in the transaction that writes the change.
+extension PostgresTripTables {
+    /// A batch whose every request is a lone append, planned on an empty list of its own.
+    package struct Appends {
+        /// Each request's plan there: refused, or one trip added.
+        fileprivate var planned: [PlannedChange] = []
+        /// The trips added, in order.
+        fileprivate var added: [Added] = []
+
+        /// One trip added, as planned on the batch's list: what its rows hold but the numbers
+        /// the database gives.
+        fileprivate struct Added {
+            /// Its request's place in `planned`.
+            let request: Int
+            let draft: TripDraft
+            let trip: Trip
+            /// Its record's payload after `{"revision":N`.
+            let recordTail: [UInt8]
+            /// Its event's data after `{"revision":N,"trips":[{"id":I`.
+            let eventTail: [UInt8]
+            /// How many bytes of the event follow the trip's JSON object.
+            let afterTripObject: Int?
+        }
+
+        /// Plans `requests` on an empty list; nil when one is not a lone append: its plan may
+        /// read the list, it has an idempotency key or answers with the list, or its change is
+        /// other than one trip at the end.
+        package init?(planning requests: [ChangeRequest]) {
+            var list = TripList()
+            var ledger = IdempotencyLedger(byteLimit: 0)  // no request has a key
+            planned.reserveCapacity(requests.count)
+            for request in requests {
+                guard request.readsNoList, request.idempotency == nil, !request.returningList else { return nil }
+                let plan = ChangePlanner.plan(request, on: &list, ledger: &ledger)
+                if let entry = plan.entry {
+                    guard case .add(let drafts, before: nil) = entry.record.change, drafts.count == 1,
+                        case .added(let trips) = entry.outcome, trips.count == 1,
+                        let recordTail = Self.tail(of: entry.record.payload, after: #"{"revision":\#(entry.record.revision)"#),
+                        let eventTail = Self.tail(
+                            of: entry.event.data, after: #"{"revision":\#(entry.event.revision),"trips":[{"id":\#(trips[0].id)"#)
+                    else { return nil }
+                    added.append(
+                        Added(
+                            request: planned.count, draft: drafts[0], trip: trips[0], recordTail: recordTail, eventTail: eventTail,
+                            afterTripObject: entry.event.tripObject.map { entry.event.data.count - $0.upperBound }))
+                }
+                planned.append(plan)
+            }
+        }
+
+        /// What follows `prefix` in `bytes`; nil when they do not open with it.
+        private static func tail(of bytes: [UInt8], after prefix: String) -> [UInt8]? {
+            let prefix = prefix.utf8
+            guard bytes.starts(with: prefix) else { return nil }
+            return Array(bytes[prefix.count...])
+        }
+    }
+
+    /// Makes `appends` in one append transaction, and brings `state` to the batch's last
+    /// revision: other instances' changes before the batch replayed (and handed to `caughtUp`,
+    /// as `commit` does, as soon as they are read: while PostgreSQL writes the batch), the
+    /// batch's own redone with the revisions, ids and keys the database gave. Answers each
+    /// request's plan; `steps` and `timing` say what it did, as `commit`'s do (`start`: when
+    /// the planning began).
+    ///
+    /// A refused statement (`.database(.server)`, the connection in step) committed nothing:
+    /// the present path makes the batch then (a key past the end of `bigint`, say, which it
+    /// spreads). Once committed, a failure to bring `state` along is `.damaged`, or
+    /// `.commitOutcomeUnknown` when the database failed, never an error the caller makes the
+    /// batch again for.
+    package func commitAppends(
+        _ appends: Appends, plannedFrom start: MonotonicInstant, naming traceparent: String?, to state: inout State,
+        caughtUp: (inout State, [Step]?) -> Void
+    ) throws(PostgresStoreError) -> [PlannedChange] {
+        steps = []
+        timing = nil
+        let count = appends.added.count
+        guard count > 0 else { return appends.planned }
+        var statements = [PostgresStatement("BEGIN", prepared: true)]
+        if let traceparent { statements.append(Self.naming(traceparent)) }
+        statements += [
+            Self.allocate(count), Self.changes(after: state, beforeTheLast: count), Self.insert(appends.added),
+            PostgresStatement("COMMIT", prepared: true),
+        ]
+        let changesRead = statements.count - 3
+        var phases = WriteTransactionTiming(at: start)
+        phases.isAppends = true
+        let seen = state.list.revision
+        let sent = SystemClock().now()
+        phases.add(.plan, from: start, to: sent)
+        // The revision the changes before the batch brought `state` to; nil when the first was pruned.
+        var caughtUpTo: Result<UInt64?, PostgresStoreError> = .success(nil)
+        var replaying = (start: sent, end: sent)
+        let answers: [PostgresRows]
+        do {
+            answers = try runCommitting(statements, handingAnswersThrough: changesRead) { answered in
+                replaying.start = SystemClock().now()
+                caughtUpTo = Result { () throws(PostgresStoreError) -> UInt64? in
+                    let (base, _) = try Self.revisionAndLastID(answered[changesRead - 1])
+                    guard try replay(answered[changesRead].rows, onto: &state) != nil else { return nil }
+                    guard state.list.revision == base else {
+                        throw .damaged(
+                            "the append transaction began at revision \(base), the changes before it lead to \(state.list.revision)")
+                    }
+                    if base > seen {
+                        caughtUp(&state, steps)
+                        steps = []
+                    }
+                    return base
+                }
+                replaying.end = SystemClock().now()
+            }
+        } catch {
+            // Changes replayed in part leave `state` damaged: the present path must not write on it.
+            if case .failure(let damage) = caughtUpTo { throw damage }
+            throw error
+        }
+        let committed = SystemClock().now()
+        phases.add(.commit, from: sent, to: replaying.start)
+        phases.add(.catchUp, from: replaying.start, to: replaying.end)
+        phases.add(.commit, from: replaying.end, to: committed)
+
+        let (base, lastID) = try Self.revisionAndLastID(answers[changesRead - 1])
+        let keyRows = answers[changesRead + 1].rows
+        guard keyRows.count == 1, keyRows[0].count == 1, let position = keyRows[0][0].flatMap({ Int64($0) }) else {
+            throw .damaged("the append transaction's last key does not read")
+        }
+        let made = try Self.made(appends.added, after: base, lastID: lastID, lastKey: position)
+        var results = appends.planned
+        for (added, change) in zip(appends.added, made) {
+            var mutation = Mutation(
+                list: nil, revision: change.record.revision, outcome: change.outcome, tripVersion: change.record.revision,
+                addedFavorites: [])
+            mutation.tripJSON = change.event.tripJSON
+            results[added.request] = PlannedChange(
+                result: .success(mutation), entry: PlannedChange.Entry(record: change.record, event: change.event, outcome: change.outcome))
+        }
+        do throws(PostgresStoreError) {
+            if try caughtUpTo.get() == base {
+                try redo(made, on: &state)
+            } else {
+                try reload(&state, through: base + UInt64(count))
+            }
+        } catch .database(let error) {
+            throw .commitOutcomeUnknown(error)
+        }
+        phases.replayed = Int(base - seen)
+        phases.changes = count
+        phases.add(.catchUp, from: committed, to: SystemClock().now())
+        timing = phases
+        return results
+    }
+
+    /// A change of the batch as the database made it.
+    private struct MadeAppend {
+        let record: JournalRecord
+        let event: ChangeEvent
+        let outcome: TripChangeOutcome
+        let keys: TripPositionKeys.Assignment
+    }
+
+    /// The batch's changes with the numbers the database gave: revisions and ids following
+    /// `base` and `lastID`, keys `TripPositions.spacing` apart past `lastKey`.
+    private static func made(
+        _ added: [Appends.Added], after base: UInt64, lastID: Int, lastKey: Int64
+    ) throws(PostgresStoreError) -> [MadeAppend] {
+        try added.enumerated().map { (offset, added) throws(PostgresStoreError) in
+            let revision = base + UInt64(offset + 1)
+            let id = lastID + offset + 1
+            let (step, multiplied) = TripPositions.spacing.multipliedReportingOverflow(by: Int64(offset + 1))
+            let (key, overflowed) = lastKey.addingReportingOverflow(step)
+            guard !multiplied, !overflowed else { throw .damaged("the append transaction's keys run past the end of bigint") }
+            var data = Array(#"{"revision":\#(revision),"trips":["#.utf8)
+            let object = data.count
+            data += #"{"id":\#(id)"#.utf8
+            data += added.eventTail
+            let trip = Trip(id: id, draft: added.draft)
+            return MadeAppend(
+                record: JournalRecord(revision: revision, change: .add([added.draft], before: nil)),
+                event: ChangeEvent(
+                    revision: revision, name: "created", data: data, tripObject: added.afterTripObject.map { object..<data.count - $0 }),
+                outcome: .added([trip]), keys: TripPositionKeys.Assignment(ids: [id], keys: [key]))
+        }
+    }
+
+    /// Redoes `made`, the batch's own changes, on `state`, which holds every change before them.
+    private func redo(_ made: [MadeAppend], on state: inout State) throws(PostgresStoreError) {
+        for change in made {
+            let outcome = try state.redo(change.record, event: change.event, keys: change.keys, madeAs: change.outcome)
+            guard state.list.lastIssuedID == change.keys.ids[0] else {
+                throw .damaged("the append transaction gave trip \(change.keys.ids[0]) an id the list had not issued next")
+            }
+            steps?.append(.change(change.record, change.event, keys: change.keys, outcome: outcome))
+        }
+    }
+
+    /// Reads everything again, the batch's changes with it, up to `revision` at least: the
+    /// first of the changes before the batch was pruned.
+    private func reload(_ state: inout State, through revision: UInt64) throws(PostgresStoreError) {
+        let loaded = try load(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
+        guard loaded.list.revision >= revision else {
+            throw .damaged("the tables are at revision \(loaded.list.revision), behind the append transaction's \(revision)")
+        }
+        state = loaded
+        steps = nil
+    }
+
+    /// Runs `statements`, the last of them `COMMIT`, in one round trip. A refused statement
+    /// leaves the transaction failed: it is rolled back. A session that ended before `COMMIT`
+    /// began committed nothing, and the error is as it came (the caller makes the batch again
+    /// on a new connection, as after `commit`'s first round trip); once `COMMIT` may have begun,
+    /// it is `.commitOutcomeUnknown`.
+    /// The answers up to the statement at `index` are handed to `answered` as soon as they are
+    /// read (`PostgresConnection.pipeline(_:handingAnswersThrough:to:)`).
+    private func runCommitting(
+        _ statements: [PostgresStatement], handingAnswersThrough index: Int, to answered: ([PostgresRows]) -> Void
+    ) throws(PostgresStoreError) -> [PostgresRows] {
+        assert(queued.isEmpty, "statements queued before an append transaction")
+        do {
+            return try connection.pipeline(statements, handingAnswersThrough: index, to: answered)
+        } catch {
+            if !error.leavesConnectionUsable {
+                guard case .server = error, connection.answeredStatements < statements.count - 1 else {
+                    throw .commitOutcomeUnknown(error)
+                }
+            } else if connection.isOpen, connection.transactionStatus != .idle {
+                _ = try? connection.simpleQuery("ROLLBACK")  // already failing; the error says why
+            }
+            throw .database(error)
+        }
+    }
+
+    // MARK: Statements
+
+    /// Names the session after `traceparent` until the transaction ends, before the lock is
+    /// waited for (`lockingStateRow(naming:)` says why).
+    static func naming(_ traceparent: String) -> PostgresStatement {
+        PostgresStatement("SELECT set_config('application_name', $1, true)", [traceparent], prepared: true)
+    }
+
+    /// Moves the state row's revision and last id on by `count`, waiting for its lock; answers
+    /// both as they were (where the batch starts), and notifies the new revision at `COMMIT`.
+    static func allocate(_ count: Int) -> PostgresStatement {
+        PostgresStatement(
+            """
+            WITH allocated AS (
+                UPDATE trips_state SET revision = revision + $1, last_issued_id = last_issued_id + $1 RETURNING revision, last_issued_id)
+            SELECT revision - $1, last_issued_id - $1, pg_notify($2, revision::text) FROM allocated
+            """,
+            [String(count), channel], prepared: true)
+    }
+
+    /// The changes after `state`'s revision and before the last `count`, the batch's own
+    /// (`changes(after:)`, whose bound this is).
+    static func changes(after state: State, beforeTheLast count: Int) -> PostgresStatement {
+        PostgresStatement(
+            """
+            SELECT revision, record, positions, event, data FROM trip_changes
+            WHERE revision > $1 AND revision <= (SELECT revision FROM trips_state) - $2 ORDER BY revision
+            """,
+            [String(state.list.revision), String(count)], prepared: true)
+    }
+
+    /// The batch's trips and changes, their revisions, ids and keys made from the state row
+    /// `allocate` moved on and the list's last key; answers that key.
+    private static func insert(_ added: [Appends.Added]) -> PostgresStatement {
+        var columns: PostgresParameters = [String(added.count), String(TripPositions.spacing)]
+        appendFieldColumns(of: added.map(\.trip), to: &columns)
+        columns.appendArray(count: added.count, utf8: { added[$0].recordTail })
+        columns.appendArray(count: added.count, utf8: { added[$0].eventTail })
+        return PostgresStatement(
+            """
+            WITH base AS (
+                SELECT revision - $1 AS revision, last_issued_id - $1 AS id, (SELECT coalesce(max(position), 0) FROM trips) AS position
+                FROM trips_state),
+            new AS (
+                SELECT * FROM unnest($3::text[], $4::text[], $5::integer[], $6::boolean[], $7::text[], $8::numeric[],
+                    $9::double precision[], $10::text[], $11::text[], $12::text[])
+                    WITH ORDINALITY AS t(city, country, nights, is_favorite, image_name, price, start, notes, record, data, n)),
+            trips_added AS (
+                INSERT INTO trips (id, position, version, city, country, nights, is_favorite, image_name, price, start, notes)
+                SELECT b.id + n, b.position + $2 * n, b.revision + n, city, country, nights, is_favorite, image_name, price, start, notes
+                FROM base b, new),
+            changes_added AS (
+                INSERT INTO trip_changes (revision, record, event, data, positions)
+                SELECT b.revision + n, '{"revision":' || (b.revision + n) || record, 'created',
+                    '{"revision":' || (b.revision + n) || ',"trips":[{"id":' || (b.id + n) || data,
+                    (b.id + n) || ':' || (b.position + $2 * n)
+                FROM base b, new)
+            SELECT position FROM base
+            """,
+            columns, prepared: true)
+    }
+}
