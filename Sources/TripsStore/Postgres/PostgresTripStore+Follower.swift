@@ -8,7 +8,8 @@ import TripsPostgres
 /// other instances wrote.
 extension PostgresTripStore {
     /// Listens for other instances' changes on a connection of its own and has the writer
-    /// catch up; reconnects with backoff when the connection breaks.
+    /// catch up; reconnects with backoff when the connection breaks. While the writer stays
+    /// busy, it rests instead (`rest(on:)`).
     package func runFollower() {
         var listening: PostgresConnection?
         var lastLook = ContinuousClock.now
@@ -28,7 +29,12 @@ extension PostgresTripStore {
             do {
                 // Short waits, so that `close` never waits long for this thread.
                 let notifications = try listening?.waitForNotifications(timeout: min(pollInterval, .milliseconds(200))) ?? []
-                let known = state.withLock { $0.tables.list.revision }
+                let (known, busySince) = state.withLock { ($0.tables.list.revision, $0.writerBusySince) }
+                if let busySince, .now - busySince >= restAfterBusy, let connection = listening {
+                    try rest(on: connection)
+                    lastLook = .now
+                    continue
+                }
                 if notifications.contains(where: { UInt64($0.payload).map { $0 > known } ?? true }) || .now - lastLook >= pollInterval {
                     lastLook = .now
                     requestCatchUp()
@@ -39,6 +45,27 @@ extension PostgresTripStore {
         }
         stopListening(&listening)
         followerStopped.signal()
+    }
+
+    /// Stops listening while the writer is busy: its transactions catch up on the other
+    /// instances' changes (and hand them to the feed as they are read), so a notification of
+    /// each would only wake this thread, and cost PostgreSQL a signal to this session, for
+    /// every commit of every instance. Listens again once the writer goes to sleep (or after
+    /// `pollInterval`, or when the store closes), and has it catch up on what was committed
+    /// meanwhile. `followerRests` is set before `UNLISTEN`: a writer that goes to sleep at any
+    /// point after it ends the wait.
+    package func rest(on connection: PostgresConnection) throws(PostgresConnectionError) {
+        let writerSleeps = state.withLock { state -> Bool in
+            state.followerRests = state.writerBusySince != nil
+            if state.followerRests { state.followerRestCount += 1 }
+            return !state.followerRests
+        }
+        guard !writerSleeps else { return }
+        try connection.simpleQuery("UNLISTEN trips_changes")
+        _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: pollInterval.nanoseconds)))
+        state.withLock { $0.followerRests = false }
+        try connection.simpleQuery("LISTEN trips_changes")
+        requestCatchUp()
     }
 
     /// A connection from the pool that listens on `PostgresTripTables.channel`. An idle

@@ -43,7 +43,8 @@ package final class PostgresTripStore: Sendable {
     package let writerState: Mutex<PostgresTripTables.State>
     package let writer = WriterThread()
     package let followerStopped = DispatchSemaphore(value: 0)
-    /// Cuts the follower's wait before reconnecting short when the store closes.
+    /// Cuts the follower's wait before reconnecting short when the store closes, and ends its
+    /// rest when the writer goes to sleep (`State.followerRests`).
     package let followerWake = DispatchSemaphore(value: 0)
     /// The pruning under way, if any, which `close` waits for.
     package let pruning = DispatchGroup()
@@ -52,6 +53,10 @@ package final class PostgresTripStore: Sendable {
     package let prunedAt: Atomic<UInt64>
     /// How long the follower waits for a notification before it looks for changes anyway.
     package let pollInterval: Duration
+    /// How long the writer must have been busy before the follower rests (`rest(on:)`):
+    /// longer than one transaction, so that a writer that takes a change now and then does
+    /// not have the follower stop and start listening each time.
+    package let restAfterBusy: Duration
     /// The photos' bytes kept in memory.
     let photoCache: PhotoCache
 
@@ -81,6 +86,15 @@ package final class PostgresTripStore: Sendable {
         /// fingerprints: a retry meanwhile is told 409 (another request with the key 422),
         /// as the journal store tells it, rather than waiting for the first to commit.
         package var keysInFlight: [IdempotencyLedger.Key: String] = [:]
+        /// Since when the writer has had writes without going to sleep; nil while it sleeps.
+        /// Each of its transactions catches up on the other instances' changes, so while it
+        /// stays busy the follower need not hear of them (`runFollower`).
+        package var writerBusySince: ContinuousClock.Instant?
+        /// The follower stopped listening because the writer is busy, and waits on
+        /// `followerWake`, which the writer signals (once) when it goes to sleep.
+        package var followerRests = false
+        /// How many times the follower rested.
+        package var followerRestCount = 0
 
         /// The writes waiting, which leave the queue.
         mutating func takeQueue() -> [PendingWrite] {
@@ -107,7 +121,8 @@ package final class PostgresTripStore: Sendable {
     /// follower threads.
     package init(
         connection: PostgresConnectionConfiguration, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
-        retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), retryDelay: Duration = .milliseconds(100),
+        retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), restAfterBusy: Duration = .milliseconds(20),
+        retryDelay: Duration = .milliseconds(100),
         photoCacheBytes: Int = PhotoCache.defaultCapacity, log: any StorageLog = ConsoleLog()
     ) throws(PostgresStoreError) {
         let pool = PostgresConnectionPool(connection, capacity: Self.connectionCount, retryDelay: retryDelay)
@@ -115,6 +130,7 @@ package final class PostgresTripStore: Sendable {
         self.retention =
             retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity, keyBytes: configuration.idempotencyBytes)
         self.pollInterval = pollInterval
+        self.restAfterBusy = restAfterBusy
         photoCache = PhotoCache(capacity: photoCacheBytes)
         self.log = log
         do throws(PostgresStoreError) {
@@ -232,13 +248,21 @@ package final class PostgresTripStore: Sendable {
     /// or sleeps.
     package func nextStep() -> WriterThread.Step<WriterWork> {
         state.withLock { state in
-            if !state.queue.isEmpty { return .work(.write(state.takeQueue())) }
+            if !state.queue.isEmpty {
+                if state.writerBusySince == nil { state.writerBusySince = .now }
+                return .work(.write(state.takeQueue()))
+            }
             if state.needsCatchUp {
                 state.needsCatchUp = false
                 return .work(.catchUp)
             }
             if state.isClosing { return .stop }
             state.writerWake.sleep()
+            state.writerBusySince = nil
+            if state.followerRests {
+                state.followerRests = false
+                followerWake.signal()
+            }
             return .sleep
         }
     }
