@@ -179,14 +179,20 @@ public struct TripList: Sendable {
     /// invalid draft (every one is reported) or an unknown `before` adds none.
     @discardableResult
     public mutating func add(_ drafts: [TripDraft], before: Trip.ID?) throws(TripsError) -> [Trip] {
+        let added = try Self.newTrips(drafts, firstID: lastIssuedID + 1)
+        if let before, entries[before] == nil { throw .invalidMember("before", "no trip has the id \(before)") }
+        insert(added, before: before)
+        return added
+    }
+
+    /// The trips `drafts` describe, under ids from `firstID` on, as `add` makes them: none
+    /// when a draft is invalid (every rule each breaks is reported).
+    package static func newTrips(_ drafts: [TripDraft], firstID: Trip.ID) throws(TripsError) -> [Trip] {
         let errors = drafts.enumerated().flatMap { index, draft in
             draft.violations().map { drafts.count == 1 ? $0 : .inElement(index, $0) }
         }
         if let error = TripsError.combining(errors) { throw error }
-        if let before, entries[before] == nil { throw .invalidMember("before", "no trip has the id \(before)") }
-        let added = drafts.enumerated().map { offset, draft in Trip(id: lastIssuedID + 1 + offset, draft: draft) }
-        insert(added, before: before)
-        return added
+        return drafts.enumerated().map { offset, draft in Trip(id: firstID + offset, draft: draft) }
     }
 
     /// Puts trips made under the next ids in front of `before` (a trip of the list), or at the

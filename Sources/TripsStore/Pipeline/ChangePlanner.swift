@@ -61,4 +61,28 @@ enum ChangePlanner {
         if case .setPhoto(_, .some) = change { entry.photo = request.photo }
         return PlannedChange(result: .success(mutation), entry: entry)
     }
+
+    /// Plans `request`, a lone append (`ChangeRequest.readsNoList`), without a list of the
+    /// store's: its plan runs on an empty list, and the one trip it adds is checked as `plan`
+    /// checks it and made under id 1, for an append transaction, in which the database gives
+    /// the trip its id and the change its revision (`PostgresTripTables.Appends`). nil when
+    /// the change is not one new trip at the end.
+    static func planAppend(_ request: ChangeRequest) -> Result<(draft: TripDraft, trip: Trip), MutationError>? {
+        let change: TripChange?
+        do throws(MutationError) {
+            change = try request.plan(emptyList)
+        } catch {
+            return .failure(error)
+        }
+        guard let change, case .add(let drafts, before: nil) = change, drafts.count == 1 else { return nil }
+        do throws(TripsError) {
+            if let violation = change.codePointLimitViolation { throw violation }
+            return .success((drafts[0], try TripList.newTrips(drafts, firstID: 1)[0]))
+        } catch {
+            return .failure(.rejected(error))
+        }
+    }
+
+    /// What a lone append's plan is handed: it reads nothing of it.
+    private static let emptyList = TripList()
 }

@@ -25,19 +25,20 @@ import TripsPostgres
 /// the database gave, as any other instance replays them. Revisions stay one order with no gap:
 /// each comes from the locked row, in the transaction that writes the change.
 extension PostgresTripTables {
-    /// A batch whose every request is a lone append, planned on an empty list of its own.
+    /// A batch whose every request is a lone append, planned without the store's list
+    /// (`ChangePlanner.planAppend`).
     package struct Appends {
-        /// Each request's plan there: refused, or one trip added.
-        fileprivate var planned: [PlannedChange] = []
+        /// Each request's refusal, or nil for one whose trip the transaction adds.
+        fileprivate var refusals: [PlannedChange?] = []
         /// The trips added, in order.
         fileprivate var added: [Added] = []
 
-        /// One trip added, as planned on the batch's list: what its rows hold but the numbers
-        /// the database gives.
+        /// One trip added, as planned: what its rows hold but the numbers the database gives.
         fileprivate struct Added {
-            /// Its request's place in `planned`.
+            /// Its request's place in `refusals`.
             let request: Int
             let draft: TripDraft
+            /// The trip, under id 1: its fields for the row.
             let trip: Trip
             /// Its record's payload after `{"revision":N`.
             let recordTail: [UInt8]
@@ -47,31 +48,36 @@ extension PostgresTripTables {
             let afterTripObject: Int?
         }
 
-        /// Plans `requests` on an empty list; nil when one is not a lone append: its plan may
-        /// read the list, it has an idempotency key or answers with the list, or its change is
-        /// other than one trip at the end.
+        /// Plans `requests`; nil when one is not a lone append: its plan may read the list, it
+        /// has an idempotency key or answers with the list, or its change is other than one
+        /// trip at the end. Each trip is made under id 1 and its change written at revision 1,
+        /// the numbers the tails leave out.
         package init?(planning requests: [ChangeRequest]) {
-            var list = TripList()
-            var ledger = IdempotencyLedger(byteLimit: 0)  // no request has a key
-            planned.reserveCapacity(requests.count)
+            refusals.reserveCapacity(requests.count)
             for request in requests {
-                guard request.readsNoList, request.idempotency == nil, !request.returningList else { return nil }
-                let plan = ChangePlanner.plan(request, on: &list, ledger: &ledger)
-                if let entry = plan.entry {
-                    guard case .add(let drafts, before: nil) = entry.record.change, drafts.count == 1,
-                        case .added(let trips) = entry.outcome, trips.count == 1,
-                        let recordTail = Self.tail(of: entry.record.payload, after: #"{"revision":\#(entry.record.revision)"#),
-                        let eventTail = Self.tail(
-                            of: entry.event.data, after: #"{"revision":\#(entry.event.revision),"trips":[{"id":\#(trips[0].id)"#)
+                guard request.readsNoList, request.idempotency == nil, !request.returningList,
+                    let plan = ChangePlanner.planAppend(request)
+                else { return nil }
+                switch plan {
+                case .failure(let refusal):
+                    refusals.append(PlannedChange(result: .failure(refusal), entry: nil))
+                case .success(let (draft, trip)):
+                    let change = TripChange.add([draft], before: nil)
+                    guard let event = ChangeEvent(change, outcome: .added([trip]), list: Self.atRevisionOne, previousRevision: 0),
+                        let recordTail = Self.tail(of: JournalRecord(revision: 1, change: change).payload, after: #"{"revision":1"#),
+                        let eventTail = Self.tail(of: event.data, after: #"{"revision":1,"trips":[{"id":1"#)
                     else { return nil }
                     added.append(
                         Added(
-                            request: planned.count, draft: drafts[0], trip: trips[0], recordTail: recordTail, eventTail: eventTail,
-                            afterTripObject: entry.event.tripObject.map { entry.event.data.count - $0.upperBound }))
+                            request: refusals.count, draft: draft, trip: trip, recordTail: recordTail, eventTail: eventTail,
+                            afterTripObject: event.tripObject.map { event.data.count - $0.upperBound }))
+                    refusals.append(nil)
                 }
-                planned.append(plan)
             }
         }
+
+        /// The list a planned change's event is written against: only its revision is read.
+        private static let atRevisionOne = TripList(revision: 1)
 
         /// What follows `prefix` in `bytes`; nil when they do not open with it.
         private static func tail(of bytes: [UInt8], after prefix: String) -> [UInt8]? {
@@ -100,7 +106,7 @@ extension PostgresTripTables {
         steps = []
         timing = nil
         let count = appends.added.count
-        guard count > 0 else { return appends.planned }
+        guard count > 0 else { return appends.refusals.compactMap { $0 } }
         var statements = [PostgresStatement("BEGIN", prepared: true)]
         if let traceparent { statements.append(Self.naming(traceparent)) }
         statements += [
@@ -151,7 +157,7 @@ extension PostgresTripTables {
             throw .damaged("the append transaction's last key does not read")
         }
         let made = try Self.made(appends.added, after: base, lastID: lastID, lastKey: position)
-        var results = appends.planned
+        var results = appends.refusals
         for (added, change) in zip(appends.added, made) {
             var mutation = Mutation(
                 list: nil, revision: change.record.revision, outcome: change.outcome, tripVersion: change.record.revision,
@@ -173,7 +179,8 @@ extension PostgresTripTables {
         phases.changes = count
         phases.add(.catchUp, from: committed, to: SystemClock().now())
         timing = phases
-        return results
+        assert(results.allSatisfy { $0 != nil }, "a request of the batch left unanswered")
+        return results.compactMap { $0 }
     }
 
     /// A change of the batch as the database made it.

@@ -94,8 +94,12 @@ struct PostgresAppendTransactionLiveTests {
             try instance.commit([.add(Self.samples, before: nil)])
             var invalid = storageDraft("Faro")
             invalid.nights = 0
-            let results = try instance.append([invalid, storageDraft("Sines")])
-            guard case .failure(.rejected) = results[0].result, case .success(let made) = results[1].result else {
+            // Within the limit in characters, over it in code points.
+            let marked = storageDraft(String(repeating: "e\u{301}", count: TripDraft.Limits.nameLength))
+            let results = try instance.append([invalid, storageDraft("Sines"), marked])
+            guard case .failure(.rejected) = results[0].result, case .success(let made) = results[1].result,
+                case .failure(.rejected) = results[2].result
+            else {
                 throw TestFailure("\(results)")
             }
             #expect(made.revision == 2 && instance.tables.timing?.isAppends == true)
