@@ -1,4 +1,5 @@
 import TripsDomain
+import TripsFormats
 import TripsPlatform
 import TripsPostgres
 
@@ -64,8 +65,8 @@ extension PostgresTripTables {
                 case .success(let (draft, trip)):
                     let change = TripChange.add([draft], before: nil)
                     guard let event = ChangeEvent(change, outcome: .added([trip]), list: Self.atRevisionOne, previousRevision: 0),
-                        let recordTail = Self.tail(of: JournalRecord(revision: 1, change: change).payload, after: #"{"revision":1"#),
-                        let eventTail = Self.tail(of: event.data, after: #"{"revision":1,"trips":[{"id":1"#)
+                        let recordTail = Self.tail(of: JournalRecord(revision: 1, change: change).payload, after: Self.recordHead),
+                        let eventTail = Self.tail(of: event.data, after: Self.eventHead)
                     else { return nil }
                     added.append(
                         Added(
@@ -78,10 +79,12 @@ extension PostgresTripTables {
 
         /// The list a planned change's event is written against: only its revision is read.
         private static let atRevisionOne = TripList(revision: 1)
+        /// What a planned change's record and event open with: the numbers the tails leave out.
+        private static let recordHead = Array(#"{"revision":1"#.utf8)
+        private static let eventHead = Array(#"{"revision":1,"trips":[{"id":1"#.utf8)
 
         /// What follows `prefix` in `bytes`; nil when they do not open with it.
-        private static func tail(of bytes: [UInt8], after prefix: String) -> [UInt8]? {
-            let prefix = prefix.utf8
+        private static func tail(of bytes: [UInt8], after prefix: [UInt8]) -> [UInt8]? {
             guard bytes.starts(with: prefix) else { return nil }
             return Array(bytes[prefix.count...])
         }
@@ -202,15 +205,20 @@ extension PostgresTripTables {
             let (step, multiplied) = TripPositions.spacing.multipliedReportingOverflow(by: Int64(offset + 1))
             let (key, overflowed) = lastKey.addingReportingOverflow(step)
             guard !multiplied, !overflowed else { throw .damaged("the append transaction's keys run past the end of bigint") }
-            var data = Array(#"{"revision":\#(revision),"trips":["#.utf8)
+            var data = JSONWriter(reservingCapacity: added.eventTail.count + 64)
+            data.appendRaw(#"{"revision":"#)
+            data.appendInteger(revision)
+            data.appendRaw(#","trips":["#)
             let object = data.count
-            data += #"{"id":\#(id)"#.utf8
-            data += added.eventTail
+            data.appendRaw(#"{"id":"#)
+            data.appendInteger(id)
+            data.appendRaw(added.eventTail)
             let trip = Trip(id: id, draft: added.draft)
             return MadeAppend(
                 record: JournalRecord(revision: revision, change: .add([added.draft], before: nil)),
                 event: ChangeEvent(
-                    revision: revision, name: "created", data: data, tripObject: added.afterTripObject.map { object..<data.count - $0 }),
+                    revision: revision, name: "created", data: data.bytes,
+                    tripObject: added.afterTripObject.map { object..<data.count - $0 }),
                 outcome: .added([trip]), keys: TripPositionKeys.Assignment(ids: [id], keys: [key]))
         }
     }
