@@ -9,21 +9,23 @@ import TripsPostgres
 /// The present path (`commit`) holds the state row's lock while this process catches up, plans
 /// and writes: a round trip and two wake-ups of ours inside every other writer's wait. A create
 /// that reads nothing of the list (`ChangeRequest.readsNoList`) needs none of it. It is planned
-/// before the lock, on a list of its own (`Appends`), into everything its rows hold but its
+/// before the lock, without the list (`Appends`), into everything its rows hold but its
 /// revision, id and position key, which the database fills in from the locked row. One
 /// pipeline, sent at once:
 ///
 /// 1. `BEGIN`; the state row's revision and last id moved on by the batch's size (`allocate`:
 ///    this waits for the lock, and answers where the batch starts);
-/// 2. the changes other instances made between this instance's revision and the batch's start;
+/// 2. the changes other instances made between this instance's revision and the batch's start,
+///    sent at once (a Flush after them): replayed and handed to the feed while PostgreSQL
+///    writes the batch;
 /// 3. the trips' rows and their changes' rows, the numbers spliced in from the state row and the
 ///    list's last key (`max(position)`, read once the lock is held, so the newest): revisions
 ///    and ids one after another, each key `TripPositions.spacing` past the one before, as
 ///    `TripPositionKeys.place` gives at the end;
 /// 4. `COMMIT`.
 ///
-/// Then the changes of 2 are replayed and the batch's own redone on `state` with the numbers
-/// the database gave, as any other instance replays them. Revisions stay one order with no gap:
+/// Then the batch's own changes are redone on `state` with the numbers the database gave, as
+/// any other instance replays them. Revisions stay one order with no gap:
 /// each comes from the locked row, in the transaction that writes the change.
 extension PostgresTripTables {
     /// A batch whose every request is a lone append, planned without the store's list
