@@ -64,11 +64,16 @@ public struct ChangeEvent: Sendable, Hashable {
 
     /// Whether `name` is one a change's event has (every name but `reset`).
     public static func isChangeName(_ name: String) -> Bool {
-        switch name {
-        case "created", "updated", "deleted", "reordered", "sorted", "favorites": true
-        default: false
-        }
+        changeNames.contains(name)
     }
+
+    /// The name a change's event has that `utf8` spells, as the one string kept for it; nil
+    /// for any other bytes.
+    package static func changeName(utf8: UnsafeRawBufferPointer) -> String? {
+        changeNames.first { $0.utf8.elementsEqual(utf8) }
+    }
+
+    private static let changeNames = ["created", "updated", "deleted", "reordered", "sorted", "favorites"]
 
     /// The event for `change`, which `apply` turned into `outcome` and left the list as
     /// `list`; nil when the change changed nothing (it is not journaled either).

@@ -6,12 +6,12 @@ extension PostgresConnection {
     /// the columns), DataRows, CommandComplete (or EmptyQueryResponse); then one
     /// ReadyForQuery. After an ErrorResponse the server skips to ReadyForQuery. A named
     /// statement whose Parse completed is prepared from then on, whatever follows. The last
-    /// statement's rows go to `eachRowOfLast` when there is one, and its result holds none.
-    /// `handing.answered` gets the results up to the statement at `handing.index` once they
-    /// are read.
+    /// The rows of the statement at `streaming.index` go to `streaming.eachRow` when there is
+    /// one, and its result holds none; `handing.answered` gets the results up to the statement
+    /// at `handing.index` once they are read.
     func readExtendedQueryResults(
         _ plans: [PostgresPreparedStatements.Plan], deadline: ContinuousClock.Instant,
-        eachRowOfLast: ((PostgresRowValues) -> Void)?, handing: (index: Int, answered: ([PostgresRows]) -> Void)? = nil
+        streaming: (index: Int, eachRow: (PostgresRowValues) -> Void)?, handing: (index: Int, answered: ([PostgresRows]) -> Void)? = nil
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         enum Stage { case parse, bind, describe, rows, done }
         let count = plans.count
@@ -26,8 +26,8 @@ extension PostgresConnection {
         var failure: PostgresServerError?
         func take(_ row: PostgresRowValues) throws(PostgresConnectionError) {
             guard stage == .rows, failure == nil, row.count == columns.count else { throw .unexpectedMessage(.dataRow) }
-            if let eachRowOfLast, results.count == count - 1 {
-                eachRowOfLast(row)
+            if let streaming, results.count == streaming.index {
+                streaming.eachRow(row)
                 return
             }
             rows.append(try row.texts())

@@ -130,7 +130,7 @@ package final class PostgresConnection {
     /// Sync); inside a transaction, the transaction is then failed, to be rolled back.
     /// https://www.postgresql.org/docs/current/protocol-flow.html#PROTOCOL-FLOW-PIPELINING
     package func pipeline(_ statements: [PostgresStatement]) throws(PostgresConnectionError) -> [PostgresRows] {
-        try run(statements, eachRowOfLast: nil)
+        try run(statements, streaming: nil)
     }
 
     /// `pipeline`, with the last statement's rows handed to `eachRow` one by one as they are
@@ -143,31 +143,36 @@ package final class PostgresConnection {
         _ statements: [PostgresStatement], eachRowOfLast eachRow: (PostgresRowValues) -> Void
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         try withoutActuallyEscaping(eachRow) { (eachRow) throws(PostgresConnectionError) in
-            try run(statements, eachRowOfLast: eachRow)
+            try run(statements, streaming: (statements.count - 1, eachRow))
         }
     }
 
-    /// `pipeline`, with the server asked to send the answers up to the statement at `index`
-    /// at once (a Flush after it), and `answered` handed them as soon as they are read: what
-    /// the caller can act on while the server runs the statements after it.
+    /// `pipeline`, with the rows of the statement at `index` handed to `eachRow` as they are
+    /// read (as `pipeline(_:eachRowOfLast:)` hands the last's), the server asked to send the
+    /// answers up to that statement at once (a Flush after it), and `answered` handed them as
+    /// soon as they are read: what the caller can act on while the server runs the statements
+    /// after it.
     package func pipeline(
-        _ statements: [PostgresStatement], handingAnswersThrough index: Int, to answered: ([PostgresRows]) -> Void
+        _ statements: [PostgresStatement], eachRowOf index: Int, _ eachRow: (PostgresRowValues) -> Void,
+        thenHandingAnswersTo answered: ([PostgresRows]) -> Void
     ) throws(PostgresConnectionError) -> [PostgresRows] {
-        try withoutActuallyEscaping(answered) { (answered) throws(PostgresConnectionError) in
-            try run(statements, eachRowOfLast: nil, handing: (index, answered))
+        try withoutActuallyEscaping(eachRow) { (eachRow) throws(PostgresConnectionError) in
+            try withoutActuallyEscaping(answered) { (answered) throws(PostgresConnectionError) in
+                try run(statements, streaming: (index, eachRow), handing: (index, answered))
+            }
         }
     }
 
     /// Sends `statements` with one Sync and reads their results (`pipeline`).
     private func run(
-        _ statements: [PostgresStatement], eachRowOfLast: ((PostgresRowValues) -> Void)?,
+        _ statements: [PostgresStatement], streaming: (index: Int, eachRow: (PostgresRowValues) -> Void)?,
         handing: (index: Int, answered: ([PostgresRows]) -> Void)? = nil
     ) throws(PostgresConnectionError) -> [PostgresRows] {
         try perform { () throws(PostgresConnectionError) in
             let deadline = ContinuousClock.now + configuration.queryTimeout
             let (messages, plans) = prepared.messages(for: statements, flushingAfter: handing?.index)
             try send(messages, deadline: deadline)
-            return try readExtendedQueryResults(plans, deadline: deadline, eachRowOfLast: eachRowOfLast, handing: handing)
+            return try readExtendedQueryResults(plans, deadline: deadline, streaming: streaming, handing: handing)
         }
     }
 

@@ -84,6 +84,16 @@ package struct JournalRecord: Sendable, Equatable {
     }
 
     /// Reads a payload `payload` wrote.
+    /// Reads a payload `payload` wrote from bytes lent for the call (a database row's): a
+    /// create's in place, any other from a copy.
+    package init(payload: UnsafeRawBufferPointer) throws(StoredJSONError) {
+        if let record = StoredLayoutReader.addRecord(payload) {
+            self = record
+            return
+        }
+        try self.init(payload: Array(payload))
+    }
+
     package init(payload: [UInt8]) throws(StoredJSONError) {
         // Creates, by far the most common record, in the layout written here: read directly.
         if let record = payload.withUnsafeBytes(StoredLayoutReader.addRecord) {

@@ -126,14 +126,22 @@ extension PostgresTripTables {
         phases.add(.plan, from: start, to: sent)
         // The revision the changes before the batch brought `state` to; nil when the first was pruned.
         var caughtUpTo: Result<UInt64?, PostgresStoreError> = .success(nil)
-        var replaying = (start: sent, end: sent)
+        // From the first of those changes read to their last replayed and handed over.
+        var replaying: (start: MonotonicInstant?, end: MonotonicInstant) = (nil, sent)
+        var replay = Replay()
         let answers: [PostgresRows]
         do {
-            answers = try runCommitting(statements, handingAnswersThrough: changesRead) { answered in
-                replaying.start = SystemClock().now()
+            answers = try runCommitting(
+                statements, eachRowOf: changesRead,
+                { row in
+                    if replaying.start == nil { replaying.start = SystemClock().now() }
+                    replay.take(row, onto: &state, steps: &steps)
+                }
+            ) { answered in
+                if replaying.start == nil { replaying.start = SystemClock().now() }
                 caughtUpTo = Result { () throws(PostgresStoreError) -> UInt64? in
                     let (base, _) = try Self.revisionAndLastID(answered[changesRead - 1])
-                    guard try replay(answered[changesRead].rows, onto: &state) != nil else { return nil }
+                    guard try replay.count() != nil else { return nil }
                     guard state.list.revision == base else {
                         throw .damaged(
                             "the append transaction began at revision \(base), the changes before it lead to \(state.list.revision)")
@@ -152,8 +160,9 @@ extension PostgresTripTables {
             throw error
         }
         let committed = SystemClock().now()
-        phases.add(.commit, from: sent, to: replaying.start)
-        phases.add(.catchUp, from: replaying.start, to: replaying.end)
+        let replayBegan = replaying.start ?? replaying.end
+        phases.add(.commit, from: sent, to: replayBegan)
+        phases.add(.catchUp, from: replayBegan, to: replaying.end)
         phases.add(.commit, from: replaying.end, to: committed)
 
         let (base, lastID) = try Self.revisionAndLastID(answers[changesRead - 1])
@@ -252,14 +261,15 @@ extension PostgresTripTables {
     /// began committed nothing, and the error is as it came (the caller makes the batch again
     /// on a new connection, as after `commit`'s first round trip); once `COMMIT` may have begun,
     /// it is `.commitOutcomeUnknown`.
-    /// The answers up to the statement at `index` are handed to `answered` as soon as they are
-    /// read (`PostgresConnection.pipeline(_:handingAnswersThrough:to:)`).
+    /// The rows of the statement at `index` go to `eachRow` as they are read, and the answers
+    /// up to it to `answered` once they are (`PostgresConnection.pipeline(_:eachRowOf:_:thenHandingAnswersTo:)`).
     private func runCommitting(
-        _ statements: [PostgresStatement], handingAnswersThrough index: Int, to answered: ([PostgresRows]) -> Void
+        _ statements: [PostgresStatement], eachRowOf index: Int, _ eachRow: (PostgresRowValues) -> Void,
+        thenHandingAnswersTo answered: ([PostgresRows]) -> Void
     ) throws(PostgresStoreError) -> [PostgresRows] {
         assert(queued.isEmpty, "statements queued before an append transaction")
         do {
-            return try connection.pipeline(statements, handingAnswersThrough: index, to: answered)
+            return try connection.pipeline(statements, eachRowOf: index, eachRow, thenHandingAnswersTo: answered)
         } catch {
             if !error.leavesConnectionUsable {
                 guard case .server = error, connection.answeredStatements < statements.count - 1 else {

@@ -51,7 +51,7 @@ extension PostgresTripTables {
     }
 
     /// A row's values as text, for a message about a row that does not read.
-    private static func describe(_ row: PostgresRowValues) -> String {
+    static func describe(_ row: PostgresRowValues) -> String {
         (0..<row.count).map { row[$0].map(shortened) ?? "NULL" }.joined(separator: ", ")
     }
 
@@ -68,7 +68,7 @@ extension PostgresTripTables {
     /// A value from the database as text for a message, its first 64 bytes at most: a row that
     /// does not read may hold anything, up to the 64 MiB a message can carry, and the message
     /// goes to the log.
-    private static func shortened(_ value: UnsafeRawBufferPointer) -> String {
+    static func shortened(_ value: UnsafeRawBufferPointer) -> String {
         let limit = 64
         let text = String(decoding: value.prefix(limit), as: UTF8.self)
         return value.count > limit ? text + "… (\(value.count) bytes)" : text
@@ -114,7 +114,24 @@ extension PostgresTripTables {
         guard let name, ChangeEvent.isChangeName(name) else {
             throw .damaged("change \(revision)'s event is named \(name.map(shortened) ?? "NULL")")
         }
-        let bytes = Array((data ?? "").utf8)
+        return try event(revision: revision, name: name, data: Array((data ?? "").utf8))
+    }
+
+    /// `event(revision:name:data:)` from a row's bytes, read in place (`replay`): the name
+    /// taken as the one string kept for it, the data copied once, and checked to be UTF-8, as
+    /// a `String` of them would have been.
+    static func event(
+        revision: UInt64, name: UnsafeRawBufferPointer?, data: UnsafeRawBufferPointer?
+    ) throws(PostgresStoreError) -> ChangeEvent {
+        guard let name, let known = ChangeEvent.changeName(utf8: name) else {
+            throw .damaged("change \(revision)'s event is named \(name.map(shortened) ?? "NULL")")
+        }
+        guard data.map({ UTF8Text.isUTF8($0) }) ?? true else { throw .damaged("change \(revision)'s event data is not UTF-8") }
+        return try event(revision: revision, name: known, data: data.map { Array($0) } ?? [])
+    }
+
+    /// The checks `event(revision:name:data:)` makes of a known name's `bytes`.
+    private static func event(revision: UInt64, name: String, data bytes: [UInt8]) throws(PostgresStoreError) -> ChangeEvent {
         let isOneLine = bytes.withUnsafeBytes { (raw) in
             guard let base = raw.baseAddress else { return true }
             return memchr(base, 0x0A, raw.count) == nil && memchr(base, 0x0D, raw.count) == nil
@@ -159,23 +176,25 @@ extension PostgresTripTables {
         }
     }
 
-    /// Applies a `trip_changes` row (revision, record, position keys, event, data) as the
-    /// journal's replay does; answers it as a step, for the other copy of the state
-    /// (`State.redo`).
-    package static func replay(_ row: [String?], onto state: inout State) throws(PostgresStoreError) -> Step {
-        guard row.count == 5, let revision = row[0].flatMap({ UInt64($0) }), let text = row[1] else {
+    /// Applies a `trip_changes` row (revision, record, position keys, event, data) read in
+    /// place as the journal's replay does; answers it as a step, for the other copy of the
+    /// state (`State.redo`). No value becomes a `String`: the record is read from the row's
+    /// bytes and the event's data copied once (strings of them, and copies of those, cost a
+    /// tenth of replaying another instance's create).
+    package static func replay(_ row: PostgresRowValues, onto state: inout State) throws(PostgresStoreError) -> Step {
+        guard row.count == 5, let revision = row.integer(0).flatMap({ UInt64(exactly: $0) }), let payload = row[1] else {
             throw .damaged("a trip_changes row reads \(describe(row))")
         }
         var keys: TripPositionKeys.Assignment?
         if let positions = row[2] {
-            guard let assignment = TripPositionKeys.Assignment(text: positions) else {
-                throw .damaged("change \(revision)'s position keys read \(positions)")
+            guard let assignment = TripPositionKeys.Assignment(bytes: positions) else {
+                throw .damaged("change \(revision)'s position keys read \(shortened(positions))")
             }
             keys = assignment
         }
         let record: JournalRecord
         do {
-            record = try JournalRecord(payload: Array(text.utf8))
+            record = try JournalRecord(payload: payload)
         } catch {
             throw .damaged("change \(revision): \(error)")
         }

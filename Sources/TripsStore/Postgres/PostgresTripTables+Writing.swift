@@ -56,13 +56,17 @@ extension PostgresTripTables {
             // The changes after ours are asked for with the lock: one round trip (each statement
             // after the lock sees what the last writer committed).
             let seen = state.list.revision
-            let opening = try queries([Self.lockingStateRow(naming: traceparent), Self.changes(after: state)])
+            // Replayed as they are read; held as the lock wait in the timing, which ends after.
+            var replay = Replay()
+            let opening = try queries([Self.lockingStateRow(naming: traceparent), Self.changes(after: state)]) { row in
+                replay.take(row, onto: &state, steps: &steps)
+            }
             phases.endPhase(at: SystemClock().now())
             let (revision, _) = try Self.revisionAndLastID(opening[0])
-            guard revision >= state.list.revision else {
-                throw .damaged("the tables are at revision \(revision), behind the \(state.list.revision) already read")
+            guard revision >= seen else {
+                throw .damaged("the tables are at revision \(revision), behind the \(seen) already read")
             }
-            if revision > state.list.revision, try replay(opening[1].rows, onto: &state) == nil {
+            if try replay.count() == nil {
                 // The state row is locked: no one else writes while everything is read again.
                 state = try readAll(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
                 steps = nil

@@ -145,7 +145,9 @@ package final class PostgresTripTables {
     @discardableResult
     func catchUp(_ state: inout State) throws(PostgresStoreError) -> CatchUp {
         steps = []
-        if let replayed = try replay(query(Self.changes(after: state)).rows, onto: &state) { return .replayed(replayed) }
+        var replay = Replay()
+        try query(Self.changes(after: state)) { row in replay.take(row, onto: &state, steps: &steps) }
+        if let replayed = try replay.count() { return .replayed(replayed) }
         let loaded = try load(historyCapacity: state.history.capacity, ledger: IdempotencyLedger(byteLimit: state.ledger.byteLimit))
         // Revisions only grow: tables behind what was read from them are damaged, not newer.
         guard loaded.list.revision >= state.list.revision else {
@@ -172,17 +174,37 @@ package final class PostgresTripTables {
             [String(state.list.revision)], prepared: true)
     }
 
-    /// Replays `rows` of `changes(after: state)`; nil, with `state` as it was, when the first
-    /// change after it was pruned.
-    func replay(_ rows: [[String?]], onto state: inout State) throws(PostgresStoreError) -> Int? {
-        guard let first = rows.first else { return 0 }
-        guard first.count == 5 else { throw .damaged("a trip_changes row reads \(Self.describe(first))") }
-        guard first[0].flatMap({ UInt64($0) }) == state.list.revision + 1 else { return nil }
-        for row in rows {
-            let step = try Self.replay(row, onto: &state)
-            steps?.append(step)
+    /// The rows of `changes(after: state)`, replayed onto `state` as they are read, each a
+    /// step: none when the first does not follow the state's revision (it was pruned: the
+    /// caller reads everything again), and none after one that does not apply.
+    struct Replay {
+        private var replayed = 0
+        private var isPruned = false
+        private var failure: PostgresStoreError?
+
+        mutating func take(_ row: PostgresRowValues, onto state: inout State, steps: inout [Step]?) {
+            guard failure == nil, !isPruned else { return }
+            do throws(PostgresStoreError) {
+                if replayed == 0 {
+                    guard row.count == 5 else { throw .damaged("a trip_changes row reads \(PostgresTripTables.describe(row))") }
+                    guard row.integer(0).flatMap({ UInt64(exactly: $0) }) == state.list.revision + 1 else {
+                        isPruned = true
+                        return
+                    }
+                }
+                steps?.append(try PostgresTripTables.replay(row, onto: &state))
+                replayed += 1
+            } catch {
+                failure = error
+            }
         }
-        return rows.count
+
+        /// How many changes were replayed; nil, with the state as it was, when the first was
+        /// pruned. Throws what a row met (the state may hold the changes before it).
+        func count() throws(PostgresStoreError) -> Int? {
+            if let failure { throw failure }
+            return isPruned ? nil : replayed
+        }
     }
 
     /// Deletes what no instance needs any longer: the changes before the newest
@@ -297,9 +319,19 @@ package final class PostgresTripTables {
     /// Runs the queued statements and then `statement` in one round trip, handing its rows
     /// to `eachRow` as they are read (`PostgresConnection.pipeline(_:eachRowOfLast:)`).
     func query(_ statement: PostgresStatement, eachRow: (PostgresRowValues) -> Void) throws(PostgresStoreError) {
-        _ = try afterQueued([statement]) { (sending) throws(PostgresConnectionError) in
-            try connection.pipeline(sending, eachRowOfLast: eachRow)
-        }
+        _ = try queries([statement], eachRowOfLast: eachRow)
+    }
+
+    /// `queries`, the last statement's rows handed to `eachRow` as they are read (its result
+    /// holds none).
+    func queries(
+        _ statements: [PostgresStatement], eachRowOfLast eachRow: (PostgresRowValues) -> Void
+    ) throws(PostgresStoreError) -> [PostgresRows] {
+        Array(
+            try afterQueued(statements) { (sending) throws(PostgresConnectionError) in
+                try connection.pipeline(sending, eachRowOfLast: eachRow)
+            }
+            .suffix(statements.count))
     }
 
     /// Runs the queued statements and then `statements` in one round trip; answers the

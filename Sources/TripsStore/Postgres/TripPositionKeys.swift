@@ -125,7 +125,13 @@ extension TripPositionKeys.Assignment {
     /// what replaying another instance's create cost.
     package init?(text: String) {
         var text = text
-        guard let pairs = text.withUTF8({ Self.pairs(in: $0) }) else { return nil }
+        guard let read = text.withUTF8({ Self(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = read
+    }
+
+    /// Reads what `text` writes from bytes lent for the call (a database row's).
+    package init?(bytes: UnsafeRawBufferPointer) {
+        guard let pairs = Self.pairs(in: bytes.assumingMemoryBound(to: UInt8.self)) else { return nil }
         self.init(ids: pairs.ids, keys: pairs.keys)
     }
 

@@ -64,24 +64,30 @@ import Testing
         #expect(try connection.waitForNotifications(timeout: .zero).map(\.payload) == ["x"])
     }
 
-    /// A Flush follows the statement whose answers are asked for at once, and they are handed
-    /// over before the rest are read: here the server says the rest only once they were.
+    /// The rows of a statement in the middle of a pipeline are handed over one by one, and a
+    /// Flush follows it, so its answers and those before it are handed over before the rest
+    /// are read: here the server says the rest only once they were.
     @Test func theAnswersUpToAStatementAreHandedOverBeforeTheRestAreRead() throws {
         let (server, connection) = try Self.connected()
         try server.say(
             Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(["a"]) + Wire.dataRow(["first"])
-                + Wire.commandComplete("SELECT 1"))
+                + Wire.dataRow(["second"]) + Wire.commandComplete("SELECT 2"))
         let rest =
             Wire.message("1", []) + Wire.message("2", []) + Wire.message("n", []) + Wire.commandComplete("UPDATE 1")
             + Wire.readyForQuery()
+        var rows: [String] = []
         var handed: [[String]] = []
         let statements = [PostgresStatement("SELECT 'first'"), PostgresStatement("UPDATE trips_state SET revision = 2")]
-        let results = try connection.pipeline(statements, handingAnswersThrough: 0) { (answered: [PostgresRows]) in
+        let results = try connection.pipeline(
+            statements, eachRowOf: 0, { row in rows.append(row[0].map { String(decoding: $0, as: UTF8.self) } ?? "NULL") }
+        ) { (answered: [PostgresRows]) in
             handed.append(answered.map { $0.commandTag })
             try? server.say(rest)
         }
-        #expect(handed == [["SELECT 1"]])
-        #expect(results.map { $0.commandTag } == ["SELECT 1", "UPDATE 1"])
+        #expect(rows == ["first", "second"])
+        #expect(handed == [["SELECT 2"]])
+        #expect(results[0].rows.isEmpty, "the rows handed over are not kept")
+        #expect(results.map { $0.commandTag } == ["SELECT 2", "UPDATE 1"])
         #expect(frontendMessages(server.heard()).map(\.type) == ["P", "B", "D", "E", "H", "P", "B", "D", "E", "S"])
     }
 
