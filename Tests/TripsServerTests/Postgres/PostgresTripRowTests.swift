@@ -76,6 +76,27 @@ import TripsDomain
             #expect(throws: PostgresStoreError.self, "\(String(describing: name)) \(String(describing: data))") {
                 try PostgresTripTables.event(revision: 4, name: name, data: data)
             }
+            // The same from a row's bytes, as a replay reads them.
+            #expect(throws: PostgresStoreError.self, "bytes: \(String(describing: name)) \(String(describing: data))") {
+                try Self.event(name: name.map { Array($0.utf8) }, data: data.map { Array($0.utf8) })
+            }
+        }
+        let fromBytes = try Self.event(name: Array("deleted".utf8), data: Array(#"{"revision":4,"ids":[2]}"#.utf8))
+        #expect(fromBytes == event)
+        // Bytes that are not UTF-8 would reach every feed client as they are.
+        #expect(throws: PostgresStoreError.self) {
+            try Self.event(name: Array("deleted".utf8), data: Array(#"{"revision":4,"ids":[2],"x":""#.utf8) + [0xFF, 0x22, 0x7D])
+        }
+    }
+
+    /// `PostgresTripTables.event(revision: 4, name:data:)` from bytes, as a row lends them.
+    private static func event(name: [UInt8]?, data: [UInt8]?) throws -> ChangeEvent {
+        let nameBytes = name ?? []
+        let dataBytes = data ?? []
+        return try nameBytes.withUnsafeBytes { nameBuffer in
+            try dataBytes.withUnsafeBytes { dataBuffer in
+                try PostgresTripTables.event(revision: 4, name: name == nil ? nil : nameBuffer, data: data == nil ? nil : dataBuffer)
+            }
         }
     }
 }
