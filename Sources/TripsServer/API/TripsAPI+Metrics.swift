@@ -44,13 +44,12 @@ extension TripsAPI {
                 "trips_http_request_duration_seconds", ["route": labels[route]], bounds: LoopMetrics.bucketBounds, cumulative: cumulative,
                 sum: seconds)
         }
-        text.family("trips_http_open_connections", "gauge", "Connections open now.")
-        text.sample("trips_http_open_connections", [:], Double(loops.openConnections))
-        text.family(
-            "trips_http_refused_connections_total", "counter", "Connections closed as soon as accepted: the server held --max-connections.")
-        text.sample("trips_http_refused_connections_total", [:], Double(loops.refusedConnections))
-        text.family("trips_change_streams", "gauge", "Change-feed streams open now (/trips/changes as server-sent events).")
-        text.sample("trips_change_streams", [:], Double(streams))
+        text.single("trips_http_open_connections", "gauge", "Connections open now.", Double(loops.openConnections))
+        text.single(
+            "trips_http_refused_connections_total", "counter", "Connections closed as soon as accepted: the server held --max-connections.",
+            Double(loops.refusedConnections))
+        text.single(
+            "trips_change_streams", "gauge", "Change-feed streams open now (/trips/changes as server-sent events).", Double(streams))
     }
 
     /// Requests each rate limit refused (429), by limit: changes, reads, sign-in.
@@ -65,18 +64,18 @@ extension TripsAPI {
     /// went, by phase (`WriteTransactionStatistics.Phase`; all but `lock` with the state row's
     /// lock held, which every other instance's writer waits for).
     private static func writeTransactions(_ transactions: WriteTransactionStatistics, to text: inout MetricsText) {
-        text.family("trips_postgres_write_transactions_total", "counter", "Write transactions committed in PostgreSQL.")
-        text.sample("trips_postgres_write_transactions_total", [:], Double(transactions.transactions))
-        text.family(
+        text.single(
+            "trips_postgres_write_transactions_total", "counter", "Write transactions committed in PostgreSQL.",
+            Double(transactions.transactions))
+        text.single(
             "trips_postgres_append_transactions_total", "counter",
-            "Of them, append transactions: new trips at the end in one round trip, the lock held by PostgreSQL alone.")
-        text.sample("trips_postgres_append_transactions_total", [:], Double(transactions.appendTransactions))
-        text.family("trips_postgres_written_changes_total", "counter", "Changes those transactions made.")
-        text.sample("trips_postgres_written_changes_total", [:], Double(transactions.changes))
-        text.family(
+            "Of them, append transactions: new trips at the end in one round trip, the lock held by PostgreSQL alone.",
+            Double(transactions.appendTransactions))
+        text.single("trips_postgres_written_changes_total", "counter", "Changes those transactions made.", Double(transactions.changes))
+        text.single(
             "trips_postgres_replayed_changes_total", "counter",
-            "Other instances' changes those transactions replayed, with the state row's lock held.")
-        text.sample("trips_postgres_replayed_changes_total", [:], Double(transactions.replayed))
+            "Other instances' changes those transactions replayed, with the state row's lock held.",
+            Double(transactions.replayed))
         text.family(
             "trips_postgres_write_transaction_seconds_total", "counter",
             "Time those transactions took, by phase: lock (waiting for the state row's lock), then with it held catch_up, plan and commit; "
@@ -90,14 +89,10 @@ extension TripsAPI {
     /// journal, its syncs, bytes, compactions and failed writes too (a store in memory or in
     /// PostgreSQL has none to count).
     private static func writeStore(_ statistics: StoreStatistics, journal: Bool, trips: Int, revision: UInt64, to text: inout MetricsText) {
-        text.family("trips_trips", "gauge", "Trips in the list.")
-        text.sample("trips_trips", [:], Double(trips))
-        text.family("trips_revision", "gauge", "The list's revision.")
-        text.sample("trips_revision", [:], Double(revision))
-        text.family("trips_photos", "gauge", "Photos the trips refer to, each once however many trips share it.")
-        text.sample("trips_photos", [:], Double(statistics.photos))
-        text.family("trips_photo_bytes", "gauge", "The bytes of those photos, as stored.")
-        text.sample("trips_photo_bytes", [:], Double(statistics.photoBytes))
+        text.single("trips_trips", "gauge", "Trips in the list.", Double(trips))
+        text.single("trips_revision", "gauge", "The list's revision.", Double(revision))
+        text.single("trips_photos", "gauge", "Photos the trips refer to, each once however many trips share it.", Double(statistics.photos))
+        text.single("trips_photo_bytes", "gauge", "The bytes of those photos, as stored.", Double(statistics.photoBytes))
         if let transactions = statistics.writeTransactions { writeTransactions(transactions, to: &text) }
         guard journal else { return }
         text.family("trips_journal_sync_duration_seconds", "histogram", "Journal writes and their fdatasync, one per group commit.")
@@ -109,12 +104,9 @@ extension TripsAPI {
         text.histogram(
             "trips_journal_sync_duration_seconds", [:], bounds: StoreStatistics.bucketBounds, cumulative: cumulative,
             sum: statistics.syncSeconds)
-        text.family("trips_journal_syncs_total", "counter", "Group commits written and synced.")
-        text.sample("trips_journal_syncs_total", [:], Double(statistics.syncs))
-        text.family("trips_journal_bytes_total", "counter", "Bytes appended to the journal.")
-        text.sample("trips_journal_bytes_total", [:], Double(statistics.bytesWritten))
-        text.family("trips_compactions_total", "counter", "Journals compacted into a snapshot.")
-        text.sample("trips_compactions_total", [:], Double(statistics.compactions))
+        text.single("trips_journal_syncs_total", "counter", "Group commits written and synced.", Double(statistics.syncs))
+        text.single("trips_journal_bytes_total", "counter", "Bytes appended to the journal.", Double(statistics.bytesWritten))
+        text.single("trips_compactions_total", "counter", "Journals compacted into a snapshot.", Double(statistics.compactions))
         text.family("trips_write_failures_total", "counter", "Journal writes that failed, by kind (no_space: 507; io: 503).")
         text.sample("trips_write_failures_total", ["kind": "no_space"], Double(statistics.failedWritesNoSpace))
         text.sample("trips_write_failures_total", ["kind": "io"], Double(statistics.failedWritesOther))
@@ -128,6 +120,12 @@ struct MetricsText {
 
     mutating func family(_ name: String, _ type: String, _ help: String) {
         output += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    }
+
+    /// A family of one sample without labels.
+    mutating func single(_ name: String, _ type: String, _ help: String, _ value: Double) {
+        family(name, type, help)
+        sample(name, [:], value)
     }
 
     mutating func sample(_ name: String, _ labels: [String: String], _ value: Double) {
