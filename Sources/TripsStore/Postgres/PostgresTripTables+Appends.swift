@@ -256,13 +256,14 @@ extension PostgresTripTables {
         steps = nil
     }
 
-    /// Runs `statements`, the last of them `COMMIT`, in one round trip. A refused statement
-    /// leaves the transaction failed: it is rolled back. A session that ended before `COMMIT`
-    /// began committed nothing, and the error is as it came (the caller makes the batch again
-    /// on a new connection, as after `commit`'s first round trip); once `COMMIT` may have begun,
-    /// it is `.commitOutcomeUnknown`.
-    /// The rows of the statement at `index` go to `eachRow` as they are read, and the answers
-    /// up to it to `answered` once they are (`PostgresConnection.pipeline(_:eachRowOf:_:thenHandingAnswersTo:)`).
+    /// Runs `statements`, the last of them `COMMIT`, in one round trip; the rows of the
+    /// statement at `index` go to `eachRow` as they are read, and the answers up to it to
+    /// `answered` once they are (`PostgresConnection.pipeline(_:eachRowOf:_:thenHandingAnswersTo:)`).
+    ///
+    /// A refused statement leaves the transaction failed: it is rolled back. A session that
+    /// ended before `COMMIT` began committed nothing, and the error is as it came (the caller
+    /// makes the batch again on a new connection, as after `commit`'s first round trip); once
+    /// `COMMIT` may have begun, it is `.commitOutcomeUnknown`.
     private func runCommitting(
         _ statements: [PostgresStatement], eachRowOf index: Int, _ eachRow: (PostgresRowValues) -> Void,
         thenHandingAnswersTo answered: ([PostgresRows]) -> Void
@@ -300,17 +301,6 @@ extension PostgresTripTables {
             SELECT revision - $1, last_issued_id - $1, pg_notify($2, revision::text) FROM allocated
             """,
             [String(count), channel], prepared: true)
-    }
-
-    /// The changes after `state`'s revision and before the last `count`, the batch's own
-    /// (`changes(after:)`, whose bound this is).
-    static func changes(after state: State, beforeTheLast count: Int) -> PostgresStatement {
-        PostgresStatement(
-            """
-            SELECT revision, record, positions, event, data FROM trip_changes
-            WHERE revision > $1 AND revision <= (SELECT revision FROM trips_state) - $2 ORDER BY revision
-            """,
-            [String(state.list.revision), String(count)], prepared: true)
     }
 
     /// The batch's trips and changes, their revisions, ids and keys made from the state row

@@ -168,10 +168,16 @@ package final class PostgresTripTables {
     /// statement gets guessed that a third of the table matches, and scanned and sorted the
     /// whole history in every transaction, under the lock that orders the writers: 2.2 ms at
     /// 36,000 changes, growing with `--history`.
-    static func changes(after state: State) -> PostgresStatement {
+    ///
+    /// An append transaction, which has moved the state row on by its own `count` changes
+    /// already, reads those before them: the bound less `count`.
+    static func changes(after state: State, beforeTheLast count: Int = 0) -> PostgresStatement {
         PostgresStatement(
-            "SELECT revision, record, positions, event, data FROM trip_changes WHERE revision > $1 AND revision <= (SELECT revision FROM trips_state) ORDER BY revision",
-            [String(state.list.revision)], prepared: true)
+            """
+            SELECT revision, record, positions, event, data FROM trip_changes
+            WHERE revision > $1 AND revision <= (SELECT revision FROM trips_state) - $2 ORDER BY revision
+            """,
+            [String(state.list.revision), String(count)], prepared: true)
     }
 
     /// The rows of `changes(after: state)`, replayed onto `state` as they are read, each a
