@@ -75,12 +75,15 @@ final class LoopCounters {
     private let latencyBuckets: UnsafeMutableBufferPointer<UInt64>
     private let latencyNanoseconds: UnsafeMutableBufferPointer<UInt64>
     private var refusedConnections: UInt64 = 0
+    // The tables and sizes counting reads, kept here rather than read from `LoopMetrics`'
+    // statics: each read of a static `let` made from an expression goes through `swift_once`.
     /// The bucket bounds in nanoseconds, so counting needs no floating point.
-    private static let bucketNanoseconds: [UInt64] = LoopMetrics.bucketBounds.map { UInt64($0 * 1e9) }
+    private let bucketNanoseconds: UnsafeMutableBufferPointer<UInt64>
     /// Each status code's slot (codes 0 to 599), so counting is one read, not a search.
-    private static let statusSlot: [UInt8] = (0..<600).map { code in
-        UInt8(LoopMetrics.statuses.firstIndex(of: code) ?? LoopMetrics.statuses.count)
-    }
+    private let statusSlot: UnsafeMutableBufferPointer<UInt8>
+    private let methodCount = LoopMetrics.methodCount
+    private let statusSlots = LoopMetrics.statusSlots
+    private let bucketSlots = LoopMetrics.bucketSlots
 
     init(routeCount: Int) {
         self.routeCount = max(1, routeCount)
@@ -92,23 +95,32 @@ final class LoopCounters {
         requests = zeroed(self.routeCount * LoopMetrics.methodCount * LoopMetrics.statusSlots)
         latencyBuckets = zeroed(self.routeCount * LoopMetrics.bucketSlots)
         latencyNanoseconds = zeroed(self.routeCount)
+        bucketNanoseconds = .allocate(capacity: LoopMetrics.bucketBounds.count)
+        _ = bucketNanoseconds.initialize(from: LoopMetrics.bucketBounds.lazy.map { UInt64($0 * 1e9) })
+        statusSlot = .allocate(capacity: 600)
+        _ = statusSlot.initialize(
+            from: (0..<600).lazy.map { code in
+                UInt8(LoopMetrics.statuses.firstIndex(of: code) ?? LoopMetrics.statuses.count)
+            })
     }
 
     deinit {
         requests.deallocate()
         latencyBuckets.deallocate()
         latencyNanoseconds.deallocate()
+        bucketNanoseconds.deallocate()
+        statusSlot.deallocate()
     }
 
     /// Counts one answered request (`route` past the last counts as the last).
     func record(route: Int, method: HTTPMethod?, status: Int, nanoseconds: UInt64) {
         let route = min(max(route, 0), routeCount - 1)
         let methodIndex = method?.knownIndex ?? 0
-        let statusIndex = status >= 0 && status < 600 ? Int(Self.statusSlot[status]) : LoopMetrics.statuses.count
-        requests[(route * LoopMetrics.methodCount + methodIndex) * LoopMetrics.statusSlots + statusIndex] &+= 1
+        let statusIndex = status >= 0 && status < statusSlot.count ? Int(statusSlot[status]) : statusSlots - 1
+        requests[(route * methodCount + methodIndex) * statusSlots + statusIndex] &+= 1
         var bucket = 0
-        while bucket < Self.bucketNanoseconds.count && nanoseconds > Self.bucketNanoseconds[bucket] { bucket += 1 }
-        latencyBuckets[route * LoopMetrics.bucketSlots + bucket] &+= 1
+        while bucket < bucketNanoseconds.count && nanoseconds > bucketNanoseconds[bucket] { bucket += 1 }
+        latencyBuckets[route * bucketSlots + bucket] &+= 1
         latencyNanoseconds[route] &+= nanoseconds
     }
 

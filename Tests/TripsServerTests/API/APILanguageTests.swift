@@ -48,6 +48,15 @@ private let bothVaries = "Accept, Accept-Language, Accept-Encoding"
 /// `Content-Language`, `Vary` and a strong tag per language; text bodies are read in their
 /// `Content-Language`, or in whichever language each line is in.
 @Suite struct APILanguageTests {
+    /// The cache files a response under one slot per representation and language choice:
+    /// `LanguageChoice.count`, a literal, must stay every language plus "none stated".
+    @Test func everyLanguageChoiceHasASlotOfItsOwn() {
+        #expect(LanguageChoice.count == Language.allCases.count + 1)
+        let slots = [LanguageChoice.slot(position: 0, nil)] + Language.allCases.map { LanguageChoice.slot(position: 0, $0) }
+        #expect(Set(slots) == Set(0..<LanguageChoice.count))
+        #expect(LanguageChoice.slot(position: 1, nil) == LanguageChoice.count)
+    }
+
     // MARK: Sentences in the client's language
 
     @Test(
