@@ -3,7 +3,7 @@ extension HTTPField.Name {
     /// has a bit in `HTTPFields.indexed` (at most 63), and in its usual spelling it is its
     /// number alone (`HTTPField.Name.init(_:)`). Any other name works the same, found by
     /// comparing strings.
-    enum Indexed: UInt8, CaseIterable {
+    @usableFromInline enum Indexed: UInt8, CaseIterable {
         case accept = 1
         case acceptEncoding, acceptLanguage, accessControlRequestMethod, authorization, cacheControl
         case connection, contentEncoding, contentLanguage, contentLength, contentType, cookie, date, etag, expect

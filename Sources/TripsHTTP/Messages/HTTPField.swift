@@ -1,7 +1,7 @@
 /// One header or trailer field line: a name and its value.
 ///
 /// https://www.rfc-editor.org/rfc/rfc9110#name-fields
-package struct HTTPField: Sendable, Hashable {
+public struct HTTPField: Sendable, Hashable {
     package var name: Name
     package var value: String
 
@@ -17,8 +17,8 @@ package struct HTTPField: Sendable, Hashable {
     /// case's number alone: the names a request is read by, and those nearly every message
     /// carries, are copied, compared and dropped without a retain. Any other name keeps both
     /// spellings in one shared box: one retain costs less than copying two strings.
-    package struct Name: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
-        private final class Spellings: Sendable {
+    public struct Name: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+        @usableFromInline final class Spellings: Sendable {
             let raw: String
             let canonical: String
 
@@ -29,11 +29,11 @@ package struct HTTPField: Sendable, Hashable {
         }
 
         /// Nil for an indexed name in its usual spelling, which its `Indexed` case gives.
-        private let spellings: Spellings?
+        @usableFromInline let spellings: Spellings?
         /// The name's `Indexed` case (from 1), or 0: a function of `canonicalName`, so equal
         /// names have equal places, two indexed names compare by one byte, and `HTTPFields`
         /// tells from one bit whether it holds an indexed name at all.
-        let index: UInt8
+        @usableFromInline let index: UInt8
 
         /// The name as given, written on the wire.
         package var rawName: String { spellings?.raw ?? Indexed(rawValue: index)!.spelling }
@@ -47,13 +47,13 @@ package struct HTTPField: Sendable, Hashable {
         }
 
         /// For literals in our own code; an invalid literal is a programming error.
-        package init(stringLiteral name: String) {
+        public init(stringLiteral name: String) {
             precondition(HTTPField.isValidToken(name), "\(name) is not a field name token")
             self.init(unchecked: name)
         }
 
         /// An indexed name in its usual spelling.
-        init(_ indexed: Indexed) {
+        @inlinable init(_ indexed: Indexed) {
             spellings = nil
             index = indexed.rawValue
         }
@@ -90,23 +90,26 @@ package struct HTTPField: Sendable, Hashable {
             self.init(raw: raw, canonical: canonical)
         }
 
-        package var description: String { rawName }
+        public var description: String { rawName }
 
         /// Indexed names by their index alone; others by length first: most names compared
         /// differ in length, and that is cheaper to see than a string comparison.
-        package static func == (lhs: Name, rhs: Name) -> Bool {
+        public static func == (lhs: Name, rhs: Name) -> Bool {
             lhs.index == rhs.index
                 && (lhs.index != 0
                     || lhs.canonicalName.utf8.count == rhs.canonicalName.utf8.count && lhs.canonicalName == rhs.canonicalName)
         }
 
-        package func hash(into hasher: inout Hasher) {
+        public func hash(into hasher: inout Hasher) {
             if index != 0 { hasher.combine(index) } else { hasher.combine(canonicalName) }
         }
 
-        package static let accept = Name(.accept)
-        package static let acceptEncoding = Name(.acceptEncoding)
-        package static let acceptLanguage = Name(.acceptLanguage)
+        // The indexed names are made where they are used, not kept in static constants:
+        // inlined, a name is a known index without a box, so reading a request's field by
+        // name costs no lazy initialization check, no retain and no release.
+        @inlinable package static var accept: Name { Name(.accept) }
+        @inlinable package static var acceptEncoding: Name { Name(.acceptEncoding) }
+        @inlinable package static var acceptLanguage: Name { Name(.acceptLanguage) }
         package static let acceptPatch: Name = "Accept-Patch"
         package static let acceptPost: Name = "Accept-Post"
         package static let acceptRanges: Name = "Accept-Ranges"
@@ -115,63 +118,63 @@ package struct HTTPField: Sendable, Hashable {
         package static let accessControlAllowOrigin: Name = "Access-Control-Allow-Origin"
         package static let accessControlExposeHeaders: Name = "Access-Control-Expose-Headers"
         package static let accessControlMaxAge: Name = "Access-Control-Max-Age"
-        package static let accessControlRequestMethod = Name(.accessControlRequestMethod)
+        @inlinable package static var accessControlRequestMethod: Name { Name(.accessControlRequestMethod) }
         package static let allow: Name = "Allow"
-        package static let authorization = Name(.authorization)
-        package static let cacheControl = Name(.cacheControl)
-        package static let connection = Name(.connection)
-        package static let contentEncoding = Name(.contentEncoding)
-        package static let contentLanguage = Name(.contentLanguage)
-        package static let contentLength = Name(.contentLength)
+        @inlinable package static var authorization: Name { Name(.authorization) }
+        @inlinable package static var cacheControl: Name { Name(.cacheControl) }
+        @inlinable package static var connection: Name { Name(.connection) }
+        @inlinable package static var contentEncoding: Name { Name(.contentEncoding) }
+        @inlinable package static var contentLanguage: Name { Name(.contentLanguage) }
+        @inlinable package static var contentLength: Name { Name(.contentLength) }
         package static let contentLocation: Name = "Content-Location"
         package static let contentRange: Name = "Content-Range"
         package static let contentSecurityPolicy: Name = "Content-Security-Policy"
-        package static let contentType = Name(.contentType)
+        @inlinable package static var contentType: Name { Name(.contentType) }
         /// A browser's cookies for this site (RFC 6265 §5.4).
-        package static let cookie = Name(.cookie)
-        package static let date = Name(.date)
-        package static let etag = Name(.etag)
-        package static let expect = Name(.expect)
-        package static let host = Name(.host)
-        package static let idempotencyKey = Name(.idempotencyKey)
-        package static let ifMatch = Name(.ifMatch)
-        package static let ifNoneMatch = Name(.ifNoneMatch)
-        package static let ifRange = Name(.ifRange)
-        package static let lastEventID = Name(.lastEventID)
+        @inlinable package static var cookie: Name { Name(.cookie) }
+        @inlinable package static var date: Name { Name(.date) }
+        @inlinable package static var etag: Name { Name(.etag) }
+        @inlinable package static var expect: Name { Name(.expect) }
+        @inlinable package static var host: Name { Name(.host) }
+        @inlinable package static var idempotencyKey: Name { Name(.idempotencyKey) }
+        @inlinable package static var ifMatch: Name { Name(.ifMatch) }
+        @inlinable package static var ifNoneMatch: Name { Name(.ifNoneMatch) }
+        @inlinable package static var ifRange: Name { Name(.ifRange) }
+        @inlinable package static var lastEventID: Name { Name(.lastEventID) }
         package static let lastModified: Name = "Last-Modified"
-        package static let link = Name(.link)
-        package static let location = Name(.location)
-        package static let origin = Name(.origin)
-        package static let prefer = Name(.prefer)
-        package static let range = Name(.range)
+        @inlinable package static var link: Name { Name(.link) }
+        @inlinable package static var location: Name { Name(.location) }
+        @inlinable package static var origin: Name { Name(.origin) }
+        @inlinable package static var prefer: Name { Name(.prefer) }
+        @inlinable package static var range: Name { Name(.range) }
         /// What is left of a rate limit's quota now (draft-ietf-httpapi-ratelimit-headers).
         package static let rateLimit: Name = "RateLimit"
         /// The rate limits a server applies, by name (draft-ietf-httpapi-ratelimit-headers).
         package static let rateLimitPolicy: Name = "RateLimit-Policy"
         package static let preferenceApplied: Name = "Preference-Applied"
         package static let referrerPolicy: Name = "Referrer-Policy"
-        package static let retryAfter = Name(.retryAfter)
+        @inlinable package static var retryAfter: Name { Name(.retryAfter) }
         /// Where a browser's request comes from, relative to its target (Fetch Metadata).
-        package static let secFetchSite = Name(.secFetchSite)
-        package static let server = Name(.server)
+        @inlinable package static var secFetchSite: Name { Name(.secFetchSite) }
+        @inlinable package static var server: Name { Name(.server) }
         package static let setCookie: Name = "Set-Cookie"
         /// W3C Trace Context: the trace a request belongs to, and the span it came from.
-        package static let traceparent = Name(.traceparent)
+        @inlinable package static var traceparent: Name { Name(.traceparent) }
         /// W3C Trace Context: vendors' own trace data, passed through.
-        package static let tracestate = Name(.tracestate)
-        package static let transferEncoding = Name(.transferEncoding)
+        @inlinable package static var tracestate: Name { Name(.tracestate) }
+        @inlinable package static var transferEncoding: Name { Name(.transferEncoding) }
         /// The list revision a response reflects (and, on a request, the one to wait for).
-        package static let tripsRevision = Name(.tripsRevision)
+        @inlinable package static var tripsRevision: Name { Name(.tripsRevision) }
         /// How many trips a paged view holds in all, asked for with `Prefer: count=exact`.
         package static let tripsTotal: Name = "Trips-Total"
-        package static let userAgent = Name(.userAgent)
-        package static let vary = Name(.vary)
+        @inlinable package static var userAgent: Name { Name(.userAgent) }
+        @inlinable package static var vary: Name { Name(.vary) }
         package static let wwwAuthenticate: Name = "WWW-Authenticate"
         /// The client's address, as a proxy in front of the server saw it (nginx's
         /// `proxy_set_header X-Real-IP $remote_addr`); taken only from a trusted proxy.
-        package static let xRealIP = Name(.xRealIP)
-        package static let xContentTypeOptions = Name(.xContentTypeOptions)
-        package static let xRequestID = Name(.xRequestID)
+        @inlinable package static var xRealIP: Name { Name(.xRealIP) }
+        @inlinable package static var xContentTypeOptions: Name { Name(.xContentTypeOptions) }
+        @inlinable package static var xRequestID: Name { Name(.xRequestID) }
     }
 
     /// Whether `string` is a non-empty token (RFC 9110 §5.6.2).
