@@ -5,7 +5,7 @@
 /// with no string to count references to. Its name is looked up when it is written.
 ///
 /// https://www.rfc-editor.org/rfc/rfc9110#name-methods
-package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
+public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     /// The method's place in `known`.
     @usableFromInline let index: UInt8
 
@@ -16,40 +16,42 @@ package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
         self.index = UInt8(index)
     }
 
-    private init(index: UInt8) {
+    @inlinable init(index: UInt8) {
         self.index = index
     }
 
     /// The method token.
     package var rawValue: String { Self.names[Int(index)] }
 
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// Written out and inlinable: the API (another module) compares methods on every request,
     /// and the synthesized one is reached only through the generic `Equatable` witness there.
-    @inlinable package static func == (lhs: Self, rhs: Self) -> Bool {
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.index == rhs.index
     }
 
     /// Where the method stands in `known`, for per-request counting and routing.
-    package var knownIndex: Int { Int(index) }
+    @inlinable package var knownIndex: Int { Int(index) }
 
     /// Whether the method only reads (GET, HEAD, OPTIONS): every other one the API answers
     /// changes something, and needs a token (with tokens) and the page's own origin (from a browser).
-    package var onlyReads: Bool { self == .get || self == .head || self == .options }
+    @inlinable package var onlyReads: Bool { self == .get || self == .head || self == .options }
 
-    package static let get = HTTPMethod(index: 0)
-    package static let head = HTTPMethod(index: 1)
-    package static let post = HTTPMethod(index: 2)
-    package static let put = HTTPMethod(index: 3)
-    package static let patch = HTTPMethod(index: 4)
-    package static let delete = HTTPMethod(index: 5)
-    package static let options = HTTPMethod(index: 6)
-    package static let trace = HTTPMethod(index: 7)
-    package static let connect = HTTPMethod(index: 8)
+    // Made where they are used, not kept in static constants: inlined, a method is a known
+    // byte, and comparing a request's with one costs no lazy initialization check.
+    @inlinable package static var get: HTTPMethod { HTTPMethod(index: 0) }
+    @inlinable package static var head: HTTPMethod { HTTPMethod(index: 1) }
+    @inlinable package static var post: HTTPMethod { HTTPMethod(index: 2) }
+    @inlinable package static var put: HTTPMethod { HTTPMethod(index: 3) }
+    @inlinable package static var patch: HTTPMethod { HTTPMethod(index: 4) }
+    @inlinable package static var delete: HTTPMethod { HTTPMethod(index: 5) }
+    @inlinable package static var options: HTTPMethod { HTTPMethod(index: 6) }
+    @inlinable package static var trace: HTTPMethod { HTTPMethod(index: 7) }
+    @inlinable package static var connect: HTTPMethod { HTTPMethod(index: 8) }
     /// A safe method with content (draft-ietf-httpbis-safe-method-w-body); known, so that a
     /// resource that does not take it answers 405 with `Allow`, not 501.
-    package static let query = HTTPMethod(index: 9)
+    @inlinable package static var query: HTTPMethod { HTTPMethod(index: 9) }
 
     /// The tokens of `known`, in its order.
     private static let names = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"]
