@@ -2,8 +2,8 @@
 ///
 /// https://www.rfc-editor.org/rfc/rfc9110#name-fields
 public struct HTTPField: Sendable, Hashable {
-    package var name: Name
-    package var value: String
+    public var name: Name
+    public var value: String
 
     package init(name: Name, value: String) {
         self.name = name

@@ -7,10 +7,10 @@
 ///     var fields: HTTPFields = [.contentType: "application/json"]
 ///     fields.append(.vary, "Accept")
 ///     fields[.contentType]  // "application/json"
-package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
-    private(set) var fields: [HTTPField]
+public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    @usableFromInline private(set) var fields: [HTTPField]
     /// Bit `i` set: `fields` holds a field whose name has index `i`. A function of `fields`.
-    private var indexed: UInt64
+    @usableFromInline var indexed: UInt64
 
     package init() {
         fields = []
@@ -22,23 +22,22 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
         indexed = fields.reduce(0) { $0 | Self.bit($1.name) }
     }
 
-    package init(dictionaryLiteral elements: (HTTPField.Name, String)...) {
+    public init(dictionaryLiteral elements: (HTTPField.Name, String)...) {
         self.init(elements.map { HTTPField(name: $0.0, value: $0.1) })
     }
 
     /// A name's bit in `indexed`; none for a name that is not indexed, so that fields holding
     /// the same are equal however they were made.
-    private static func bit(_ name: HTTPField.Name) -> UInt64 { name.index == 0 ? 0 : 1 << name.index }
+    @inlinable static func bit(_ name: HTTPField.Name) -> UInt64 { name.index == 0 ? 0 : 1 << name.index }
 
     /// False only when `name` is indexed and no field has it; otherwise the array tells.
-    @inline(__always)
-    private func mayHold(_ name: HTTPField.Name) -> Bool {
+    @inlinable func mayHold(_ name: HTTPField.Name) -> Bool {
         name.index == 0 || indexed & Self.bit(name) != 0
     }
 
-    package var startIndex: Int { fields.startIndex }
-    package var endIndex: Int { fields.endIndex }
-    package subscript(position: Int) -> HTTPField { fields[position] }
+    public var startIndex: Int { fields.startIndex }
+    public var endIndex: Int { fields.endIndex }
+    public subscript(position: Int) -> HTTPField { fields[position] }
 
     /// The first value for `name`. Setting replaces every field of that name with one field
     /// (at the position of the first), or removes them all when set to nil.
@@ -76,7 +75,7 @@ package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressib
         return isOnly ? fields[first].value : nil
     }
 
-    package func contains(_ name: HTTPField.Name) -> Bool {
+    @inlinable package func contains(_ name: HTTPField.Name) -> Bool {
         name.index == 0 ? fields.contains { $0.name == name } : indexed & Self.bit(name) != 0
     }
 

@@ -1,21 +1,21 @@
 /// A complete, parsed request: the layer hands one of these to the handler.
 ///
 /// https://www.rfc-editor.org/rfc/rfc9112#name-request-line
-package struct HTTPRequest: Sendable, Hashable {
+public struct HTTPRequest: Sendable, Hashable {
     /// The fields live in one shared, copy-on-write box, as in swift-nio's `HTTPRequestHead`:
     /// a request passes through the parser's event, the connection and the handler, and each
     /// copy is then one retain instead of one per string and array.
-    private final class Storage: @unchecked Sendable {
+    @usableFromInline final class Storage: @unchecked Sendable {
         // Immutable once shared: setters copy the box first unless it is uniquely referenced.
-        var method: HTTPMethod = .get
-        var target = ""
-        var path = ""
-        var query: String?
-        var version: HTTPVersion = .http1_1
-        var headerFields = HTTPFields()
-        var body: [UInt8] = []
-        var keepAlive = true
-        var namesLoopbackHost = false
+        @usableFromInline var method: HTTPMethod = .get
+        @usableFromInline var target = ""
+        @usableFromInline var path = ""
+        @usableFromInline var query: String?
+        @usableFromInline var version: HTTPVersion = .http1_1
+        @usableFromInline var headerFields = HTTPFields()
+        @usableFromInline var body: [UInt8] = []
+        @usableFromInline var keepAlive = true
+        @usableFromInline var namesLoopbackHost = false
 
         /// Sets every part: a new box's, or one the parser reuses.
         func fill(
@@ -42,7 +42,9 @@ package struct HTTPRequest: Sendable, Hashable {
         }
     }
 
-    private var storage: Storage
+    // A public type with inlinable getters: the API reads a request's parts in another
+    // module, and this compiler inlines no @inlinable member of a package type there.
+    @usableFromInline var storage: Storage
 
     /// The box to write to: this request's own.
     private var unique: Storage {
@@ -53,30 +55,30 @@ package struct HTTPRequest: Sendable, Hashable {
     }
 
     package var method: HTTPMethod {
-        get { storage.method }
+        @inlinable get { storage.method }
         set { unique.method = newValue }
     }
     /// The request target exactly as sent (origin-form `/a?b`, absolute-form, `*`, or authority-form).
     package var target: String {
-        get { storage.target }
+        @inlinable get { storage.target }
         set { unique.target = newValue }
     }
     /// The path part of the target, not percent-decoded (`/trips/1` for `/trips/1?x=2`).
     package var path: String {
-        get { storage.path }
+        @inlinable get { storage.path }
         set { unique.path = newValue }
     }
     /// The raw query after `?`, without it; nil when the target has no `?`.
     package var query: String? {
-        get { storage.query }
+        @inlinable get { storage.query }
         set { unique.query = newValue }
     }
     package var version: HTTPVersion {
-        get { storage.version }
+        @inlinable get { storage.version }
         set { unique.version = newValue }
     }
     package var headerFields: HTTPFields {
-        get { storage.headerFields }
+        @inlinable get { storage.headerFields }
         set {
             let storage = unique
             storage.headerFields = newValue
@@ -84,7 +86,7 @@ package struct HTTPRequest: Sendable, Hashable {
         }
     }
     package var body: [UInt8] {
-        get { storage.body }
+        @inlinable get { storage.body }
         set { unique.body = newValue }
     }
     /// Whether the client wants the connection kept open after the response:
@@ -92,7 +94,7 @@ package struct HTTPRequest: Sendable, Hashable {
     ///
     /// https://www.rfc-editor.org/rfc/rfc9112#name-persistence
     package var keepAlive: Bool {
-        get { storage.keepAlive }
+        @inlinable get { storage.keepAlive }
         set { unique.keepAlive = newValue }
     }
 
@@ -101,7 +103,7 @@ package struct HTTPRequest: Sendable, Hashable {
     /// DNS-rebinding check need not read the field. A cache, where false means not known (a
     /// request not parsed, or whose fields changed since: its `Host` is read then), so left
     /// out of equality.
-    package var namesLoopbackHost: Bool { storage.namesLoopbackHost }
+    @inlinable package var namesLoopbackHost: Bool { storage.namesLoopbackHost }
 
     package init(
         method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
@@ -158,14 +160,14 @@ package struct HTTPRequest: Sendable, Hashable {
         return fields
     }
 
-    package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.method == rhs.method && lhs.target == rhs.target && lhs.path == rhs.path
                 && lhs.query == rhs.query && lhs.version == rhs.version && lhs.headerFields == rhs.headerFields
                 && lhs.body == rhs.body && lhs.keepAlive == rhs.keepAlive)
     }
 
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(target)
         hasher.combine(path)
