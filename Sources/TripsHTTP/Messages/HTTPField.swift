@@ -1,9 +1,9 @@
 /// One header or trailer field line: a name and its value.
 ///
 /// https://www.rfc-editor.org/rfc/rfc9110#name-fields
-public struct HTTPField: Sendable, Hashable {
-    public var name: Name
-    public var value: String
+@usableFromInline package struct HTTPField: Sendable, Hashable {
+    @usableFromInline package var name: Name
+    package var value: String
 
     package init(name: Name, value: String) {
         self.name = name
@@ -17,7 +17,7 @@ public struct HTTPField: Sendable, Hashable {
     /// case's number alone: the names a request is read by, and those nearly every message
     /// carries, are copied, compared and dropped without a retain. Any other name keeps both
     /// spellings in one shared box: one retain costs less than copying two strings.
-    public struct Name: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    @usableFromInline package struct Name: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
         @usableFromInline final class Spellings: Sendable {
             let raw: String
             let canonical: String
@@ -47,7 +47,7 @@ public struct HTTPField: Sendable, Hashable {
         }
 
         /// For literals in our own code; an invalid literal is a programming error.
-        public init(stringLiteral name: String) {
+        @usableFromInline package init(stringLiteral name: String) {
             precondition(HTTPField.isValidToken(name), "\(name) is not a field name token")
             self.init(unchecked: name)
         }
@@ -90,17 +90,17 @@ public struct HTTPField: Sendable, Hashable {
             self.init(raw: raw, canonical: canonical)
         }
 
-        public var description: String { rawName }
+        @usableFromInline package var description: String { rawName }
 
         /// Indexed names by their index alone; others by length first: most names compared
         /// differ in length, and that is cheaper to see than a string comparison.
-        public static func == (lhs: Name, rhs: Name) -> Bool {
+        @usableFromInline package static func == (lhs: Name, rhs: Name) -> Bool {
             lhs.index == rhs.index
                 && (lhs.index != 0
                     || lhs.canonicalName.utf8.count == rhs.canonicalName.utf8.count && lhs.canonicalName == rhs.canonicalName)
         }
 
-        public func hash(into hasher: inout Hasher) {
+        @usableFromInline package func hash(into hasher: inout Hasher) {
             if index != 0 { hasher.combine(index) } else { hasher.combine(canonicalName) }
         }
 

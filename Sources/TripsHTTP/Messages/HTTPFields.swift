@@ -7,7 +7,7 @@
 ///     var fields: HTTPFields = [.contentType: "application/json"]
 ///     fields.append(.vary, "Accept")
 ///     fields[.contentType]  // "application/json"
-public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+@usableFromInline package struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     @usableFromInline private(set) var fields: [HTTPField]
     /// Bit `i` set: `fields` holds a field whose name has index `i`. A function of `fields`.
     @usableFromInline var indexed: UInt64
@@ -22,7 +22,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
         indexed = fields.reduce(0) { $0 | Self.bit($1.name) }
     }
 
-    public init(dictionaryLiteral elements: (HTTPField.Name, String)...) {
+    @usableFromInline package init(dictionaryLiteral elements: (HTTPField.Name, String)...) {
         self.init(elements.map { HTTPField(name: $0.0, value: $0.1) })
     }
 
@@ -35,9 +35,9 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
         name.index == 0 || indexed & Self.bit(name) != 0
     }
 
-    public var startIndex: Int { fields.startIndex }
-    public var endIndex: Int { fields.endIndex }
-    public subscript(position: Int) -> HTTPField { fields[position] }
+    @usableFromInline package var startIndex: Int { fields.startIndex }
+    @usableFromInline package var endIndex: Int { fields.endIndex }
+    @usableFromInline package subscript(position: Int) -> HTTPField { fields[position] }
 
     /// The first value for `name`. Setting replaces every field of that name with one field
     /// (at the position of the first), or removes them all when set to nil.

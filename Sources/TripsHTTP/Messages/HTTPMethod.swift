@@ -5,7 +5,7 @@
 /// with no string to count references to. Its name is looked up when it is written.
 ///
 /// https://www.rfc-editor.org/rfc/rfc9110#name-methods
-public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
+@usableFromInline package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     /// The method's place in `known`.
     @usableFromInline let index: UInt8
 
@@ -23,11 +23,11 @@ public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     /// The method token.
     package var rawValue: String { Self.names[Int(index)] }
 
-    public var description: String { rawValue }
+    @usableFromInline package var description: String { rawValue }
 
     /// Written out and inlinable: the API (another module) compares methods on every request,
     /// and the synthesized one is reached only through the generic `Equatable` witness there.
-    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
+    @inlinable package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.index == rhs.index
     }
 

@@ -1,7 +1,7 @@
 /// A complete, parsed request: the layer hands one of these to the handler.
 ///
 /// https://www.rfc-editor.org/rfc/rfc9112#name-request-line
-public struct HTTPRequest: Sendable, Hashable {
+@usableFromInline package struct HTTPRequest: Sendable, Hashable {
     /// The fields live in one shared, copy-on-write box, as in swift-nio's `HTTPRequestHead`:
     /// a request passes through the parser's event, the connection and the handler, and each
     /// copy is then one retain instead of one per string and array.
@@ -42,8 +42,9 @@ public struct HTTPRequest: Sendable, Hashable {
         }
     }
 
-    // A public type with inlinable getters: the API reads a request's parts in another
-    // module, and this compiler inlines no @inlinable member of a package type there.
+    // Inlinable getters of a `@usableFromInline` type: the API reads a request's parts in
+    // another module, and this compiler inlines no @inlinable member of a package type there
+    // unless the type itself is `@usableFromInline` (README, "Crossing a module cheaply").
     @usableFromInline var storage: Storage
 
     /// The box to write to: this request's own.
@@ -160,14 +161,14 @@ public struct HTTPRequest: Sendable, Hashable {
         return fields
     }
 
-    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+    @usableFromInline package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.method == rhs.method && lhs.target == rhs.target && lhs.path == rhs.path
                 && lhs.query == rhs.query && lhs.version == rhs.version && lhs.headerFields == rhs.headerFields
                 && lhs.body == rhs.body && lhs.keepAlive == rhs.keepAlive)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    @usableFromInline package func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(target)
         hasher.combine(path)
