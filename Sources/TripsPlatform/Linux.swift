@@ -20,8 +20,10 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
     package let eventFD: EventFD
     package let accept4: Accept4
     package let schedGetAffinity: SchedGetAffinity
-    /// Glibc's `malloc_trim` (in `malloc.h`, which the Glibc module leaves out).
-    package let mallocTrim: MallocTrim
+    /// Glibc's `malloc_trim` (in `malloc.h`, which the Glibc module leaves out); nil under
+    /// AddressSanitizer, whose allocator takes `malloc`'s place: Glibc's trim then walks arenas
+    /// Glibc never set up, and crashed a sanitizer run (SEGV in `mtrim`).
+    package let mallocTrim: MallocTrim?
 
     package static let calls = Linux()
 
@@ -37,7 +39,7 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
         eventFD = load("eventfd", as: EventFD.self)
         accept4 = load("accept4", as: Accept4.self)
         schedGetAffinity = load("sched_getaffinity", as: SchedGetAffinity.self)
-        mallocTrim = load("malloc_trim", as: MallocTrim.self)
+        mallocTrim = dlsym(handle, "__asan_init") == nil ? load("malloc_trim", as: MallocTrim.self) : nil
     }
 
     /// Gives the memory `free` kept back to the system (`malloc_trim(0)`: every arena, and
@@ -45,7 +47,7 @@ package struct Linux: @unchecked Sendable {  // immutable C function pointers
     /// allocations, such as reading a long list at start-up, Glibc keeps the freed pages for
     /// later allocations, and they stay resident: 78 MiB of them after a million trips.
     package static func returnFreedMemory() {
-        _ = calls.mallocTrim(0)
+        _ = calls.mallocTrim?(0)
     }
 
     package static let epollIn: UInt32 = 0x001
