@@ -66,9 +66,12 @@ package enum ContentNegotiation {
             let subtype = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(slash + 1)..<end])
             // Compared part by part with the offered (lowercased) names: spelling out each
             // `type/subtype` cost more than the rest of a cached read.
-            guard let named = offered.firstIndex(where: { Self.equals($0.type, type) && Self.equals($0.subtype, subtype) }) else {
-                return nil
-            }
+            // By index: an element bound by a closure was a copy of its three strings.
+            guard
+                let named = offered.indices.first(where: {
+                    Self.equals(offered[$0].type, type) && Self.equals(offered[$0].subtype, subtype)
+                })
+            else { return nil }
             // A type with a suffix whose base is the named one (`application/problem+json` for
             // `application/json`) has its quality too, and wins if declared first. Only a type
             // whose subtype is longer (by `+` at least) can be one: asked first, as a string
@@ -82,8 +85,10 @@ package enum ContentNegotiation {
     /// Whether `bytes`, lowercased, are `lowercased`'s.
     private static func equals(_ lowercased: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         // The lengths first: most offered names differ in length, and a string knows its own.
-        guard lowercased.utf8.count == bytes.count else { return false }
-        var name = lowercased
-        return name.withUTF8 { name in zip(name, bytes).allSatisfy { $0 == asciiLowercased($1) } }
+        let name = lowercased.utf8
+        guard name.count == bytes.count else { return false }
+        // In place: a copy of the string to call `withUTF8` on was a retain and a release.
+        return name.withContiguousStorageIfAvailable { name in zip(name, bytes).allSatisfy { $0 == asciiLowercased($1) } }
+            ?? name.elementsEqual(bytes.lazy.map(asciiLowercased))
     }
 }
