@@ -31,15 +31,14 @@ extension PostgresTripTables {
     /// A batch whose every request is a lone append, planned without the store's list
     /// (`ChangePlanner.planAppend`).
     package struct Appends {
-        /// Each request's refusal, or nil for one whose trip the transaction adds.
+        /// Each request's refusal, or nil for one whose trip the transaction adds: the nils
+        /// and `added` go in the same order.
         fileprivate var refusals: [PlannedChange?] = []
         /// The trips added, in order.
         fileprivate var added: [Added] = []
 
         /// One trip added, as planned: what its rows hold but the numbers the database gives.
         fileprivate struct Added {
-            /// Its request's place in `refusals`.
-            let request: Int
             let draft: TripDraft
             /// The trip, under id 1: its fields for the row.
             let trip: Trip
@@ -72,7 +71,7 @@ extension PostgresTripTables {
                     else { return nil }
                     added.append(
                         Added(
-                            request: refusals.count, draft: draft, trip: trip, recordTail: recordTail, eventTail: eventTail,
+                            draft: draft, trip: trip, recordTail: recordTail, eventTail: eventTail,
                             afterTripObject: event.tripObject.map { event.data.count - $0.upperBound }))
                     refusals.append(nil)
                 }
@@ -171,13 +170,16 @@ extension PostgresTripTables {
             throw .damaged("the append transaction's last key does not read")
         }
         let made = try Self.made(appends.added, after: base, lastID: lastID, lastKey: position)
-        var results = appends.refusals
-        for (added, change) in zip(appends.added, made) {
+        // Each request its refusal, or the next change made: one for each nil, in order.
+        var changes = made.makeIterator()
+        let results = appends.refusals.map { refusal -> PlannedChange in
+            if let refusal { return refusal }
+            let change = changes.next()!
             var mutation = Mutation(
                 list: nil, revision: change.record.revision, outcome: change.outcome, tripVersion: change.record.revision,
                 addedFavorites: [])
             mutation.tripJSON = change.event.tripJSON
-            results[added.request] = PlannedChange(
+            return PlannedChange(
                 result: .success(mutation), entry: PlannedChange.Entry(record: change.record, event: change.event, outcome: change.outcome))
         }
         do throws(PostgresStoreError) {
@@ -193,8 +195,7 @@ extension PostgresTripTables {
         phases.changes = count
         phases.add(.catchUp, from: committed, to: SystemClock().now())
         timing = phases
-        assert(results.allSatisfy { $0 != nil }, "a request of the batch left unanswered")
-        return results.compactMap { $0 }
+        return results
     }
 
     /// A change of the batch as the database made it.
