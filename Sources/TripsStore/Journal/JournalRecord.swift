@@ -83,7 +83,6 @@ package struct JournalRecord: Sendable, Equatable {
         self.idempotency = idempotency
     }
 
-    /// Reads a payload `payload` wrote.
     /// Reads a payload `payload` wrote from bytes lent for the call (a database row's): a
     /// create's in place, any other from a copy.
     package init(payload: UnsafeRawBufferPointer) throws(StoredJSONError) {
@@ -94,6 +93,7 @@ package struct JournalRecord: Sendable, Equatable {
         try self.init(payload: Array(payload))
     }
 
+    /// Reads a payload `payload` wrote.
     package init(payload: [UInt8]) throws(StoredJSONError) {
         // Creates, by far the most common record, in the layout written here: read directly.
         if let record = payload.withUnsafeBytes(StoredLayoutReader.addRecord) {
