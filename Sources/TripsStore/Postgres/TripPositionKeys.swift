@@ -120,16 +120,9 @@ extension TripPositionKeys.Assignment {
         zip(ids, keys).map { "\($0):\($1)" }.joined(separator: ",")
     }
 
-    /// Reads what `text` writes; nil when it does not read. Byte by byte: split into
-    /// substrings, each read as a number, it cost ~15,000 instructions a change, a fifth of
-    /// what replaying another instance's create cost.
-    package init?(text: String) {
-        var text = text
-        guard let read = text.withUTF8({ Self(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }
-        self = read
-    }
-
-    /// Reads what `text` writes from bytes lent for the call (a database row's).
+    /// Reads what `text` writes from bytes lent for the call (a database row's); nil when they
+    /// do not read. Byte by byte: split into substrings, each read as a number, it cost
+    /// ~15,000 instructions a change, a fifth of what replaying another instance's create cost.
     package init?(bytes: UnsafeRawBufferPointer) {
         guard let pairs = Self.pairs(in: bytes.assumingMemoryBound(to: UInt8.self)) else { return nil }
         self.init(ids: pairs.ids, keys: pairs.keys)
