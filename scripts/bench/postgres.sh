@@ -434,7 +434,7 @@ echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ra
 echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms | $(ratio "$mixed_rate" "$pgbench_rate") | ${mixed_cpu} |"
 [[ -z "$journal_rate" ]] || echo "| creates, one instance on its journal | ${journal_rate} | $(p99 "$WORK/journal.out") ms | $(ratio "$journal_rate" "$pgbench_rate") | | |"
 echo
-echo "The instances' write transactions in those steps (from their /metrics), each on average. A transaction of the present path waits for the state row's lock, then, with it held, catches up on the other instances' changes, plans, and sends the statements, flush and COMMIT. An append transaction (lone creates at the end) plans first, then sends everything at once and waits for the lock, PostgreSQL's writing, flush and COMMIT in commit, and catches up last, without the lock:"
+echo "The instances' write transactions in those steps (from their /metrics), each on average. A transaction of the present path waits for the state row's lock, then, with it held, catches up on the other instances' changes, plans, and sends the statements, flush and COMMIT. An append transaction (lone creates at the end) plans first, then sends everything at once: the wait for the lock (and the changes before the batch read) in lock wait, PostgreSQL's writing, flush and COMMIT in commit; it catches up last, without the lock:"
 echo "| what | transactions | appends | changes | replayed | lock wait, ms | catch-up, ms | plan, ms | commit, ms |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 echo "| creates, two instances ${two_transactions}"

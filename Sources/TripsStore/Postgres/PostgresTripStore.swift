@@ -57,6 +57,10 @@ package final class PostgresTripStore: Sendable {
     /// longer than one transaction, so that a writer that takes a change now and then does
     /// not have the follower stop and start listening each time.
     package let restAfterBusy: Duration
+    /// How long the writer holds a batch back at most (`BatchGathering`); zero: never.
+    package let batchPatience: Duration
+    /// Wakes the writer holding a batch back once enough writes wait (`BatchGathering.arrived`).
+    package let gathered = DispatchSemaphore(value: 0)
     /// The photos' bytes kept in memory.
     let photoCache: PhotoCache
 
@@ -95,6 +99,8 @@ package final class PostgresTripStore: Sendable {
         package var followerRests = false
         /// How many times the follower rested.
         package var followerRestCount = 0
+        /// Whether the writer holds its next batch back for more writes, and how long.
+        package var gathering = BatchGathering()
 
         /// The writes waiting, which leave the queue.
         mutating func takeQueue() -> [PendingWrite] {
@@ -122,7 +128,7 @@ package final class PostgresTripStore: Sendable {
     package init(
         connection: PostgresConnectionConfiguration, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
         retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), restAfterBusy: Duration = .milliseconds(20),
-        retryDelay: Duration = .milliseconds(100),
+        retryDelay: Duration = .milliseconds(100), batchPatience: Duration = BatchGathering.defaultLimit,
         photoCacheBytes: Int = PhotoCache.defaultCapacity, log: any StorageLog = ConsoleLog()
     ) throws(PostgresStoreError) {
         let pool = PostgresConnectionPool(connection, capacity: Self.connectionCount, retryDelay: retryDelay)
@@ -131,6 +137,7 @@ package final class PostgresTripStore: Sendable {
             retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity, keyBytes: configuration.idempotencyBytes)
         self.pollInterval = pollInterval
         self.restAfterBusy = restAfterBusy
+        self.batchPatience = batchPatience
         photoCache = PhotoCache(capacity: photoCacheBytes)
         self.log = log
         do throws(PostgresStoreError) {
@@ -206,6 +213,7 @@ package final class PostgresTripStore: Sendable {
                 state.keysInFlight[idempotency.key] = idempotency.fingerprint
             }
             state.queue.append(PendingWrite(request: request, completion: completion))
+            if state.gathering.arrived(queued: state.queue.count) { gathered.signal() }
             return (nil, state.writerWake.request())
         }
         if let refusal { completion(.failure(refusal)) }
@@ -259,6 +267,7 @@ package final class PostgresTripStore: Sendable {
             if state.isClosing { return .stop }
             state.writerWake.sleep()
             state.writerBusySince = nil
+            state.gathering.writerSlept()
             if state.followerRests {
                 state.followerRests = false
                 followerWake.signal()
@@ -271,6 +280,7 @@ package final class PostgresTripStore: Sendable {
     /// lock (unless `admittingLatecomers` is false), and completes every write in it, in order.
     package func write(_ batch: [PendingWrite], admittingLatecomers: Bool = true) {
         var batch = batch
+        if admittingLatecomers { gather(into: &batch) }
         guard let refusal = writerState.withLock({ copy in write(&batch, admittingLatecomers: admittingLatecomers, on: &copy) })
         else { return }
         refuseAlone(batch, refusal)
@@ -404,7 +414,10 @@ package final class PostgresTripStore: Sendable {
         state.withLock { state in
             swap(&state.tables, &copy)
             Self.finish(batch, failure: nil, in: &state)
-            if let timing { state.statistics.writeTransactions?.record(timing) }
+            if let timing {
+                state.statistics.writeTransactions?.record(timing)
+                state.gathering.committed(batchOf: batch.count, lockWait: .seconds(timing.seconds(in: .lock)), limit: batchPatience)
+            }
             guard let listener = state.listener else { return }
             if let events = state.tables.history.events(after: seen) {
                 for event in events { listener(event) }

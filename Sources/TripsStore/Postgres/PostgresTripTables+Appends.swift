@@ -160,7 +160,7 @@ extension PostgresTripTables {
         }
         let committed = SystemClock().now()
         let replayBegan = replaying.start ?? replaying.end
-        phases.add(.commit, from: sent, to: replayBegan)
+        phases.add(.lock, from: sent, to: replayBegan)
         phases.add(.catchUp, from: replayBegan, to: replaying.end)
         phases.add(.commit, from: replaying.end, to: committed)
 
