@@ -26,6 +26,8 @@ struct PostgresAppendTransactionLiveTests {
             let results = try instance.append(Self.drafts)
             #expect(instance.tables.timing?.isAppends == true, "one append transaction")
             #expect(instance.tables.timing?.changes == Self.drafts.count)
+            // Its wait for the lock, which the writer's patience for its next batch is taken from.
+            #expect((instance.tables.timing?.seconds(in: .lock) ?? 0) > 0)
             let reread = try TablesInstance(schema: schema)
             #expect(reread.state.list == instance.state.list)
             #expect(reread.state.list.trips.map(\.id) == instance.state.list.trips.map(\.id))
