@@ -9,8 +9,9 @@
 /// instances' 32 connections each, 8 of four's 16). Held back until as many writes as the
 /// last batch had have joined it, and no longer than the last transaction waited for the
 /// lock, a batch still queues behind the other instances' transactions, and carries up to
-/// twice as many writes for one transaction's cost on the database. A writer that meets no lock (an
-/// instance alone on its database) holds nothing back, and after it slept neither does it.
+/// twice as many writes for one transaction's cost on the database. A writer whose last
+/// transaction replayed no other instance's change (an instance alone on its database: its
+/// wait was the round trip, not the lock) holds nothing back, nor one that has just slept.
 package struct BatchGathering: Sendable, Equatable {
     /// How long a batch is held back at most, whatever the lock's wait.
     package static let defaultLimit: Duration = .milliseconds(2)
@@ -27,10 +28,13 @@ package struct BatchGathering: Sendable, Equatable {
     /// Whether the writer is holding a batch back now.
     package var isHoldingBack: Bool { wanted != nil }
 
-    /// A batch of `count` writes committed after waiting `lockWait` for the lock.
-    package mutating func committed(batchOf count: Int, lockWait: Duration, limit: Duration) {
+    /// A batch of `count` writes committed after waiting `lockWait` for the lock, `replayed`
+    /// other instances' changes with it. None replayed: no other instance writes, and the wait
+    /// was the round trip alone, which holding a batch back would only lengthen (an instance
+    /// alone made 20% fewer creates so).
+    package mutating func committed(batchOf count: Int, lockWait: Duration, replayed: Int, limit: Duration) {
         lastBatch = count
-        patience = min(max(lockWait, .zero), limit)
+        patience = replayed > 0 ? min(max(lockWait, .zero), limit) : .zero
     }
 
     /// The writer went to sleep: the next write comes from a client that was not waiting.

@@ -416,7 +416,8 @@ package final class PostgresTripStore: Sendable {
             Self.finish(batch, failure: nil, in: &state)
             if let timing {
                 state.statistics.writeTransactions?.record(timing)
-                state.gathering.committed(batchOf: batch.count, lockWait: .seconds(timing.seconds(in: .lock)), limit: batchPatience)
+                state.gathering.committed(
+                    batchOf: batch.count, lockWait: .seconds(timing.seconds(in: .lock)), replayed: timing.replayed, limit: batchPatience)
             }
             guard let listener = state.listener else { return }
             if let events = state.tables.history.events(after: seen) {

@@ -13,15 +13,18 @@ import TripsTestSupport
         var gathering = BatchGathering()
         let first = gathering.holdBack(queued: 0)
         #expect(first == nil, "no batch yet")
-        gathering.committed(batchOf: 20, lockWait: .zero, limit: .milliseconds(2))
+        gathering.committed(batchOf: 20, lockWait: .zero, replayed: 4, limit: .milliseconds(2))
+        let unlocked = gathering.holdBack(queued: 0)
+        #expect(unlocked == nil, "no wait for the lock")
+        gathering.committed(batchOf: 20, lockWait: .milliseconds(1), replayed: 0, limit: .milliseconds(2))
         let alone = gathering.holdBack(queued: 0)
-        #expect(alone == nil, "no wait for the lock: an instance alone")
+        #expect(alone == nil, "no other instance's change: the wait was the round trip, an instance alone")
         #expect(!gathering.isHoldingBack)
     }
 
     @Test func aBatchWaitsForAsManyWritesAsTheLastHadAtMostAsLongAsItsLockWait() {
         var gathering = BatchGathering()
-        gathering.committed(batchOf: 3, lockWait: .microseconds(700), limit: .milliseconds(2))
+        gathering.committed(batchOf: 3, lockWait: .microseconds(700), replayed: 4, limit: .milliseconds(2))
         let enough = gathering.holdBack(queued: 3)
         #expect(enough == nil, "as many queued already")
         let held = gathering.holdBack(queued: 1)
@@ -31,14 +34,14 @@ import TripsTestSupport
         #expect(wakes == [false, true, false], "the third ends the wait, once")
         #expect(!gathering.isHoldingBack)
 
-        gathering.committed(batchOf: 3, lockWait: .seconds(1), limit: .milliseconds(2))
+        gathering.committed(batchOf: 3, lockWait: .seconds(1), replayed: 4, limit: .milliseconds(2))
         let limited = gathering.holdBack(queued: 0)
         #expect(limited == .milliseconds(2), "the limit, whatever the lock's wait")
     }
 
     @Test func aWaitThatRunsOutTakesTheWakeOnlyWhenOneWasSent() {
         var gathering = BatchGathering()
-        gathering.committed(batchOf: 2, lockWait: .milliseconds(1), limit: .milliseconds(2))
+        gathering.committed(batchOf: 2, lockWait: .milliseconds(1), replayed: 4, limit: .milliseconds(2))
         _ = gathering.holdBack(queued: 0)
         let nothingCame = gathering.gaveUp()
         let late = gathering.arrived(queued: 5)
@@ -54,7 +57,7 @@ import TripsTestSupport
 
     @Test func afterTheWriterSleptTheNextWriteIsNotHeldBack() {
         var gathering = BatchGathering()
-        gathering.committed(batchOf: 30, lockWait: .milliseconds(1), limit: .milliseconds(2))
+        gathering.committed(batchOf: 30, lockWait: .milliseconds(1), replayed: 4, limit: .milliseconds(2))
         gathering.writerSlept()
         let held = gathering.holdBack(queued: 0)
         #expect(held == nil)
@@ -73,7 +76,7 @@ struct PostgresBatchGatheringLiveTests {
             let store = try PostgresTripStore(connection: database.configuration, seedSamples: false, batchPatience: patience)
             defer { store.close() }
             // As if the last transaction carried five writes after a long wait for the lock.
-            store.state.withLock { $0.gathering.committed(batchOf: 5, lockWait: patience, limit: patience) }
+            store.state.withLock { $0.gathering.committed(batchOf: 5, lockWait: patience, replayed: 4, limit: patience) }
 
             let answered = DispatchGroup()
             let submit = { (city: String) in
