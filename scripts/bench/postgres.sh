@@ -7,8 +7,10 @@
 #      - pgbench: single-row INSERT transactions into a table shaped like `trips` (LIKE trips,
 #        its indexes and checks), 64 clients, -j 2, -M prepared: the rate at which the
 #        database commits one row per transaction, with its p99 from the per-transaction log;
-#      - wrk (scripts/bench/writes.lua) with 32 connections on each of two instances at once,
-#        then 16 on each of four, and the ratio of each to pgbench;
+#      - wrk (scripts/bench/writes.lua) with all 64 on one instance (the other idle: it meets
+#        no other writer at the lock, and holds no batch back, `BatchGathering`), then 32
+#        connections on each of two instances at once, then 16 on each of four, and the ratio
+#        of each to pgbench;
 #      - one instance on a data folder with all 64 (the journal).
 #      PostgreSQL runs with fsync, synchronous_commit and full_page_writes on, as the journal
 #      syncs every answer. p99 is the worst instance's.
@@ -367,6 +369,10 @@ pgbench_postgres="$(per_change $(($(postgres_ticks) - postgres_before)) $((pgben
 pgbench_p99="$(cat "$WORK"/pgbench.* 2>/dev/null | awk 'NF >= 6 { print $3 }' | sort -n \
   | awk '{ latency[NR] = $1 } END { printf "%.2f", latency[int(NR * 0.99)] / 1000 }')"
 
+echo "== PostgreSQL: one instance, 64 connections" >&2
+at_once creates 64 one "$first"
+one_rate="$TOTAL" one_p99="$WORST" one_cpu="$CPU_INSTANCES | $CPU_POSTGRES" one_transactions="$TRANSACTIONS"
+
 echo "== PostgreSQL: two instances, 32 connections each" >&2
 python3 - "$first" "$second" "$DURATION" >"$WORK/delay.out" <<'PYTHON' &
 import http.client, socket, sys, threading, time
@@ -429,6 +435,7 @@ echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ work
 echo "| what, 64 connections | changes/s | p99 | x pgbench | instances' CPU, µs a change | PostgreSQL's |"
 echo "| --- | --- | --- | --- | --- | --- |"
 echo "| pgbench, single-row INSERT transactions | ${pgbench_rate} | ${pgbench_p99} ms | 1.00 | | ${pgbench_postgres} |"
+echo "| creates, one instance (64) | ${one_rate} | ${one_p99} ms | $(ratio "$one_rate" "$pgbench_rate") | ${one_cpu} |"
 echo "| creates, two instances (32 each) | ${two_rate} | ${two_p99} ms | $(ratio "$two_rate" "$pgbench_rate") | ${two_cpu} |"
 echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ratio "$four_rate" "$pgbench_rate") | ${four_cpu} |"
 echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms | $(ratio "$mixed_rate" "$pgbench_rate") | ${mixed_cpu} |"
@@ -437,10 +444,11 @@ echo
 echo "The instances' write transactions in those steps (from their /metrics), each on average. A transaction of the present path waits for the state row's lock, then, with it held, catches up on the other instances' changes, plans, and sends the statements, flush and COMMIT. An append transaction (lone creates at the end) plans first, then sends everything at once: the wait for the lock (and the changes before the batch read) in lock wait, PostgreSQL's writing, flush and COMMIT in commit; it catches up last, without the lock:"
 echo "| what | transactions | appends | changes | replayed | lock wait, ms | catch-up, ms | plan, ms | commit, ms |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| creates, one instance ${one_transactions}"
 echo "| creates, two instances ${two_transactions}"
 echo "| creates, four instances ${four_transactions}"
 echo "| mixed changes, two instances ${mixed_transactions}"
-echo "per instance: $(for out in "$WORK"/two-*.out "$WORK"/four-*.out "$WORK"/mixed-*.out; do printf '%s: %s/s, %s, %s; ' "$(basename "$out" .out)" "$(rate "$out")" "$(grep -o 'other answers: [0-9]*' "$out")" "$(latency "$out")"; done)"
+echo "per instance: $(for out in "$WORK"/one-*.out "$WORK"/two-*.out "$WORK"/four-*.out "$WORK"/mixed-*.out; do printf '%s: %s/s, %s, %s; ' "$(basename "$out" .out)" "$(rate "$out")" "$(grep -o 'other answers: [0-9]*' "$out")" "$(latency "$out")"; done)"
 echo "a write on the first instance to its event on the second's feed, under the creates of two instances: $(cat "$WORK/delay.out")"
 [[ -z "$journal_reads" ]] || echo "GET /trips/2, 64 connections: journal ${journal_reads}/s; PostgreSQL first ${first_reads}/s, second ${second_reads}/s"
 [[ "$WRITES_ONLY" == 1 ]] || startup_line
