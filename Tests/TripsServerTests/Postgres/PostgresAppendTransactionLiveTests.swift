@@ -48,6 +48,28 @@ struct PostgresAppendTransactionLiveTests {
         #expect(answers.map(\.revision) == [2, 3, 4] && answers.map(\.id) == [7, 8, 9])
     }
 
+    /// Append transactions run on their generic plans: left to choose, PostgreSQL planned the
+    /// insert afresh for most batches (their arrays' lengths made a plan of their own look
+    /// cheaper), which took as long as running it. The session's prepared statements count
+    /// the plans each took (`pg_prepared_statements`).
+    @Test func appendTransactionsRunOnGenericPlans() async throws {
+        try await inFreshSchema(named: "trips_appends") { schema in
+            let instance = try TablesInstance(schema: schema)
+            for count in 1...8 {
+                let results = try instance.append((1...count).map { storageDraft("City \($0)") })
+                #expect(instance.tables.timing?.isAppends == true && results.count == count)
+            }
+            let plans = try instance.tables.query(
+                """
+                SELECT coalesce(sum(custom_plans), 0)::text, coalesce(sum(generic_plans), 0)::text FROM pg_prepared_statements
+                WHERE statement LIKE '%INSERT INTO trips %'
+                """
+            ).rows
+            #expect(plans.first?[0] == "0", "no plan made for a batch's own values")
+            #expect(plans.first?[1] == "8", "the one kept, for each batch")
+        }
+    }
+
     /// Another instance's changes made while this one's list was behind come first: the
     /// append transaction reads them with the lock and hands them over as soon as they are read
     /// (to the feed, while PostgreSQL writes the batch), and its own follow them. A second copy
