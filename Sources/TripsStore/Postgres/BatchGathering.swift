@@ -12,14 +12,14 @@
 /// twice as many writes for one transaction's cost on the database. A writer whose last
 /// transaction replayed no other instance's change (an instance alone on its database: its
 /// wait was the round trip, not the lock) holds nothing back, nor one that has just slept.
-package struct BatchGathering: Sendable, Equatable {
+package struct BatchGathering: Sendable {
     /// How long a batch is held back at most, whatever the lock's wait.
     package static let defaultLimit: Duration = .milliseconds(2)
 
     /// How many writes the last batch had; 0 once the writer slept.
-    package private(set) var lastBatch = 0
+    private var lastBatch = 0
     /// How long the last transaction waited for the lock, at most the limit it was given.
-    package private(set) var patience: Duration = .zero
+    private var patience: Duration = .zero
     /// While the writer holds a batch back: how many writes queued behind it end the wait.
     private var wanted: Int?
 

@@ -276,8 +276,9 @@ package final class PostgresTripStore: Sendable {
         }
     }
 
-    /// Makes a batch in one transaction, with the writes that join it while it waits for the
-    /// lock (unless `admittingLatecomers` is false), and completes every write in it, in order.
+    /// Makes a batch in one transaction, with the writes that join it while it is held back
+    /// (`gather`) and while it waits for the lock (neither when `admittingLatecomers` is
+    /// false), and completes every write in it, in order.
     package func write(_ batch: [PendingWrite], admittingLatecomers: Bool = true) {
         var batch = batch
         if admittingLatecomers { gather(into: &batch) }
