@@ -62,7 +62,7 @@ extension TripList {
         switch (change, outcome) {
         case (.add(let drafts, let before), .added(let trips)):
             let isNext = trips.count == drafts.count && trips.enumerated().allSatisfy { $1.id == lastIssuedID + 1 + $0 }
-            guard !trips.isEmpty, isNext, before.map({ self[$0] != nil }) ?? true else { return try apply(change) }
+            guard !trips.isEmpty, isNext, before.map(contains) ?? true else { return try apply(change) }
             assert(zip(drafts, trips).allSatisfy { Trip(id: $1.id, draft: $0) == $1 }, "an add's trips are not its drafts'")
             insert(trips, before: before)
         case (.replace(let id, let draft), .trip(let trip)):

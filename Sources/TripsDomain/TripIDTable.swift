@@ -63,6 +63,13 @@ public struct TripIDTable<Value: Sendable>: Sendable {
         set { replace(id, with: newValue) }
     }
 
+    /// Whether `id` has a value: a look at its page's index, where `self[id] != nil` copies
+    /// the value out (a trip's strings retained and released) to compare it with nil.
+    @inlinable public func contains(_ id: Trip.ID) -> Bool {
+        let (index, isFound) = pageIndex(id >> Self.pageShift)
+        return isFound && pages[index].positions[id & Self.offsetMask] != 0
+    }
+
     /// Sets the value for `id`, answering the one it replaced, as `Dictionary` does.
     @discardableResult
     @inlinable mutating func updateValue(_ value: consuming Value, forKey id: Trip.ID) -> Value? {

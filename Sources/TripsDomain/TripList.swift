@@ -163,6 +163,11 @@ public struct TripList: Sendable {
         entries[id]?.trip
     }
 
+    /// Whether the list has a trip with this id (`self[id] != nil`, without copying the trip).
+    public func contains(_ id: Trip.ID) -> Bool {
+        entries.contains(id)
+    }
+
     /// The revision at which this trip last changed.
     public func version(of id: Trip.ID) -> UInt64? {
         entries[id]?.version
@@ -180,7 +185,7 @@ public struct TripList: Sendable {
     @discardableResult
     public mutating func add(_ drafts: [TripDraft], before: Trip.ID?) throws(TripsError) -> [Trip] {
         let added = try Self.newTrips(drafts, firstID: lastIssuedID + 1)
-        if let before, entries[before] == nil { throw .invalidMember("before", "no trip has the id \(before)") }
+        if let before, !entries.contains(before) { throw .invalidMember("before", "no trip has the id \(before)") }
         insert(added, before: before)
         return added
     }
@@ -351,7 +356,7 @@ public struct TripList: Sendable {
     /// `ids` as a set, when every one of them is in the list.
     package func existing(_ ids: [Trip.ID]) throws(TripsError) -> Set<Trip.ID> {
         var seen = Set<Trip.ID>()
-        let unknown = ids.filter { seen.insert($0).inserted && entries[$0] == nil }
+        let unknown = ids.filter { seen.insert($0).inserted && !entries.contains($0) }
         guard unknown.isEmpty else { throw .unknownTrips(unknown) }
         return seen
     }

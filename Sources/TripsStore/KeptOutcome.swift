@@ -30,7 +30,7 @@ package enum KeptOutcome: Sendable, Equatable {
         switch self {
         case .trip(let id): list[id].map { .trip($0) }
         case .added(let ids):
-            ids.contains { list[$0] != nil } ? .added(ids.compactMap { list[$0] }) : nil
+            ids.contains(where: list.contains) ? .added(ids.compactMap { list[$0] }) : nil
         case .addedFavorites(let ids): .addedFavorites(ids)
         case .listChanged(let changed): .listChanged(changed)
         case .nothing: nil

@@ -21,8 +21,12 @@ import TripsTestSupport
             }
             #expect(table.count == model.count)
         }
-        for id in ids { #expect(table[id] == model[id], "\(id)") }
+        for id in ids {
+            #expect(table[id] == model[id], "\(id)")
+            #expect(table.contains(id) == (model[id] != nil), "\(id)")
+        }
         #expect(table[5_000_000] == nil)
+        #expect(!table.contains(5_000_000))
     }
 
     @Test func aCopyKeepsItsValuesWhenTheOriginalChanges() {

@@ -55,7 +55,7 @@ extension PostgresTripTables.State {
         }
         // Keys only for trips the list holds: a far id's key would cost a page of the keys'
         // table for nothing (a hostile server's change could name millions).
-        if let stray = keys?.ids.first(where: { list[$0] == nil }) {
+        if let stray = keys?.ids.first(where: { !list.contains($0) }) {
             throw .damaged("change \(record.revision) gives a position key to trip \(stray), which the list lacks")
         }
         history.append(event)

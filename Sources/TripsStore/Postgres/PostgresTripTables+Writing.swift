@@ -230,7 +230,7 @@ extension PostgresTripTables {
         if !added.isEmpty { insertRows(added, at: try keys.keys(of: added.map(\.id)), versions: versions(added)) }
         let changed = rows.changed.compactMap { list[$0] }
         if !changed.isEmpty { updateRows(changed, at: try keys.keys(of: changed.map(\.id)), versions: versions(changed)) }
-        let moved = rows.moved.filter { list[$0] != nil }
+        let moved = rows.moved.filter(list.contains)
         if !moved.isEmpty {
             var columns = PostgresParameters()
             columns.appendArray(moved)
@@ -251,7 +251,7 @@ extension PostgresTripTables {
     /// (and would cost a page of the keys' table for nothing).
     package func readKeys(of list: TripList) throws(PostgresStoreError) -> TripPositionKeys {
         let rows = try positions(query(PostgresStatement("SELECT id, position FROM trips", prepared: true)))
-        if let stray = rows.first(where: { list[$0.id] == nil }) {
+        if let stray = rows.first(where: { !list.contains($0.id) }) {
             throw .damaged("a position row names trip \(stray.id), which the list lacks")
         }
         return TripPositionKeys(rows)
