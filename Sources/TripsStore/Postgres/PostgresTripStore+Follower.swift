@@ -29,8 +29,8 @@ extension PostgresTripStore {
             do {
                 // Short waits, so that `close` never waits long for this thread.
                 let notifications = try listening?.waitForNotifications(timeout: min(pollInterval, .milliseconds(200))) ?? []
-                let (known, busySince) = state.withLock { ($0.tables.list.revision, $0.writerBusySince) }
-                if let busySince, .now - busySince >= restAfterBusy, let connection = listening {
+                let (known, isWriterBusy) = state.withLock { ($0.tables.list.revision, $0.isWriterBusy) }
+                if isWriterBusy, let connection = listening {
                     try rest(on: connection)
                     lastLook = .now
                     continue
@@ -49,23 +49,37 @@ extension PostgresTripStore {
 
     /// Stops listening while the writer is busy: its transactions catch up on the other
     /// instances' changes (and hand them to the feed as they are read), so a notification of
-    /// each would only wake this thread, and cost PostgreSQL a signal to this session, for
-    /// every commit of every instance. Listens again once the writer goes to sleep (or after
-    /// `pollInterval`, or when the store closes), and has it catch up on what was committed
-    /// meanwhile. `followerRests` is set before `UNLISTEN`: a writer that goes to sleep at any
-    /// point after it ends the wait.
+    /// each would only wake this thread, and cost PostgreSQL a signal to this session (and a
+    /// catching up of the writer's, between its batches), for every commit of every instance.
+    ///
+    /// Listens again once the writer has slept for `listenAfterIdle` (or when the store
+    /// closes), and has it catch up on what was committed meanwhile; a writer awake again by
+    /// then (the clients it answered sent their next changes) keeps it resting. Under load a
+    /// writer sleeps between most batches, for less than a millisecond: listening again each
+    /// time had four instances' PostgreSQL signal the followers of most commits, and their
+    /// writers catch up between batches. `followerRests` is set before each wait: a writer that
+    /// goes to sleep at any point after it ends the wait.
     package func rest(on connection: PostgresConnection) throws(PostgresConnectionError) {
-        let writerSleeps = state.withLock { state -> Bool in
-            state.followerRests = state.writerBusySince != nil
-            if state.followerRests { state.followerRestCount += 1 }
-            return !state.followerRests
-        }
-        guard !writerSleeps else { return }
+        guard restsWhileTheWriterIsBusy() else { return }
+        state.withLock { $0.followerRestCount += 1 }
         try connection.simpleQuery("UNLISTEN trips_changes")
-        _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: pollInterval.nanoseconds)))
-        state.withLock { $0.followerRests = false }
+        repeat {
+            _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: pollInterval.nanoseconds)))
+            // Only `close` signals during this wait: the writer has set `followerRests` false.
+            _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: listenAfterIdle.nanoseconds)))
+        } while restsWhileTheWriterIsBusy()
         try connection.simpleQuery("LISTEN trips_changes")
+        state.withLock { $0.followerListenCount += 1 }
         requestCatchUp()
+    }
+
+    /// Whether the writer is busy (and the store open), so that the follower rests, to be woken
+    /// when the writer goes to sleep.
+    private func restsWhileTheWriterIsBusy() -> Bool {
+        state.withLock { state in
+            state.followerRests = state.isWriterBusy && !state.isClosing
+            return state.followerRests
+        }
     }
 
     /// A connection from the pool that listens on `PostgresTripTables.channel`. An idle
@@ -82,6 +96,7 @@ extension PostgresTripStore {
             }
             do {
                 try connection.simpleQuery("LISTEN trips_changes")
+                state.withLock { $0.followerListenCount += 1 }
                 return connection
             } catch {
                 let wasStale = !connection.isOpen

@@ -53,10 +53,10 @@ package final class PostgresTripStore: Sendable {
     package let prunedAt: Atomic<UInt64>
     /// How long the follower waits for a notification before it looks for changes anyway.
     package let pollInterval: Duration
-    /// How long the writer must have been busy before the follower rests (`rest(on:)`):
-    /// longer than one transaction, so that a writer that takes a change now and then does
-    /// not have the follower stop and start listening each time.
-    package let restAfterBusy: Duration
+    /// How long the writer must have slept before the follower, resting, listens again
+    /// (`rest(on:)`): longer than the pause between two of its transactions under load, in
+    /// which the clients it answered send their next changes.
+    package let listenAfterIdle: Duration
     /// How long the writer holds a batch back at most (`BatchGathering`); zero: never.
     package let batchPatience: Duration
     /// Wakes the writer holding a batch back once enough writes wait (`BatchGathering.arrived`).
@@ -90,15 +90,17 @@ package final class PostgresTripStore: Sendable {
         /// fingerprints: a retry meanwhile is told 409 (another request with the key 422),
         /// as the journal store tells it, rather than waiting for the first to commit.
         package var keysInFlight: [IdempotencyLedger.Key: String] = [:]
-        /// Since when the writer has had writes without going to sleep; nil while it sleeps.
-        /// Each of its transactions catches up on the other instances' changes, so while it
-        /// stays busy the follower need not hear of them (`runFollower`).
-        package var writerBusySince: ContinuousClock.Instant?
+        /// Whether the writer has had writes since it last went to sleep. Each of its
+        /// transactions catches up on the other instances' changes, so while it stays busy the
+        /// follower need not hear of them (`runFollower`).
+        package var isWriterBusy = false
         /// The follower stopped listening because the writer is busy, and waits on
         /// `followerWake`, which the writer signals (once) when it goes to sleep.
         package var followerRests = false
         /// How many times the follower rested.
         package var followerRestCount = 0
+        /// How many times the follower sent `LISTEN`.
+        package var followerListenCount = 0
         /// Whether the writer holds its next batch back for more writes, and how long.
         package var gathering = BatchGathering()
 
@@ -127,7 +129,7 @@ package final class PostgresTripStore: Sendable {
     /// follower threads.
     package init(
         connection: PostgresConnectionConfiguration, seedSamples: Bool = true, configuration: StorageConfiguration = StorageConfiguration(),
-        retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), restAfterBusy: Duration = .milliseconds(20),
+        retention: PostgresRetention? = nil, pollInterval: Duration = .seconds(1), listenAfterIdle: Duration = .milliseconds(2),
         retryDelay: Duration = .milliseconds(100), batchPatience: Duration = BatchGathering.defaultLimit,
         photoCacheBytes: Int = PhotoCache.defaultCapacity, log: any StorageLog = ConsoleLog()
     ) throws(PostgresStoreError) {
@@ -136,7 +138,7 @@ package final class PostgresTripStore: Sendable {
         self.retention =
             retention ?? PostgresRetention(historyCapacity: configuration.historyCapacity, keyBytes: configuration.idempotencyBytes)
         self.pollInterval = pollInterval
-        self.restAfterBusy = restAfterBusy
+        self.listenAfterIdle = listenAfterIdle
         self.batchPatience = batchPatience
         photoCache = PhotoCache(capacity: photoCacheBytes)
         self.log = log
@@ -257,7 +259,7 @@ package final class PostgresTripStore: Sendable {
     package func nextStep() -> WriterThread.Step<WriterWork> {
         state.withLock { state in
             if !state.queue.isEmpty {
-                if state.writerBusySince == nil { state.writerBusySince = .now }
+                state.isWriterBusy = true
                 return .work(.write(state.takeQueue()))
             }
             if state.needsCatchUp {
@@ -266,7 +268,7 @@ package final class PostgresTripStore: Sendable {
             }
             if state.isClosing { return .stop }
             state.writerWake.sleep()
-            state.writerBusySince = nil
+            state.isWriterBusy = false
             state.gathering.writerSlept()
             if state.followerRests {
                 state.followerRests = false

@@ -9,8 +9,8 @@ import TripsTestSupport
 @testable import TripsStore
 
 /// The follower of a `PostgresTripStore` against the real server: it rests while its writer
-/// stays busy (the writer's transactions catch up instead), and listens again once the writer
-/// goes to sleep.
+/// is busy (the writer's transactions catch up instead), and listens again once the writer
+/// has slept for `listenAfterIdle`.
 @Suite(.enabled(if: LiveDatabase.isConfigured(LiveDatabase.socketURL), "needs scripts/lib/postgres.sh start"), .tags(.live))
 struct PostgresFollowerLiveTests {
     /// A store kept busy by a stream of changes stops listening; once the stream ends and its
@@ -22,9 +22,7 @@ struct PostgresFollowerLiveTests {
             defer { database.drop() }
             let first = try PostgresTripStore(connection: database.configuration, seedSamples: false)
             defer { first.close() }
-            // Resting as soon as it finds the writer busy, not after 20 ms of it.
-            let second = try PostgresTripStore(
-                connection: database.configuration, seedSamples: false, pollInterval: .seconds(30), restAfterBusy: .zero)
+            let second = try PostgresTripStore(connection: database.configuration, seedSamples: false, pollInterval: .seconds(30))
             defer { second.close() }
             // Changes without waiting for them keep the writer busy (a second and more) far longer
             // than the follower goes without looking (a notification, or 200 ms at most).
@@ -41,6 +39,43 @@ struct PostgresFollowerLiveTests {
             let made = try mutateWaiting(first) { _ in .add(storageDraft("Heard")) }.get()
             #expect(feed.wait(through: made.revision), "the change reached the feed without a poll")
             #expect(second.list == first.list)
+        }
+    }
+
+    /// A writer that sleeps and is busy again before `listenAfterIdle` (as under load, between
+    /// batches) keeps the follower resting: it listens once, at start, through two streams of
+    /// changes with the writer asleep between them.
+    @Test func aWriterAwakeAgainWithinTheGraceKeepsTheFollowerResting() async throws {
+        try await onOwnThread {
+            let database = try LiveDatabase.createDatabase(named: "trips_follower_grace")
+            defer { database.drop() }
+            let store = try PostgresTripStore(
+                connection: database.configuration, seedSamples: false, pollInterval: .seconds(30),
+                listenAfterIdle: .seconds(60 * TestTimeout.scale))
+            defer { store.close() }
+            let stream = { (name: String) in
+                let answered = DispatchGroup()
+                for index in 0..<1_000 {
+                    answered.enter()
+                    store.mutate({ _ in .add(storageDraft("\(name) \(index)")) }) { _ in answered.leave() }
+                }
+                #expect(answered.wait(timeout: .now() + .seconds(60 * TestTimeout.scale)) == .success)
+            }
+            stream("First")
+            #expect(store.state.withLock { $0.followerRestCount } >= 1, "the follower rested while the writer was busy")
+            // The writer goes to sleep, and wakes the resting follower: without the grace it
+            // would listen again now, long before the next stream ends.
+            let deadline = ContinuousClock.now + .seconds(10 * TestTimeout.scale)
+            while store.state.withLock({ $0.isWriterBusy || $0.followerRests }) {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the writer did not go to sleep and wake the follower")
+                    return
+                }
+                sched_yield()
+            }
+            stream("Second")
+            #expect(store.state.withLock { $0.followerListenCount } == 1, "listened at start only")
+            #expect(store.list.count == 2_000)
         }
     }
 }
