@@ -65,7 +65,9 @@ extension PostgresTripStore {
         try connection.simpleQuery("UNLISTEN trips_changes")
         repeat {
             _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: pollInterval.nanoseconds)))
-            // Only `close` signals during this wait: the writer has set `followerRests` false.
+            // The writer went to sleep (it set `followerRests` false: only `close` signals
+            // now), or a poll interval passed.
+            guard !state.withLock({ $0.isClosing }) else { break }
             _ = followerWake.wait(timeout: .now() + .nanoseconds(Int(clamping: listenAfterIdle.nanoseconds)))
         } while restsWhileTheWriterIsBusy()
         try connection.simpleQuery("LISTEN trips_changes")
