@@ -11,6 +11,9 @@
 #        no other writer at the lock, and holds no batch back, `BatchGathering`), then 32
 #        connections on each of two instances at once, then 16 on each of four, and the ratio
 #        of each to pgbench;
+#      - pgbench again once the instances' steps are done: the ratios are to the mean of its
+#        two rates, as the machine's pace drifts during a run (pgbench alone swung from
+#        15,800 to 21,900/s between runs of one day);
 #      - one instance on a data folder with all 64 (the journal).
 #      PostgreSQL runs with fsync, synchronous_commit and full_page_writes on, as the journal
 #      syncs every answer. p99 is the worst instance's.
@@ -83,7 +86,9 @@ require_tool python3 python3
 cd "$ROOT"
 BINARY="$(build_release_server)"
 
-bench_cluster_start postgres
+# PostgreSQL's default shared_buffers (the test cluster's 32 MB would leave the later steps,
+# on tables of several hundred thousand rows, writing evicted pages out themselves).
+bench_cluster_start postgres "shared_buffers = '128MB'"
 
 # start ARGS...: a release server on a free port, behind WRAPPER when it is set (run_server's
 # WRAPPER... --); sets PORT once it listens. Not to be run in a subshell ($(start …)): its
@@ -133,6 +138,13 @@ postgres_ticks() {
 # per_change TICKS CHANGES: microseconds of CPU per change.
 per_change() { awk -v ticks="$1" -v changes="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", ticks * 1e6 / hz / changes }'; }
 
+# checkpoint: every step starts just after a checkpoint, so that each writes the same full
+# page images (full_page_writes: the first change to a page after a checkpoint logs the whole
+# page) rather than whichever step a checkpoint falls in.
+checkpoint() {
+  psql_admin -c "CHECKPOINT" >/dev/null
+}
+
 # at_once MIX CONNECTIONS NAME PORT...: wrk with CONNECTIONS on each instance at once; sets
 # TOTAL (acknowledged changes/s, summed), WORST (the highest p99 of them, ms), and
 # CPU_INSTANCES and CPU_POSTGRES (µs of CPU per change: every running instance's, and the
@@ -167,6 +179,7 @@ transactions_row() {
 at_once() {
   local mix="$1" connections="$2" name="$3" index=0 port waits=() instances_before postgres_before transactions_before
   shift 3
+  checkpoint
   instances_before="$(cpu_ticks "${PIDS[@]}")"
   postgres_before="$(postgres_ticks)"
   transactions_before="$(write_transactions "$@")"
@@ -359,15 +372,24 @@ INSERT INTO bench_trips (id, position, version, city, country, nights, is_favori
 VALUES (nextval('bench_trips_id'), currval('bench_trips_id') * 65536, 1, 'Bench ' || :client_id, 'Benchland', 3, false, '',
   199.99, 820454400, 'written by pgbench');
 SQL
-postgres_before="$(postgres_ticks)"
-"$PG_BIN/pgbench" -n -c 64 -j 2 -M prepared -T "$DURATION" -f "$WORK/pgbench.sql" \
-  -l --log-prefix="$WORK/pgbench" "$TRIPS_TEST_DATABASE_URL" >"$WORK/pgbench.out" 2>&1 \
-  || { cat "$WORK/pgbench.out" >&2; echo "bench/postgres.sh: pgbench failed" >&2; exit 1; }
-pgbench_rate="$(awk '/^tps = / { printf "%.0f", $3 }' "$WORK/pgbench.out")"
-pgbench_postgres="$(per_change $(($(postgres_ticks) - postgres_before)) $((pgbench_rate * DURATION)))"
-# Each log line: client, transaction, latency in µs, script, epoch seconds, µs.
-pgbench_p99="$(cat "$WORK"/pgbench.* 2>/dev/null | awk 'NF >= 6 { print $3 }' | sort -n \
-  | awk '{ latency[NR] = $1 } END { printf "%.2f", latency[int(NR * 0.99)] / 1000 }')"
+# pgbench_run NAME: pgbench for DURATION seconds; sets PGBENCH_RATE (transactions/s),
+# PGBENCH_P99 (ms, from its per-transaction log) and PGBENCH_POSTGRES (µs of the cluster's CPU
+# a transaction).
+pgbench_run() {
+  local name="$1" before
+  checkpoint
+  before="$(postgres_ticks)"
+  "$PG_BIN/pgbench" -n -c 64 -j 2 -M prepared -T "$DURATION" -f "$WORK/pgbench.sql" \
+    -l --log-prefix="$WORK/$name" "$TRIPS_TEST_DATABASE_URL" >"$WORK/$name.out" 2>&1 \
+    || { cat "$WORK/$name.out" >&2; echo "bench/postgres.sh: pgbench failed" >&2; exit 1; }
+  PGBENCH_RATE="$(awk '/^tps = / { printf "%.0f", $3 }' "$WORK/$name.out")"
+  PGBENCH_POSTGRES="$(per_change $(($(postgres_ticks) - before)) $((PGBENCH_RATE * DURATION)))"
+  # Each log line: client, transaction, latency in µs, script, epoch seconds, µs.
+  PGBENCH_P99="$(cat "$WORK/$name".[0-9]* 2>/dev/null | awk 'NF >= 6 { print $3 }' | sort -n \
+    | awk '{ latency[NR] = $1 } END { printf "%.2f", latency[int(NR * 0.99)] / 1000 }')"
+}
+pgbench_run pgbench-before
+before_rate="$PGBENCH_RATE" before_p99="$PGBENCH_P99" before_postgres="$PGBENCH_POSTGRES"
 
 echo "== PostgreSQL: one instance, 64 connections" >&2
 at_once creates 64 one "$first"
@@ -428,13 +450,20 @@ fourth="$PORT"
 at_once creates 16 four "$first" "$second" "$third" "$fourth"
 four_rate="$TOTAL" four_p99="$WORST" four_cpu="$CPU_INSTANCES | $CPU_POSTGRES" four_transactions="$TRANSACTIONS"
 
+echo "== PostgreSQL: pgbench again" >&2
+pgbench_run pgbench-after
+after_rate="$PGBENCH_RATE" after_p99="$PGBENCH_P99" after_postgres="$PGBENCH_POSTGRES"
+pgbench_rate=$(((before_rate + after_rate) / 2))
+
 [[ "$WRITES_ONLY" == 1 ]] || measure_startup
 
 echo
 echo "trips-server $(git rev-parse --short HEAD 2>/dev/null || echo '?') (+ working tree), release, $(nproc) cores, PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }') with fsync on, ${DURATION} s each"
 echo "| what, 64 connections | changes/s | p99 | x pgbench | instances' CPU, µs a change | PostgreSQL's |"
 echo "| --- | --- | --- | --- | --- | --- |"
-echo "| pgbench, single-row INSERT transactions | ${pgbench_rate} | ${pgbench_p99} ms | 1.00 | | ${pgbench_postgres} |"
+echo "| pgbench, single-row INSERT transactions (the mean of the two below) | ${pgbench_rate} | | 1.00 | | |"
+echo "| pgbench, before the instances' steps | ${before_rate} | ${before_p99} ms | $(ratio "$before_rate" "$pgbench_rate") | | ${before_postgres} |"
+echo "| pgbench, after them | ${after_rate} | ${after_p99} ms | $(ratio "$after_rate" "$pgbench_rate") | | ${after_postgres} |"
 echo "| creates, one instance (64) | ${one_rate} | ${one_p99} ms | $(ratio "$one_rate" "$pgbench_rate") | ${one_cpu} |"
 echo "| creates, two instances (32 each) | ${two_rate} | ${two_p99} ms | $(ratio "$two_rate" "$pgbench_rate") | ${two_cpu} |"
 echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ratio "$four_rate" "$pgbench_rate") | ${four_cpu} |"
