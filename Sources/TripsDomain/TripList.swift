@@ -378,9 +378,8 @@ public struct TripList: Sendable {
 
     /// Puts `entry` (nil: none) under `id`. Every change to `entries` goes through here, which
     /// keeps `favoriteIDs`, `photos`, `totals` and `countries` in step.
-    private mutating func setEntry(_ entry: Entry?, for id: Trip.ID) {
+    private mutating func setEntry(_ entry: consuming Entry?, for id: Trip.ID) {
         let replaced = entries[id]?.trip
-        entries[id] = entry
         if let replaced { totals.remove(replaced) }
         if let trip = entry?.trip { totals.add(trip) }
         if entry?.trip.country != replaced?.country {
@@ -396,6 +395,9 @@ public struct TripList: Sendable {
         } else {
             favoriteIDs.remove(id)
         }
+        // Last, and moved in: assigned while still used above, the entry was copied through
+        // the runtime's generic copy of an optional (a thirtieth of a replayed create).
+        entries[id] = consume entry
     }
 
     /// The order with `moving` taken out and put back as a block in front of `anchor`, or
