@@ -78,4 +78,34 @@ struct PostgresFollowerLiveTests {
             #expect(store.list.count == 2_000)
         }
     }
+
+    /// A store closed while its follower rests for a busy writer is not kept waiting for
+    /// `listenAfterIdle` (a minute here): `close` wakes the follower, which stops at once.
+    @Test func closingWhileTheFollowerRestsDoesNotWaitForTheGrace() async throws {
+        try await onOwnThread {
+            let database = try LiveDatabase.createDatabase(named: "trips_follower_close")
+            defer { database.drop() }
+            let store = try PostgresTripStore(
+                connection: database.configuration, seedSamples: false, pollInterval: .seconds(30),
+                listenAfterIdle: .seconds(60))
+            let answered = DispatchGroup()
+            for index in 0..<3_000 {
+                answered.enter()
+                store.mutate({ _ in .add(storageDraft("Busy \(index)")) }) { _ in answered.leave() }
+            }
+            let deadline = ContinuousClock.now + .seconds(10 * TestTimeout.scale)
+            while !store.state.withLock({ $0.followerRests }) {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the follower did not rest while the writer was busy")
+                    store.close()
+                    return
+                }
+                sched_yield()
+            }
+            let closing = ContinuousClock.now
+            store.close()
+            #expect(ContinuousClock.now - closing < .seconds(30), "close waited for the follower's grace")
+            #expect(answered.wait(timeout: .now()) == .success, "every write was answered by close")
+        }
+    }
 }
