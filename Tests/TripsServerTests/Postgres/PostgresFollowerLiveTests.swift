@@ -26,11 +26,7 @@ struct PostgresFollowerLiveTests {
             defer { second.close() }
             // Changes without waiting for them keep the writer busy (a second and more) far longer
             // than the follower goes without looking (a notification, or 200 ms at most).
-            let answered = DispatchGroup()
-            for index in 0..<3_000 {
-                answered.enter()
-                second.mutate({ _ in .add(storageDraft("Busy \(index)")) }) { _ in answered.leave() }
-            }
+            let answered = Self.submitCreates(3_000, named: "Busy", to: second)
             #expect(answered.wait(timeout: .now() + .seconds(60 * TestTimeout.scale)) == .success)
             #expect(second.state.withLock { $0.followerRestCount } >= 1, "the follower rested while the writer was busy")
 
@@ -54,11 +50,7 @@ struct PostgresFollowerLiveTests {
                 listenAfterIdle: .seconds(60 * TestTimeout.scale))
             defer { store.close() }
             let stream = { (name: String) in
-                let answered = DispatchGroup()
-                for index in 0..<1_000 {
-                    answered.enter()
-                    store.mutate({ _ in .add(storageDraft("\(name) \(index)")) }) { _ in answered.leave() }
-                }
+                let answered = Self.submitCreates(1_000, named: name, to: store)
                 #expect(answered.wait(timeout: .now() + .seconds(60 * TestTimeout.scale)) == .success)
             }
             stream("First")
@@ -88,11 +80,7 @@ struct PostgresFollowerLiveTests {
             let store = try PostgresTripStore(
                 connection: database.configuration, seedSamples: false, pollInterval: .seconds(30),
                 listenAfterIdle: .seconds(60))
-            let answered = DispatchGroup()
-            for index in 0..<3_000 {
-                answered.enter()
-                store.mutate({ _ in .add(storageDraft("Busy \(index)")) }) { _ in answered.leave() }
-            }
+            let answered = Self.submitCreates(3_000, named: "Busy", to: store)
             let deadline = ContinuousClock.now + .seconds(10 * TestTimeout.scale)
             while !store.state.withLock({ $0.followerRests }) {
                 guard ContinuousClock.now < deadline else {
@@ -107,5 +95,16 @@ struct PostgresFollowerLiveTests {
             #expect(ContinuousClock.now - closing < .seconds(30), "close waited for the follower's grace")
             #expect(answered.wait(timeout: .now()) == .success, "every write was answered by close")
         }
+    }
+
+    /// Submits `count` creates without waiting for them (they keep the writer busy); the group
+    /// is left once each is answered.
+    static func submitCreates(_ count: Int, named name: String, to store: PostgresTripStore) -> DispatchGroup {
+        let answered = DispatchGroup()
+        for index in 0..<count {
+            answered.enter()
+            store.mutate({ _ in .add(storageDraft("\(name) \(index)")) }) { _ in answered.leave() }
+        }
+        return answered
     }
 }
