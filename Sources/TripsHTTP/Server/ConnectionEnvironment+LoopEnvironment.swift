@@ -16,6 +16,10 @@ extension ConnectionEnvironment: LoopEnvironment {
         counters.recordRefusedConnection()
     }
 
+    func readFoundNothing() {
+        counters.recordEmptyRead()
+    }
+
     /// Every later response closes its connection.
     func shutdownDidBegin() {
         isShuttingDown = true

@@ -20,6 +20,8 @@ package struct LoopMetrics: Sendable, Equatable {
     package var openConnections = 0
     /// Connections accepted and closed at once because the server held its most.
     package fileprivate(set) var refusedConnections: UInt64 = 0
+    /// Reads of a connection's socket that found nothing there (`EAGAIN`).
+    package fileprivate(set) var emptyReads: UInt64 = 0
 
     fileprivate static let methodCount = HTTPMethod.known.count
     fileprivate static let statusSlots = statuses.count + 1
@@ -40,6 +42,7 @@ package struct LoopMetrics: Sendable, Equatable {
         for index in latencyNanoseconds.indices { sum.latencyNanoseconds[index] &+= other.latencyNanoseconds[index] }
         sum.openConnections += other.openConnections
         sum.refusedConnections &+= other.refusedConnections
+        sum.emptyReads &+= other.emptyReads
         return sum
     }
 
@@ -75,6 +78,7 @@ final class LoopCounters {
     private let latencyBuckets: UnsafeMutableBufferPointer<UInt64>
     private let latencyNanoseconds: UnsafeMutableBufferPointer<UInt64>
     private var refusedConnections: UInt64 = 0
+    private var emptyReads: UInt64 = 0
     // The tables and sizes counting reads, kept here rather than read from `LoopMetrics`'
     // statics: each read of a static `let` made from an expression goes through `swift_once`.
     /// The bucket bounds in nanoseconds, so counting needs no floating point.
@@ -129,6 +133,11 @@ final class LoopCounters {
         refusedConnections &+= 1
     }
 
+    /// Counts a read that found its socket empty.
+    func recordEmptyRead() {
+        emptyReads &+= 1
+    }
+
     /// A copy of the counts, for a scrape.
     func snapshot(openConnections: Int) -> LoopMetrics {
         var metrics = LoopMetrics(routeCount: routeCount)
@@ -137,6 +146,7 @@ final class LoopCounters {
         metrics.latencyNanoseconds = Array(latencyNanoseconds)
         metrics.openConnections = openConnections
         metrics.refusedConnections = refusedConnections
+        metrics.emptyReads = emptyReads
         return metrics
     }
 }

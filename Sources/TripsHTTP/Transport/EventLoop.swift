@@ -21,6 +21,11 @@ final class EventLoop<Connection: LoopConnection> {
         let connection: Connection
         /// EPOLLRDHUP was seen: read to EOF instead of stopping at a short read.
         var peerHalfClosed = false
+        /// A short read emptied the socket and no EPOLLIN has come since: reading again would
+        /// only be refused (`EAGAIN`). Kept across turns, so that an answer completed later
+        /// (`LoopDriver.handle`) does not try a read its client has given nothing for: a
+        /// system call a write would otherwise make for nothing.
+        var socketIsEmpty = false
         /// The connection follows a stream and is in `streams`.
         var isListedAsStream = false
         var isOpen: Bool { socket != nil }
@@ -203,6 +208,7 @@ final class EventLoop<Connection: LoopConnection> {
             return
         }
         if events & Linux.epollRdHup != 0 { channel.peerHalfClosed = true }
+        if events & (Linux.epollIn | Linux.epollRdHup) != 0 { channel.socketIsEmpty = false }
         var wrote = false
         if events & Linux.epollOut != 0 && !channel.connection.pendingOutput.isEmpty {
             guard writePending(channel), settle(channel) else { return }
@@ -218,7 +224,6 @@ final class EventLoop<Connection: LoopConnection> {
     func readAvailable(_ channel: Channel) {
         let connection = channel.connection
         var rounds = 0
-        var socketIsEmpty = false
         while true {
             if connection.canResume {
                 resetOutput()
@@ -226,7 +231,7 @@ final class EventLoop<Connection: LoopConnection> {
                 guard flush(channel) else { return }
                 continue
             }
-            guard connection.isReadable, !socketIsEmpty else { return }
+            guard connection.isReadable, !channel.socketIsEmpty else { return }
             let result: IOResult<Int>
             do {
                 result = try systemCall("recv") {
@@ -238,6 +243,8 @@ final class EventLoop<Connection: LoopConnection> {
             }
             switch result {
             case .wouldBlock:
+                channel.socketIsEmpty = true
+                environment.readFoundNothing()
                 return
             case .done(0):
                 connection.peerDidClose()
@@ -250,8 +257,8 @@ final class EventLoop<Connection: LoopConnection> {
                 guard flush(channel) else { return }
                 // Edge-triggered: a short read emptied the socket; new bytes bring a new edge.
                 // (Requests it held back may still be answered first, if the socket took enough.)
-                socketIsEmpty = count < readBuffer.count && !channel.peerHalfClosed
-                if socketIsEmpty { continue }
+                channel.socketIsEmpty = count < readBuffer.count && !channel.peerHalfClosed
+                if channel.socketIsEmpty { continue }
                 rounds += 1
                 if rounds == Self.readRoundsPerTurn {
                     again.append(channel.descriptor)

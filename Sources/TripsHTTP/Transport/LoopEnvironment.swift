@@ -11,6 +11,9 @@ protocol LoopEnvironment: AnyObject {
     func loopTurnDidEnd()
     /// A connection was accepted and closed at once: the server holds all it may.
     func connectionRefused()
+    /// A read of a connection's socket found nothing there (`EAGAIN`): a system call for
+    /// nothing, which the loop avoids where it knows the socket is empty.
+    func readFoundNothing()
     /// The server began a graceful shutdown.
     func shutdownDidBegin()
     /// The loop's figures now, with `openConnections` connections open.

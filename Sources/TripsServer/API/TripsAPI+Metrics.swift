@@ -49,6 +49,10 @@ extension TripsAPI {
             "trips_http_refused_connections_total", "counter", "Connections closed as soon as accepted: the server held --max-connections.",
             Double(loops.refusedConnections))
         text.single(
+            "trips_http_empty_reads_total", "counter",
+            "Reads of a connection's socket that found nothing there (EAGAIN): system calls made for nothing.",
+            Double(loops.emptyReads))
+        text.single(
             "trips_change_streams", "gauge", "Change-feed streams open now (/trips/changes as server-sent events).", Double(streams))
     }
 

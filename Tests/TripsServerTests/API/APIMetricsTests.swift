@@ -142,6 +142,7 @@ import TripsDomain
         let samples = try Self.parse(text)
         #expect(Self.value(samples, "trips_http_refused_connections_total") == 1)
         #expect(Self.value(samples, "trips_http_open_connections") == 1)
+        #expect(Self.value(samples, "trips_http_empty_reads_total") != nil)
     }
 
     @Test func metricsCountTheJournalsSyncsAndBytes() async throws {

@@ -57,11 +57,56 @@ import Testing
         #expect(stopped.wait(timeout: .now() + .seconds(5 * TestTimeout.scale)) == .success, "the loop did not stop")
         #expect(transcript == ["hello.", "wait.", "reply.", "follow.", "news.", "open: 1", "bye."])
     }
+
+    /// A reply completed later, from another thread, is written without reading the socket
+    /// again when the last read found it emptied: its client sends nothing before it has the
+    /// reply, and such a read is a system call refused with `EAGAIN` (one a write made, on
+    /// either store). Bytes that came while the connection waited are still read.
+    @Test func aReplyCompletedLaterReadsNoSocketItKnowsIsEmpty() async throws {
+        let listener = try Listener(host: "127.0.0.1", port: 0, backlog: 4)
+        let mailbox = try LoopMailbox<EchoConnection>()
+        let opened = OpenedConnections()
+        let setup = try EventLoopSetup(
+            index: 0, engine: .epoll, listener: listener, mailbox: mailbox, spreader: ConnectionSpreader([mailbox]),
+            quota: ConnectionQuota(limit: 4), clock: SystemClock(), maxStreamBacklog: 1 << 20,
+            makeEnvironment: { EchoEnvironment(opened: opened) })
+        let stopped = DispatchSemaphore(value: 0)
+        Thread {
+            setup.run()
+            stopped.signal()
+        }.start()
+
+        let transcript = try await onOwnThread {
+            defer { mailbox.requestShutdown() }
+            let client = try TestClient(port: listener.port)
+            var transcript: [String] = []
+            try client.send("wait.")
+            transcript.append(try client.readUntil("."))
+            guard let id = opened.ids.withLock({ $0.first }) else { throw TestFailure("no connection was opened") }
+            for round in 1...3 {
+                mailbox.deliver(Array("reply\(round).".utf8), to: id)
+                transcript.append(try client.readUntil("."))
+                try client.send("wait.")
+                transcript.append(try client.readUntil("."))
+            }
+            // Sent while the connection reads nothing: read once the reply comes.
+            try client.send("early.")
+            mailbox.deliver(Array("last.".utf8), to: id)
+            transcript.append(try client.readUntil("."))
+            transcript.append(try client.readUntil("."))
+            return transcript
+        }
+        #expect(stopped.wait(timeout: .now() + .seconds(5 * TestTimeout.scale)) == .success, "the loop did not stop")
+        #expect(transcript == ["wait.", "reply1.", "wait.", "reply2.", "wait.", "reply3.", "wait.", "last.", "early."])
+        #expect(opened.emptyReads.load(ordering: .relaxed) == 0)
+    }
 }
 
 /// The ids of the connections a loop opened, for a test to address replies to.
 final class OpenedConnections: Sendable {
     let ids = Mutex<[ConnectionID]>([])
+    /// Reads of their sockets that found nothing there.
+    let emptyReads = Atomic<Int>(0)
 }
 
 /// What echo connections share: where they note their ids.
@@ -71,6 +116,7 @@ final class EchoEnvironment: LoopEnvironment {
     func loopDidWake() {}
     func loopTurnDidEnd() {}
     func connectionRefused() {}
+    func readFoundNothing() { opened.emptyReads.add(1, ordering: .relaxed) }
     func shutdownDidBegin() {}
     func report(openConnections: Int) -> Int { openConnections }
 }
