@@ -71,10 +71,10 @@ package struct ListOrder: Sendable {
     }
 
     /// Inserts new ids, in order, in front of `anchor` (which must be in the order), or at the end.
-    mutating func insert(_ ids: [Trip.ID], before anchor: Trip.ID?) {
+    mutating func insert(_ ids: some Collection<Trip.ID>, before anchor: Trip.ID?) {
         guard !ids.isEmpty else { return }
         if chunks.isEmpty {
-            rebuild(ids)
+            rebuild(Array(ids))
             return
         }
         var (chunk, offset) = (chunks.count - 1, chunks[chunks.count - 1].count)

@@ -207,7 +207,12 @@ public struct TripList: Sendable {
         lastIssuedID += added.count
         revision += 1
         for trip in added { setEntry(Entry(trip: trip, version: revision), for: trip.id) }
-        order.insert(added.map(\.id), before: before)
+        // One trip (every create) without an array made for its id.
+        if added.count == 1 {
+            order.insert(CollectionOfOne(added[0].id), before: before)
+        } else {
+            order.insert(added.map(\.id), before: before)
+        }
     }
 
     /// Removes these trips, whatever order they are named in. Unknown ids fail the whole call.
