@@ -395,9 +395,11 @@ public struct TripList: Sendable {
             photos.remove(replaced?.photo)
             photos.add(entry?.trip.photo)
         }
+        // The set holds exactly the favorites: only a trip that was one can need taking out
+        // (no hashing of every new trip's id to remove it from a set that lacks it).
         if entry?.trip.isFavorite == true {
             favoriteIDs.insert(id)
-        } else {
+        } else if replaced?.isFavorite == true {
             favoriteIDs.remove(id)
         }
         // Last, and moved in: assigned while still used above, the entry was copied through
