@@ -50,16 +50,20 @@ final class ChangeFeed: Sendable {
     /// start from the history after this change (`stream(since:)`).
     private func publish(_ event: ChangeEvent) {
         if hub.isFollowed { hub.publish(HTTPStreamHub.Message(sequence: event.revision, bytes: Self.frame(event))) }
-        let caughtUp = catchUps.withLock { catchUps in
+        // Most changes find no read waiting to catch up and no long poll: no table is filtered,
+        // emptied or copied for them (a thirtieth of replaying another instance's create).
+        let caughtUp = catchUps.withLock { catchUps -> [@Sendable (Bool) -> Void] in
+            guard !catchUps.isEmpty else { return [] }
             let reached = catchUps.filter { $0.value.revision <= event.revision }
             for id in reached.keys { catchUps[id] = nil }
             return reached.values.map(\.resume)
         }
         // Off the store's lock, which this runs under: a read that resumes reads the store.
         for resume in caughtUp { DispatchQueue.global().async { resume(true) } }
-        let waiting = waiters.withLock { waiting in
+        let waiting = waiters.withLock { waiting -> [(responder: HTTPResponder, since: UInt64, accept: [String])] in
+            guard !waiting.isEmpty else { return [] }
             defer { waiting.removeAll() }
-            return waiting.values
+            return Array(waiting.values)
         }
         guard !waiting.isEmpty else { return }
         guard !event.isReset else {
