@@ -58,4 +58,17 @@ import TripsDomain
         let readBack = ChangeEvent(revision: created.revision, name: created.name, data: created.data)
         #expect(readBack.tripJSON == nil && readBack == created && readBack.hashValue == created.hashValue)
     }
+
+    /// A stored event's name is read from its bytes as the one string kept for it: each name
+    /// the feed sends, and nothing else (no prefix, no longer word, no other case).
+    @Test func aChangeNameIsReadFromItsBytesAndNoOtherBytesAreOne() {
+        func read(_ text: String) -> String? { Array(text.utf8).withUnsafeBytes { ChangeEvent.changeName(utf8: $0) } }
+        for name in ["created", "updated", "deleted", "reordered", "sorted", "favorites"] {
+            #expect(read(name) == name)
+            #expect(ChangeEvent.isChangeName(name))
+        }
+        for other in ["create", "createdd", "Created", "", "reset", "sorted ", "favourites"] {
+            #expect(read(other) == nil, "\(other)")
+        }
+    }
 }

@@ -149,19 +149,26 @@ extension PostgresTripTables {
     static func opens(_ bytes: [UInt8], with revision: UInt64) -> Bool {
         guard let number = Int(exactly: revision) else {
             // Past `Int` the writer goes through `String` too (no bigint revision gets there).
-            return opens(bytes, withDigits: Array(String(revision).utf8))
+            return Array(String(revision).utf8).withUnsafeBytes { opens(bytes, withDigits: $0) }
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONWriter.maxDigits(width: 1)) { room in
             let count = JSONWriter.writeDigits(number, width: 1, to: room.baseAddress!)
-            return opens(bytes, withDigits: UnsafeBufferPointer(rebasing: room[..<count]))
+            return opens(bytes, withDigits: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: room[..<count])))
         }
     }
 
-    private static func opens(_ bytes: [UInt8], withDigits digits: some Collection<UInt8>) -> Bool {
-        let prefix = eventPrefix
-        let end = prefix.count + digits.count
-        return bytes.count > end && bytes[..<prefix.count].elementsEqual(prefix) && bytes[prefix.count..<end].elementsEqual(digits)
-            && (bytes[end] == UInt8(ascii: ",") || bytes[end] == UInt8(ascii: "}"))
+    /// Compared with `memcmp`: the collections' generic `elementsEqual` cost a sixtieth of
+    /// replaying a change.
+    private static func opens(_ bytes: [UInt8], withDigits digits: UnsafeRawBufferPointer) -> Bool {
+        let prefixCount = eventPrefix.count
+        let end = prefixCount + digits.count
+        guard !digits.isEmpty, bytes.count > end, bytes[end] == UInt8(ascii: ",") || bytes[end] == UInt8(ascii: "}") else {
+            return false
+        }
+        return bytes.withUnsafeBytes { data in
+            eventPrefix.withUnsafeBytes { memcmp(data.baseAddress!, $0.baseAddress!, prefixCount) == 0 }
+                && memcmp(data.baseAddress! + prefixCount, digits.baseAddress!, digits.count) == 0
+        }
     }
 
     private static let eventPrefix = Array(#"{"revision":"#.utf8)
