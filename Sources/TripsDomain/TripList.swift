@@ -193,11 +193,16 @@ public struct TripList: Sendable {
     /// The trips `drafts` describe, under ids from `firstID` on, as `add` makes them: none
     /// when a draft is invalid (every rule each breaks is reported).
     package static func newTrips(_ drafts: [TripDraft], firstID: Trip.ID) throws(TripsError) -> [Trip] {
-        let errors = drafts.enumerated().flatMap { index, draft in
-            draft.violations().map { drafts.count == 1 ? $0 : .inElement(index, $0) }
+        // Each draft read where it stands: `enumerated()` copied every draft twice over.
+        var errors: [TripsError] = []
+        for index in drafts.indices {
+            for violation in drafts[index].violations() { errors.append(drafts.count == 1 ? violation : .inElement(index, violation)) }
         }
         if let error = TripsError.combining(errors) { throw error }
-        return drafts.enumerated().map { offset, draft in Trip(id: firstID + offset, draft: draft) }
+        var trips: [Trip] = []
+        trips.reserveCapacity(drafts.count)
+        for index in drafts.indices { trips.append(Trip(id: firstID + index, draft: drafts[index])) }
+        return trips
     }
 
     /// Puts trips made under the next ids in front of `before` (a trip of the list), or at the
