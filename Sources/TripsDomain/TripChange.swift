@@ -57,14 +57,20 @@ extension TripList {
     /// their strings, too. The trips are taken as made there (debug builds check them); an
     /// outcome that does not fit the change (other ids, another trip) is not taken, and any
     /// other change is applied afresh.
+    ///
+    /// `leader`, that other copy (it may be further on): an added trip it still holds as added
+    /// (the entry's version is this change's revision) is taken with its search text, which is
+    /// then not folded a second time.
     @discardableResult
-    package mutating func apply(_ change: TripChange, as outcome: TripChangeOutcome) throws(TripsError) -> TripChangeOutcome {
+    package mutating func apply(
+        _ change: TripChange, as outcome: TripChangeOutcome, following leader: TripList? = nil
+    ) throws(TripsError) -> TripChangeOutcome {
         switch (change, outcome) {
         case (.add(let drafts, let before), .added(let trips)):
             let isNext = trips.count == drafts.count && trips.enumerated().allSatisfy { $1.id == lastIssuedID + 1 + $0 }
             guard !trips.isEmpty, isNext, before.map(contains) ?? true else { return try apply(change) }
             assert(zip(drafts, trips).allSatisfy { Trip(id: $1.id, draft: $0) == $1 }, "an add's trips are not its drafts'")
-            insert(trips, before: before)
+            insert(trips, before: before, following: leader)
         case (.replace(let id, let draft), .trip(let trip)):
             guard trip.id == id, let current = self[id] else { return try apply(change) }
             assert(trip == Trip(id: id, draft: draft, photo: current.photo), "a replace's trip is not its draft's")

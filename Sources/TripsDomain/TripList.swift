@@ -206,12 +206,20 @@ public struct TripList: Sendable {
     }
 
     /// Puts trips made under the next ids in front of `before` (a trip of the list), or at the
-    /// end: one change.
-    mutating func insert(_ added: [Trip], before: Trip.ID?) {
+    /// end: one change. Each trip's entry is `leader`'s when it holds the trip as this change
+    /// added it (`apply(_:as:following:)`).
+    mutating func insert(_ added: [Trip], before: Trip.ID?, following leader: TripList? = nil) {
         assert(added.enumerated().allSatisfy { $1.id == lastIssuedID + 1 + $0 }, "trips inserted under ids not the next")
         lastIssuedID += added.count
         revision += 1
-        for trip in added { setEntry(Entry(trip: trip, version: revision), for: trip.id) }
+        for trip in added {
+            if let entry = leader?.entries[trip.id], entry.version == revision {
+                assert(entry.trip == trip, "the leader's trip \(trip.id) at revision \(revision) is another")
+                setEntry(entry, for: trip.id)
+            } else {
+                setEntry(Entry(trip: trip, version: revision), for: trip.id)
+            }
+        }
         // One trip (every create) without an array made for its id.
         if added.count == 1 {
             order.insert(CollectionOfOne(added[0].id), before: before)

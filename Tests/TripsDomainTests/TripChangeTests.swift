@@ -48,6 +48,29 @@ import TripsDomain
         }
     }
 
+    /// A second copy following the first, which has gone further, takes an added trip's entry
+    /// (its search text with it) only while the first holds it as added: a trip changed since
+    /// is made afresh from the outcome, and searches find it by its words then.
+    @Test func aSecondCopyFollowingAFirstFurtherOnEndsTheSame() throws {
+        var porto = lisbonDraft()
+        porto.city = "Porto"
+        let steps: [TripChange] = [.add(lisbonDraft()), .add(lisbonDraft()), .replace(7, porto), .setFavorite(8, true)]
+        var first = TripList.samples
+        let outcomes = try steps.map { try first.apply($0) }
+        var second = TripList.samples
+        var alone = TripList.samples
+        for (change, outcome) in zip(steps, outcomes) {
+            #expect(try second.apply(change, as: outcome, following: first) == outcome)
+            try alone.apply(change)
+            #expect(second == alone)
+            for search in ["lisbon", "porto"] {
+                let query = TripQuery(search: search)
+                #expect(second.trips.matching(query).map(\.id) == alone.trips.matching(query).map(\.id), "\(search)")
+            }
+        }
+        #expect(second == first)
+    }
+
     /// A favorite's or a photo's outcome is not taken: the change is applied afresh.
     @Test func anOutcomeThatSaysOtherwiseIsNotTaken() throws {
         var list = TripList.samples

@@ -414,8 +414,10 @@ package final class PostgresTripStore: Sendable {
             copy = state.withLock { $0.tables }  // shared until the next change copies what it touches
             return
         }
+        // The list that took the steps, which reads now see: its new trips' entries are taken.
+        let leader = state.withLock { $0.tables.list }
         do throws(PostgresStoreError) {
-            for step in steps { try copy.redo(step) }
+            for step in steps { try copy.redo(step, following: leader) }
         } catch {
             log.warning("the writer's copy of the state could not take the steps reads' copy took (\(error)): it is copied whole")
             copy = state.withLock { $0.tables }

@@ -22,15 +22,16 @@ extension PostgresTripTables {
 
 extension PostgresTripTables.State {
     /// Does `step` on this state, as the journal's replay does a record: the change's revision
-    /// must follow the list's, and lead to it.
-    package mutating func redo(_ step: PostgresTripTables.Step) throws(PostgresStoreError) {
+    /// must follow the list's, and lead to it. `leader`: the list that took the step first
+    /// (`TripList.apply(_:as:following:)`).
+    package mutating func redo(_ step: PostgresTripTables.Step, following leader: TripList? = nil) throws(PostgresStoreError) {
         switch step {
         case .keyKept(let use):
             ledger.finish(use, now: use.at)
         case .keysRead(let read):
             keys = read
         case .change(let record, let event, let keys, let outcome):
-            try redo(record, event: event, keys: keys, madeAs: outcome)
+            try redo(record, event: event, keys: keys, madeAs: outcome, following: leader)
         }
     }
 
@@ -39,14 +40,16 @@ extension PostgresTripTables.State {
     /// nil for a change read from the table, which no copy has taken yet).
     @discardableResult
     mutating func redo(
-        _ record: JournalRecord, event: ChangeEvent, keys: TripPositionKeys.Assignment?, madeAs made: TripChangeOutcome?
+        _ record: JournalRecord, event: ChangeEvent, keys: TripPositionKeys.Assignment?, madeAs made: TripChangeOutcome?,
+        following leader: TripList? = nil
     ) throws(PostgresStoreError) -> TripChangeOutcome {
         guard record.revision == list.revision + 1, event.revision == record.revision else {
             throw .damaged("change \(record.revision) follows \(list.revision)")
         }
         let outcome: TripChangeOutcome
         do throws(TripsError) {
-            outcome = if let made { try list.apply(record.change, as: made) } else { try list.apply(record.change) }
+            outcome =
+                if let made { try list.apply(record.change, as: made, following: leader) } else { try list.apply(record.change) }
         } catch {
             throw .damaged("change \(record.revision) no longer applies: \(error)")
         }
