@@ -180,3 +180,13 @@ extension String {
         return trimmingCharacters(in: surrounding)
     }
 }
+
+extension Trip.Field {
+    /// Whether a draft may leave this field out (it then takes its default).
+    package var isOptional: Bool {
+        switch self {
+        case .isFavorite, .imageName, .notes, .photo: true
+        case .id, .city, .country, .nights, .price, .start: false
+        }
+    }
+}

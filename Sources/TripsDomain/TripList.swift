@@ -446,13 +446,3 @@ extension TripList: Hashable {
         for id in order { hasher.combine(id) }
     }
 }
-
-extension Trip.Field {
-    /// Whether a draft may leave this field out (it then takes its default).
-    package var isOptional: Bool {
-        switch self {
-        case .isFavorite, .imageName, .notes, .photo: true
-        case .id, .city, .country, .nights, .price, .start: false
-        }
-    }
-}
