@@ -19,8 +19,10 @@ final class ChangeFeed: Sendable {
     /// Most streams open at once; past it, 503.
     let maxSubscribers: Int
     private let clock: any SchedulingClock
-    /// Long polls waiting for the next change after `since`, with what they accept (for a 410).
-    private let waiters = Mutex<[UInt64: (responder: HTTPResponder, since: UInt64, accept: [String])]>([:])
+    /// A long poll waiting for the next change after `since`, with what it accepts (for a 410).
+    private typealias Waiter = (responder: HTTPResponder, since: UInt64, accept: [String])
+    /// Long polls waiting, by waiter id.
+    private let waiters = Mutex<[UInt64: Waiter]>([:])
     private let nextWaiter = Atomic<UInt64>(0)
     /// Reads waiting for this server to reach a revision (read your writes), by waiter id.
     private let catchUps = Mutex<[UInt64: (revision: UInt64, resume: @Sendable (Bool) -> Void)]>([:])
@@ -60,7 +62,7 @@ final class ChangeFeed: Sendable {
         }
         // Off the store's lock, which this runs under: a read that resumes reads the store.
         for resume in caughtUp { DispatchQueue.global().async { resume(true) } }
-        let waiting = waiters.withLock { waiting -> [(responder: HTTPResponder, since: UInt64, accept: [String])] in
+        let waiting = waiters.withLock { waiting -> [Waiter] in
             guard !waiting.isEmpty else { return [] }
             defer { waiting.removeAll() }
             return Array(waiting.values)
