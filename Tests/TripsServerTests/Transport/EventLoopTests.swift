@@ -8,8 +8,13 @@ import Testing
 /// The event loop with a connection that is not HTTP: it moves bytes, replies posted from other
 /// threads, stream messages and reports for any `LoopConnection`, and shuts down through it.
 @Suite struct EventLoopTests {
-    @Test(arguments: IOEngine.allCases)
-    func aLoopServesAConnectionThatSpeaksNoHTTP(engine: IOEngine) async throws {
+    /// A loop of echo connections on its own thread, listening on an ephemeral port; `stopped`
+    /// is signalled once it has stopped. The thread starts here and now: an `async let` would
+    /// wait for a thread of the shared pool, which other tests' blocking work can hold longer
+    /// than the client waits.
+    private static func startLoop(
+        engine: IOEngine
+    ) throws -> (listener: Listener, mailbox: LoopMailbox<EchoConnection>, opened: OpenedConnections, stopped: DispatchSemaphore) {
         let listener = try Listener(host: "127.0.0.1", port: 0, backlog: 4)
         let mailbox = try LoopMailbox<EchoConnection>()
         let opened = OpenedConnections()
@@ -17,14 +22,17 @@ import Testing
             index: 0, engine: engine, listener: listener, mailbox: mailbox, spreader: ConnectionSpreader([mailbox]),
             quota: ConnectionQuota(limit: 4), clock: SystemClock(), maxStreamBacklog: 1 << 20,
             makeEnvironment: { EchoEnvironment(opened: opened) })
-        // The loop's thread starts here and now: an `async let` would wait for a thread of the
-        // shared pool, which other tests' blocking work can hold longer than the client waits.
         let stopped = DispatchSemaphore(value: 0)
         Thread {
             setup.run()
             stopped.signal()
         }.start()
+        return (listener, mailbox, opened, stopped)
+    }
 
+    @Test(arguments: IOEngine.allCases)
+    func aLoopServesAConnectionThatSpeaksNoHTTP(engine: IOEngine) async throws {
+        let (listener, mailbox, opened, stopped) = try Self.startLoop(engine: engine)
         let transcript = try await onOwnThread {
             defer { mailbox.requestShutdown() }  // also when the client fails, so the loop stops
             let client = try TestClient(port: listener.port)
@@ -63,19 +71,7 @@ import Testing
     /// reply, and such a read is a system call refused with `EAGAIN` (one a write made, on
     /// either store). Bytes that came while the connection waited are still read.
     @Test func aReplyCompletedLaterReadsNoSocketItKnowsIsEmpty() async throws {
-        let listener = try Listener(host: "127.0.0.1", port: 0, backlog: 4)
-        let mailbox = try LoopMailbox<EchoConnection>()
-        let opened = OpenedConnections()
-        let setup = try EventLoopSetup(
-            index: 0, engine: .epoll, listener: listener, mailbox: mailbox, spreader: ConnectionSpreader([mailbox]),
-            quota: ConnectionQuota(limit: 4), clock: SystemClock(), maxStreamBacklog: 1 << 20,
-            makeEnvironment: { EchoEnvironment(opened: opened) })
-        let stopped = DispatchSemaphore(value: 0)
-        Thread {
-            setup.run()
-            stopped.signal()
-        }.start()
-
+        let (listener, mailbox, opened, stopped) = try Self.startLoop(engine: .epoll)
         let transcript = try await onOwnThread {
             defer { mailbox.requestShutdown() }
             let client = try TestClient(port: listener.port)
