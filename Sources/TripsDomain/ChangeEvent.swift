@@ -86,7 +86,8 @@ public struct ChangeEvent: Sendable, Hashable {
     /// `list`; nil when the change changed nothing (it is not journaled either).
     public init?(_ change: TripChange, outcome: TripChangeOutcome, list: TripList, previousRevision: UInt64) {
         guard list.revision != previousRevision else { return nil }
-        var writer = JSONWriter(reservingCapacity: 128)
+        // Room for a trip's object at once (~300 bytes): the writer not grown twice on the way.
+        var writer = JSONWriter(reservingCapacity: Self.carriesTrips(outcome) ? 512 : 128)
         writer.appendRaw(#"{"revision":"#)
         writer.appendInteger(list.revision)
         var tripObject: Range<Int>?
@@ -172,5 +173,15 @@ extension TripList {
         let previous = revision
         let outcome = try apply(change)
         return (outcome, ChangeEvent(change, outcome: outcome, list: self, previousRevision: previous))
+    }
+}
+
+extension ChangeEvent {
+    /// Whether the event of a change with `outcome` holds trips' objects (an add's, a replace's).
+    private static func carriesTrips(_ outcome: TripChangeOutcome) -> Bool {
+        switch outcome {
+        case .added, .trip: true
+        case .addedFavorites, .listChanged: false
+        }
     }
 }
