@@ -125,6 +125,18 @@ import TripsTestSupport
 }
 
 @Suite struct EntityTagConditionTests {
+    /// The API's tags, spelled as clients and caches have them: a language other than English
+    /// last, numbers as written, the header value quoted (weak ones behind `W/`).
+    @Test func theAPIsTagsAreSpelledAsBefore() {
+        #expect(EntityTag.trip(2, version: 3, .json).headerValue == #""trip-2-v3-json""#)
+        #expect(EntityTag.trip(12, version: 9_007_199_254_740_991, .plainText, .french).opaque == "trip-12-v9007199254740991-plain-fr")
+        #expect(EntityTag.trip(1, version: .max, .html, .english).opaque == "trip-1-v18446744073709551615-html")
+        #expect(EntityTag.tripPage(7, revision: 40, .brazilianPortuguese).opaque == "trip-7-r40-html-pt-BR")
+        #expect(EntityTag.list(revision: 0, .json, .japanese).opaque == "list-r0-json-ja")
+        #expect(EntityTag("a-b", isWeak: true).headerValue == #"W/"a-b""#)
+        #expect(EntityTag("").headerValue == #""""#)
+    }
+
     @Test func ifMatchComparesStrongly() throws {
         let current = [EntityTag("a"), EntityTag("b")]
         #expect(EntityTagCondition.parse([#""b""#])?.matchesStrongly(current) == true)
