@@ -84,13 +84,9 @@ struct PostgresBatchGatheringLiveTests {
                 store.mutate({ _ in .add(storageDraft(city)) }) { _ in answered.leave() }
             }
             submit("First")
-            let deadline = ContinuousClock.now + .seconds(10 * TestTimeout.scale)
-            while !store.state.withLock({ $0.gathering.isHoldingBack }) {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("the writer did not hold the first write back")
-                    return
-                }
-                sched_yield()
+            guard yieldUntil({ store.state.withLock { $0.gathering.isHoldingBack } }) else {
+                Issue.record("the writer did not hold the first write back")
+                return
             }
             for index in 1...5 { submit("Joining \(index)") }
             #expect(answered.wait(timeout: .now() + .seconds(30 * TestTimeout.scale)) == .success)

@@ -57,13 +57,9 @@ struct PostgresFollowerLiveTests {
             #expect(store.state.withLock { $0.followerRestCount } >= 1, "the follower rested while the writer was busy")
             // The writer goes to sleep, and wakes the resting follower: without the grace it
             // would listen again now, long before the next stream ends.
-            let deadline = ContinuousClock.now + .seconds(10 * TestTimeout.scale)
-            while store.state.withLock({ $0.isWriterBusy || $0.followerRests }) {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("the writer did not go to sleep and wake the follower")
-                    return
-                }
-                sched_yield()
+            guard yieldUntil({ store.state.withLock { !$0.isWriterBusy && !$0.followerRests } }) else {
+                Issue.record("the writer did not go to sleep and wake the follower")
+                return
             }
             stream("Second")
             #expect(store.state.withLock { $0.followerListenCount } == 1, "listened at start only")
@@ -81,14 +77,10 @@ struct PostgresFollowerLiveTests {
                 connection: database.configuration, seedSamples: false, pollInterval: .seconds(30),
                 listenAfterIdle: .seconds(60))
             let answered = Self.submitCreates(3_000, named: "Busy", to: store)
-            let deadline = ContinuousClock.now + .seconds(10 * TestTimeout.scale)
-            while !store.state.withLock({ $0.followerRests }) {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("the follower did not rest while the writer was busy")
-                    store.close()
-                    return
-                }
-                sched_yield()
+            guard yieldUntil({ store.state.withLock { $0.followerRests } }) else {
+                Issue.record("the follower did not rest while the writer was busy")
+                store.close()
+                return
             }
             let closing = ContinuousClock.now
             store.close()

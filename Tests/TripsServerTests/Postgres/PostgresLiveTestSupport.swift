@@ -128,3 +128,14 @@ func mutateWaiting(
     done.wait()
     return result.withLock { $0! }
 }
+
+/// Yields the thread until `condition` holds, for 10 seconds (scaled) at most: a state another
+/// thread reaches soon, with no event to wait on. False when it never held.
+func yieldUntil(_ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10 * TestTimeout.scale)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        sched_yield()
+    }
+    return true
+}
