@@ -16,7 +16,8 @@ extension PostgresTripStore {
         DispatchQueue.global().async(group: pruning) { [self] in
             defer { isPruning.store(false, ordering: .releasing) }
             do {
-                try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in try tables.prune(retention, now: Int64(time(nil)))
+                try Self.withTables(from: pool) { (tables) throws(PostgresStoreError) in
+                    try tables.prune(retention, now: Int64(time(nil)))
                 }
             } catch {
                 log.warning("pruning old changes and idempotency keys failed: \(error)")
