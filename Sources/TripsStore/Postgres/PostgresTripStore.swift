@@ -393,7 +393,9 @@ package final class PostgresTripStore: Sendable {
         _ copy: inout PostgresTripTables.State, steps: [PostgresTripTables.Step]?, after seen: UInt64, finishing batch: [PendingWrite] = [],
         timing: WriteTransactionTiming? = nil
     ) {
-        state.withLock { state in
+        // The list that took the steps, which reads see from now on: its new trips' entries are
+        // taken below (taken under this lock, not a second time).
+        let leader = state.withLock { state -> TripList in
             swap(&state.tables, &copy)
             Self.finish(batch, failure: nil, in: &state)
             if let timing {
@@ -401,7 +403,7 @@ package final class PostgresTripStore: Sendable {
                 state.gathering.committed(
                     batchOf: batch.count, lockWait: .seconds(timing.seconds(in: .lock)), replayed: timing.replayed, limit: batchPatience)
             }
-            guard let listener = state.listener else { return }
+            guard let listener = state.listener else { return state.tables.list }
             if let events = state.tables.history.events(after: seen) {
                 for event in events { listener(event) }
             } else {
@@ -409,13 +411,12 @@ package final class PostgresTripStore: Sendable {
                     "\(state.tables.list.revision - seen) changes arrived at once, more than the history holds: the change feed says reset")
                 listener(.reset(revision: state.tables.list.revision))
             }
+            return state.tables.list
         }
         guard let steps else {
             copy = state.withLock { $0.tables }  // shared until the next change copies what it touches
             return
         }
-        // The list that took the steps, which reads now see: its new trips' entries are taken.
-        let leader = state.withLock { $0.tables.list }
         do throws(PostgresStoreError) {
             for step in steps { try copy.redo(step, following: leader) }
         } catch {
