@@ -1,4 +1,5 @@
 import Foundation
+import TripsPlatform
 
 /// A store's writer: a thread of its own that sleeps until woken, then takes the work waiting
 /// (a batch, for group commit) until there is none, and ends once its store closes and no
@@ -35,6 +36,13 @@ package final class WriterThread: Sendable {
         }
     }
 
+    /// What a store is told once its writer has slept for `after` with no work: once per
+    /// sleep, and not at the pauses between batches under load, when it is woken sooner.
+    struct Idle: Sendable {
+        let after: Duration
+        let then: @Sendable () -> Void
+    }
+
     /// Signalled once each time `Wake.request()` finds the writer asleep.
     private let signal = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
@@ -42,15 +50,16 @@ package final class WriterThread: Sendable {
     init() {}
 
     /// Starts the thread: it runs `prepare`, then each time it is woken takes `next` and
-    /// `perform`s it until `next` says sleep, and ends once `next` says stop.
+    /// `perform`s it until `next` says sleep, and ends once `next` says stop. Asleep, it tells
+    /// `idle` when it has slept long enough.
     func start<Work>(
-        named name: String, prepare: @escaping @Sendable () -> Void = {}, next: @escaping @Sendable () -> Step<Work>,
-        perform: @escaping @Sendable (Work) -> Void
+        named name: String, prepare: @escaping @Sendable () -> Void = {}, idle: Idle? = nil,
+        next: @escaping @Sendable () -> Step<Work>, perform: @escaping @Sendable (Work) -> Void
     ) {
         let thread = Thread { [self] in
             prepare()
             while true {
-                signal.wait()
+                sleepUntilWoken(telling: idle)
                 var step = next()
                 while case .work(let work) = step {
                     perform(work)
@@ -62,6 +71,15 @@ package final class WriterThread: Sendable {
         }
         thread.name = name
         thread.start()
+    }
+
+    /// Waits for `wake()`; past `idle.after` of it, runs `idle.then` and waits on.
+    private func sleepUntilWoken(telling idle: Idle?) {
+        if let idle {
+            guard signal.wait(timeout: .now() + .nanoseconds(Int(clamping: idle.after.nanoseconds))) == .timedOut else { return }
+            idle.then()
+        }
+        signal.wait()
     }
 
     /// Wakes the writer, after `Wake.request()` said it slept.

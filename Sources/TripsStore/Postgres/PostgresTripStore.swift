@@ -95,7 +95,8 @@ package final class PostgresTripStore: Sendable {
         /// follower need not hear of them (`runFollower`).
         package var isWriterBusy = false
         /// The follower stopped listening because the writer is busy, and waits on
-        /// `followerWake`, which the writer signals (once) when it goes to sleep.
+        /// `followerWake`, which the writer signals (once) when it has slept for
+        /// `listenAfterIdle` (`writerStayedIdle`).
         package var followerRests = false
         /// How many times the follower rested.
         package var followerRestCount = 0
@@ -162,7 +163,8 @@ package final class PostgresTripStore: Sendable {
             throw error
         }
         writer.start(
-            named: "trips-postgres-writer", next: { [self] in nextStep() },
+            named: "trips-postgres-writer", idle: WriterThread.Idle(after: listenAfterIdle) { [self] in writerStayedIdle() },
+            next: { [self] in nextStep() },
             perform: { [self] work in
                 switch work {
                 case .write(let batch): write(batch)
@@ -270,12 +272,20 @@ package final class PostgresTripStore: Sendable {
             state.writerWake.sleep()
             state.isWriterBusy = false
             state.gathering.writerSlept()
-            if state.followerRests {
-                state.followerRests = false
-                followerWake.signal()
-            }
             return .sleep
         }
+    }
+
+    /// The writer has slept for `listenAfterIdle`: a follower resting for it listens again.
+    /// (Told at once, it would be woken at every pause between batches under load, only to
+    /// find the writer busy again.)
+    package func writerStayedIdle() {
+        let wake = state.withLock { state in
+            guard state.followerRests, !state.isWriterBusy else { return false }
+            state.followerRests = false
+            return true
+        }
+        if wake { followerWake.signal() }
     }
 
     /// Makes a batch in one transaction, with the writes that join it while it is held back
