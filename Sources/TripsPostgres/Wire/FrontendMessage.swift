@@ -17,8 +17,8 @@ package enum FrontendMessage: Sendable, Hashable {
     /// Parse: prepares `query` as the statement `statement` ("" is the unnamed one); every
     /// parameter's type is left for the server to infer.
     case parse(statement: String, query: String)
-    /// Bind: binds `parameters` (text format, written as Bind sends them) to `statement` as
-    /// `portal`, and asks for every result column in text format.
+    /// Bind: binds `parameters` (written as Bind sends them, with their formats) to `statement`
+    /// as `portal`, and asks for every result column in text format.
     case bind(portal: String, statement: String, parameters: PostgresParameters)
     /// Describe: asks for the row description of a portal or a prepared statement.
     case describe(DescribeTarget)
@@ -133,7 +133,9 @@ package enum FrontendMessage: Sendable, Hashable {
             try writer.cString(portal, .portalName)
             try writer.cString(statement, .statementName)
             if let refusal = parameters.refusal { throw refusal }
-            writer.int16(0)  // no parameter format codes: all text
+            // None while all are text; otherwise one for each.
+            writer.int16(UInt16(parameters.formats.count))
+            for format in parameters.formats { writer.int16(format) }
             writer.int16(UInt16(parameters.count))
             writer.bytes(parameters.encoded)
             writer.int16(0)  // no result format codes: all text

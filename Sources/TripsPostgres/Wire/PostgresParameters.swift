@@ -1,8 +1,9 @@
 import Glibc
 import TripsFormats
 
-/// A statement's parameters as Bind carries them, in text format: each value's byte count
-/// (-1: NULL) and its bytes, written once, as the caller makes them.
+/// A statement's parameters as Bind carries them, in text format but for arrays of texts
+/// given as bytes (`appendArray(count:utf8:)`, binary): each value's byte count (-1: NULL) and
+/// its bytes, written once, as the caller makes them.
 ///
 /// A batch's columns go in as array literals written in place (`appendArray`): a create's
 /// transaction binds some twenty of them, and making each a `String` first (from an array of
@@ -13,6 +14,8 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
     package private(set) var count = 0
     /// Every value as Bind sends it: a big-endian 32-bit count of bytes (-1: NULL), the bytes.
     package private(set) var encoded: [UInt8] = []
+    /// Each value's format as Bind names it (0 text, 1 binary); empty while every value is text.
+    package private(set) var formats: [UInt16] = []
     /// Why Bind cannot send these values, found as they were written: the first value that
     /// holds a NUL (text format cannot carry one), or is over 2 GiB.
     package private(set) var refusal: PostgresEncodingError?
@@ -34,7 +37,7 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
     package mutating func append(_ value: String?) {
         guard var value else {
             encoded.append(contentsOf: repeatElement(0xFF, count: 4))  // -1
-            count += 1
+            finishValue(length: 0, holdsNUL: false)
             return
         }
         // Appended as it is: no room to make and trim for a value whose length is known.
@@ -62,18 +65,39 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
         }
     }
 
-    /// The same literal of the `count` texts `element` gives as their UTF-8 bytes (a JSON
-    /// document this process wrote): escaped as they are, not made a `String` first (which
-    /// checked every byte, then copied them).
+    /// A `text[]` of the `count` texts `element` gives as their UTF-8 bytes (JSON documents
+    /// this process wrote), in binary format (`array_send`'s layout): a header, then each
+    /// element's byte count and bytes as they are. Not made a `String` first (which checked
+    /// every byte, then copied them), nor escaped: JSON has a quote every few bytes, each a
+    /// backslash more to write here and to read past in the server's `array_in`.
+    /// https://www.postgresql.org/docs/current/protocol-message-formats.html (Bind)
     package mutating func appendArray(count: Int, utf8 element: (Int) -> [UInt8]) {
-        appendLiteral(count: count) { index, literal in
-            let text = element(index)
-            assert(String(validating: text, as: UTF8.self) != nil, "appendArray(count:utf8:) takes UTF-8 text")
-            literal.put(UInt8(ascii: "\""))
-            text.withUnsafeBufferPointer { literal.putEscaped($0) }
-            literal.put(UInt8(ascii: "\""))
+        let texts = (0..<count).map(element)
+        // A NUL in a text is what the server refuses (the header's zeros are its format's).
+        let holdsNUL = texts.contains { text in text.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0, text.count) != nil } ?? false } }
+        appendValue(capacity: texts.reduce(Self.arrayHeader) { $0 + 4 + $1.count }, format: .binary(holdsNUL: holdsNUL)) { room in
+            // One dimension (none when empty, as `array_send` writes it), no NULLs, elements of
+            // type text, `count` of them from index 1.
+            room.putInt32(count == 0 ? 0 : 1)
+            room.putInt32(0)
+            room.putInt32(Self.textType)
+            if count > 0 {
+                room.putInt32(Int32(clamping: count))
+                room.putInt32(1)
+            }
+            for text in texts {
+                assert(String(validating: text, as: UTF8.self) != nil, "appendArray(count:utf8:) takes UTF-8 text")
+                room.putInt32(Int32(clamping: text.count))
+                text.withUnsafeBufferPointer { room.put($0) }
+            }
         }
     }
+
+    /// A binary array's header: its dimensions, flags and element type, one dimension's size
+    /// and lower bound, four bytes each.
+    private static let arrayHeader = 20
+    /// The type OID of `text`.
+    private static let textType: Int32 = 25
 
     /// `{3,-1,0}`, of the `count` integers `element` gives.
     package mutating func appendArray(count: Int, _ element: (Int) -> Int) {
@@ -116,9 +140,16 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
         }
     }
 
+    /// How a value goes: as text, which must hold no NUL; or binary, whose zeros are the
+    /// format's, and whose writer says whether a text in it holds one.
+    private enum Format {
+        case text
+        case binary(holdsNUL: Bool)
+    }
+
     /// One value that `write` puts in place, in room for `capacity` bytes that it may grow;
     /// its count is filled in, and what it holds checked, once it is written.
-    private mutating func appendValue(capacity: Int, _ write: (inout Room) -> Void) {
+    private mutating func appendValue(capacity: Int, format: Format = .text, _ write: (inout Room) -> Void) {
         let start = encoded.count
         var room = Room(taking: &encoded, capacity: 4 + capacity)
         room.end = start + 4
@@ -128,15 +159,22 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
         let length = end - (start + 4)
         let holdsNUL = encoded.withUnsafeMutableBytes { bytes in
             bytes.storeBytes(of: Int32(truncatingIfNeeded: length).bigEndian, toByteOffset: start, as: Int32.self)
-            return memchr(bytes.baseAddress! + start + 4, 0, length) != nil
+            switch format {
+            case .text: return memchr(bytes.baseAddress! + start + 4, 0, length) != nil
+            case .binary(let holdsNUL): return holdsNUL
+            }
         }
-        finishValue(length: length, holdsNUL: holdsNUL)
+        let isBinary = if case .binary = format { true } else { false }
+        finishValue(length: length, holdsNUL: holdsNUL, binary: isBinary)
     }
 
-    /// Counts the value just written, and notes why Bind cannot send it, if it cannot.
-    private mutating func finishValue(length: Int, holdsNUL: Bool) {
+    /// Counts the value just written and its format, and notes why Bind cannot send it, if it
+    /// cannot.
+    private mutating func finishValue(length: Int, holdsNUL: Bool, binary: Bool = false) {
         if refusal == nil, holdsNUL { refusal = .nulCharacter(in: .parameter(count)) }
         if refusal == nil, length > Int(Int32.max) { refusal = .messageTooLong(length: length) }
+        if binary, formats.isEmpty { formats = Array(repeating: 0, count: count) }
+        if binary || !formats.isEmpty { formats.append(binary ? 1 : 0) }
         count += 1
     }
 
@@ -178,6 +216,14 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
             reserve(1)
             bytes[end] = byte
             end += 1
+        }
+
+        /// A big-endian 32-bit integer, as the binary formats spell one.
+        mutating func putInt32(_ value: Int32) {
+            reserve(4)
+            let start = end
+            bytes.withUnsafeMutableBytes { $0.storeBytes(of: value.bigEndian, toByteOffset: start, as: Int32.self) }
+            end += 4
         }
 
         mutating func put(_ text: StaticString) {

@@ -90,6 +90,19 @@ import Testing
         #expect(buffer.isEmpty)
     }
 
+    /// With a binary value among them, Bind names every value's format (0 text, 1 binary).
+    @Test func bindNamesEachFormatOnceOneIsBinary() throws {
+        var parameters: PostgresParameters = ["a"]
+        parameters.appendArray(count: 1, utf8: { _ in [0x62] })
+        parameters.append(nil)
+        let array = Wire.int32(1) + Wire.int32(0) + Wire.int32(25) + Wire.int32(1) + Wire.int32(1) + Wire.int32(1) + [0x62]
+        let values = Wire.int32(1) + [0x61] + Wire.int32(Int32(array.count)) + array + Wire.int32(-1)
+        let formats = Wire.int16(3) + Wire.int16(0) + Wire.int16(1) + Wire.int16(0)
+        #expect(
+            try encoded(.bind(portal: "", statement: "", parameters: parameters))
+                == Wire.message("B", [0, 0] + formats + Wire.int16(3) + values + Wire.int16(0)))
+    }
+
     @Test func messagesBatchInOneBuffer() throws {
         var buffer: [UInt8] = []
         for message in [FrontendMessage.parse(statement: "", query: "SELECT 1"), .sync] { try message.encode(into: &buffer) }

@@ -70,6 +70,23 @@ struct PostgresLiveTests {
         #expect(stillThere.rows == [["1"]])
     }
 
+    /// Texts given as bytes go as a binary `text[]` between text values, and come back as they
+    /// were: quotes, backslashes, braces, commas, "NULL", empty, several bytes a character.
+    @Test func aBinaryTextArrayReadsBackAsItsTexts() async throws {
+        let texts = [#"{"a":"\"q\""}"#, #"日本\"#, "", "NULL", "{,}", "Évora ✓"]
+        let (rows, none) = try await withLiveConnection { connection in
+            var parameters: PostgresParameters = ["before"]
+            parameters.appendArray(count: texts.count, utf8: { Array(texts[$0].utf8) })
+            parameters.append("after")
+            let sql = "SELECT $1::text, t, $3::text FROM unnest($2::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n"
+            var empty = PostgresParameters()
+            empty.appendArray(count: 0, utf8: { _ in [] })
+            return (try connection.query(sql, parameters), try connection.query("SELECT cardinality($1::text[])", empty))
+        }
+        #expect(rows.rows == texts.map { ["before", $0, "after"] })
+        #expect(none.rows == [["0"]])
+    }
+
     @Test func aPipelineRunsItsStatementsInOrderInOneRoundTrip() async throws {
         let (results, status, empty) = try await withLiveConnection { connection in
             let results = try connection.pipeline([

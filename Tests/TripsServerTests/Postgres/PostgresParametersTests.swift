@@ -49,14 +49,40 @@ import Testing
         #expect(Self.literal { $0.appendArray([#""Évora"✓\"#, #"日本\"#]) } == #"{"\"Évora\"✓\\","日本\\"}"#)
         // Escapes one after another, and a whole element of them.
         #expect(Self.literal { $0.appendArray([#"a""\\b"#, #"""#]) } == #"{"a\"\"\\\\b","\""}"#)
-        // Texts given as their UTF-8 bytes are escaped the same way.
-        let texts = [Array(#"{"a":"\"q\""}"#.utf8), Array(#"日本\"#.utf8), []]
-        #expect(Self.literal { $0.appendArray(count: 3, utf8: { texts[$0] }) } == #"{"{\"a\":\"\\\"q\\\"\"}","日本\\",""}"#)
         #expect(Self.literal { $0.appendArray([3, -1, 0]) } == "{3,-1,0}")
         #expect(Self.literal { $0.appendArray([Int]()) } == "{}")
         #expect(Self.literal { $0.appendArray([Int64.min, Int64.max, 10]) } == "{-9223372036854775808,9223372036854775807,10}")
         #expect(Self.literal { $0.appendArray([UInt64.max, 0, 65_536]) } == "{18446744073709551615,0,65536}")
         #expect(Self.literal { $0.appendArray(count: 3) { [Int.min, 7, Int.max][$0] } } == "{\(Int.min),7,\(Int.max)}")
+    }
+
+    /// Texts given as their UTF-8 bytes go as a binary `text[]`, unescaped: `array_send`'s
+    /// header (one dimension, no NULLs, type 25, the count, from 1), then each text's count and
+    /// bytes. Its format is the only binary one; the values around it stay text.
+    @Test func textsGivenAsBytesGoAsABinaryTextArray() {
+        let texts = [Array(#"{"a":"\"q\""}"#.utf8), Array("日本".utf8), []]
+        var parameters: PostgresParameters = ["before"]
+        parameters.appendArray(count: 3, utf8: { texts[$0] })
+        parameters.append("after")
+        #expect(parameters.count == 3)
+        #expect(parameters.formats == [0, 1, 0])
+        #expect(parameters.refusal == nil)
+        let int32 = { (value: Int32) in withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        var array = [1, 0, 25, 3, 1].flatMap(int32)
+        for text in texts { array += int32(Int32(text.count)) + text }
+        let value = int32(Int32(array.count)) + array
+        #expect(Array(parameters.encoded.dropFirst(4 + 6).prefix(value.count)) == value)
+        #expect(Array(parameters.encoded.suffix(9)) == int32(5) + Array("after".utf8))
+
+        var empty = PostgresParameters()
+        empty.appendArray(count: 0, utf8: { _ in [] })
+        #expect(empty.encoded == int32(12) + [0, 0, 25].flatMap(int32), "no dimension, as array_send writes an empty array")
+        #expect(empty.formats == [1])
+        // Zeros of the header are not NULs; one in a text is, which Bind refuses.
+        #expect(empty.refusal == nil)
+        var withNUL: PostgresParameters = ["ok"]
+        withNUL.appendArray(count: 2, utf8: { [Array("fine".utf8), [0x61, 0]][$0] })
+        #expect(withNUL.refusal == .nulCharacter(in: .parameter(1)))
     }
 
     @Test func aLiteralLargerThanItsFirstRoomGrowsAndLosesNothing() {
