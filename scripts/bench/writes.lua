@@ -1,5 +1,5 @@
 -- scripts/bench/writes.lua - wrk script for scripts/bench/writes.sh. BENCH_MIX picks the traffic:
---   creates   every request a POST /trips with a JSON draft (a different city each time)
+--   creates   every request a POST /trips with a JSON draft (4,096 cities, in turn)
 --   mixed     90% GET /trips/2, 10% such creates
 --   reorders  PATCH /trips moving one trip in front of another, both among ids 1..BENCH_IDS
 --             (Prefer: return=minimal: a 204, not the whole list back)
