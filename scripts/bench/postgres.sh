@@ -51,6 +51,9 @@
 #   scripts/bench/postgres.sh
 #   BENCH_DURATION=5 scripts/bench/postgres.sh
 #   BENCH_WRITES_ONLY=1 scripts/bench/postgres.sh   # steps 1 (without the journal), 3 and 4
+#   BENCH_WRITES_ONLY=1 BENCH_CONNECTION_STEPS=1 scripts/bench/postgres.sh
+#                                                   # and two instances with 16 connections each,
+#                                                   # four with 32: the connections, or the instances?
 #   BENCH_STARTUP_ONLY=1 scripts/bench/postgres.sh  # step 5 alone
 #   BENCH_REPLAY_ONLY=1 scripts/bench/postgres.sh   # step 6 alone
 #   BENCH_WRITER_ONLY=1 scripts/bench/postgres.sh   # step 7 alone
@@ -78,6 +81,7 @@ CALLGRIND="${BENCH_CALLGRIND:-0}"
 REPLAY_ONLY="${BENCH_REPLAY_ONLY:-0}"
 WRITER_ONLY="${BENCH_WRITER_ONLY:-0}"
 WRITER_MIX="${BENCH_WRITER_MIX:-creates}"
+CONNECTION_STEPS="${BENCH_CONNECTION_STEPS:-0}"
 [[ "$CALLGRIND" != 1 && "$REPLAY_ONLY" != 1 && "$WRITER_ONLY" != 1 ]] || require_tool valgrind valgrind
 
 require_tool wrk wrk
@@ -442,6 +446,23 @@ echo "== PostgreSQL: mixed changes on two instances, 32 connections each" >&2
 at_once changes 32 mixed "$first" "$second"
 mixed_rate="$TOTAL" mixed_p99="$WORST" mixed_cpu="$CPU_INSTANCES | $CPU_POSTGRES" mixed_transactions="$TRANSACTIONS"
 
+# With BENCH_CONNECTION_STEPS=1: whether the instances or the connections each has decide four
+# instances' rate (a batch holds at most an instance's connections): two with 16 each, before
+# the others start, and four with 32 each, after.
+connection_steps=() connection_rates=() connection_p99s=() connection_rest=() connection_transactions=()
+connection_step() {
+  local name="$1" connections="$2"
+  shift 2
+  echo "== PostgreSQL: $name, $connections connections each" >&2
+  at_once creates "$connections" "c${connections}x$#" "$@"
+  connection_steps+=("creates, $name ($connections each, $(($# * connections)) in all)")
+  connection_rates+=("$TOTAL")
+  connection_p99s+=("$WORST")
+  connection_rest+=("$CPU_INSTANCES | $CPU_POSTGRES |")
+  connection_transactions+=("| creates, $name ($connections each) $TRANSACTIONS")
+}
+[[ "$CONNECTION_STEPS" != 1 ]] || connection_step "two instances" 16 "$first" "$second"
+
 echo "== PostgreSQL: four instances, 16 connections each" >&2
 TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
 third="$PORT"
@@ -449,6 +470,7 @@ TRIPS_DATABASE_URL="$TRIPS_TEST_DATABASE_URL" start
 fourth="$PORT"
 at_once creates 16 four "$first" "$second" "$third" "$fourth"
 four_rate="$TOTAL" four_p99="$WORST" four_cpu="$CPU_INSTANCES | $CPU_POSTGRES" four_transactions="$TRANSACTIONS"
+[[ "$CONNECTION_STEPS" != 1 ]] || connection_step "four instances" 32 "$first" "$second" "$third" "$fourth"
 
 echo "== PostgreSQL: pgbench again" >&2
 pgbench_run pgbench-after
@@ -468,6 +490,9 @@ echo "| creates, one instance (64) | ${one_rate} | ${one_p99} ms | $(ratio "$one
 echo "| creates, two instances (32 each) | ${two_rate} | ${two_p99} ms | $(ratio "$two_rate" "$pgbench_rate") | ${two_cpu} |"
 echo "| creates, four instances (16 each) | ${four_rate} | ${four_p99} ms | $(ratio "$four_rate" "$pgbench_rate") | ${four_cpu} |"
 echo "| mixed changes, two instances (32 each) | ${mixed_rate} | ${mixed_p99} ms | $(ratio "$mixed_rate" "$pgbench_rate") | ${mixed_cpu} |"
+for index in "${!connection_steps[@]}"; do
+  echo "| ${connection_steps[$index]} | ${connection_rates[$index]} | ${connection_p99s[$index]} ms | $(ratio "${connection_rates[$index]}" "$pgbench_rate") | ${connection_rest[$index]}"
+done
 [[ -z "$journal_rate" ]] || echo "| creates, one instance on its journal | ${journal_rate} | $(p99 "$WORK/journal.out") ms | $(ratio "$journal_rate" "$pgbench_rate") | | |"
 echo
 echo "The instances' write transactions in those steps (from their /metrics), each on average. A transaction of the present path waits for the state row's lock, then, with it held, catches up on the other instances' changes, plans, and sends the statements, flush and COMMIT. An append transaction (lone creates at the end) plans first, then sends everything at once: the wait for the lock (and the changes before the batch read) in lock wait, PostgreSQL's writing, flush and COMMIT in commit; it catches up last, without the lock:"
@@ -477,6 +502,7 @@ echo "| creates, one instance ${one_transactions}"
 echo "| creates, two instances ${two_transactions}"
 echo "| creates, four instances ${four_transactions}"
 echo "| mixed changes, two instances ${mixed_transactions}"
+((${#connection_transactions[@]} == 0)) || printf '%s\n' "${connection_transactions[@]}"
 echo "per instance: $(for out in "$WORK"/one-*.out "$WORK"/two-*.out "$WORK"/four-*.out "$WORK"/mixed-*.out; do printf '%s: %s/s, %s, %s; ' "$(basename "$out" .out)" "$(rate "$out")" "$(grep -o 'other answers: [0-9]*' "$out")" "$(latency "$out")"; done)"
 echo "a write on the first instance to its event on the second's feed, under the creates of two instances: $(cat "$WORK/delay.out")"
 [[ -z "$journal_reads" ]] || echo "GET /trips/2, 64 connections: journal ${journal_reads}/s; PostgreSQL first ${first_reads}/s, second ${second_reads}/s"
