@@ -17,7 +17,7 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
     /// Each value's format as Bind names it (0 text, 1 binary); empty while every value is text.
     package private(set) var formats: [UInt16] = []
     /// Why Bind cannot send these values, found as they were written: the first value that
-    /// holds a NUL (text format cannot carry one), or is over 2 GiB.
+    /// holds a NUL (a text cannot carry one, in either format), or is over 2 GiB.
     package private(set) var refusal: PostgresEncodingError?
 
     package init() {}
@@ -241,8 +241,7 @@ package struct PostgresParameters: Sendable, Hashable, ExpressibleByArrayLiteral
         }
 
         /// `source` with a backslash before each `"` and `\`, in room for the worst case,
-        /// every byte escaped (JSON has a quote every few bytes). Both are ASCII: no byte of
-        /// another character's UTF-8 is either.
+        /// every byte escaped. Both are ASCII: no byte of another character's UTF-8 is either.
         mutating func putEscaped(_ source: UnsafeBufferPointer<UInt8>) {
             reserve(source.count * 2)
             var end = self.end  // a local: the loop is the literal's whole cost

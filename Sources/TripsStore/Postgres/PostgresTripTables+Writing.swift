@@ -163,7 +163,8 @@ extension PostgresTripTables {
     }
 
     /// The changes' revisions, records, event names, events and position keys, each column
-    /// as one array literal.
+    /// as one array: an array literal, or, for the records and events (JSON this process
+    /// wrote), a binary `text[]` (`PostgresParameters.appendArray(count:utf8:)`).
     static func changeColumns(_ changes: [(entry: PlannedChange.Entry, keys: TripPositionKeys.Assignment?)]) -> PostgresParameters {
         var columns = PostgresParameters()
         columns.appendArray(changes.map(\.entry.record.revision))
@@ -174,8 +175,8 @@ extension PostgresTripTables {
         return columns
     }
 
-    /// The idempotency keys' scopes, keys, uses (as JSON) and times, each column as one array
-    /// literal.
+    /// The idempotency keys' scopes, keys, uses (as JSON, a binary `text[]`) and times, each
+    /// column as one array.
     static func keyUseColumns(_ uses: [IdempotencyKeyUse]) -> PostgresParameters {
         var columns = PostgresParameters()
         columns.appendArray(count: uses.count) { uses[$0].scope }
