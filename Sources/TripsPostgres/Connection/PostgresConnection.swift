@@ -55,9 +55,13 @@ package final class PostgresConnection {
     /// The server's run-time settings (`server_version`, `client_encoding`, `TimeZone`, …), as
     /// ParameterStatus messages reported them, at start-up and on every change.
     /// At most `maxParameters` names (PostgreSQL reports about fifteen): a server naming new
-    /// ones without end is not remembered past them.
+    /// ones without end is not remembered past them. Nor is a setting whose name and value
+    /// take more than `maxParameterBytes` (PostgreSQL's are names of at most 63 bytes and
+    /// short values): 64 values of a message's 64 MiB each would hold gigabytes for the
+    /// connection's life.
     private(set) var parameters: [String: String] = [:]
     private static let maxParameters = 64
+    private static let maxParameterBytes = 1_024
     /// What a cancel request for this session would quote.
     private(set) var backendKey: BackendMessage.BackendKeyData?
     /// Called with each NoticeResponse (warnings, `IF EXISTS … skipping`); by default they
@@ -301,7 +305,11 @@ package final class PostgresConnection {
             switch message {
             case .noticeResponse(let diagnostic): noticeHandler?(diagnostic)
             case .parameterStatus(let name, let value):
-                if parameters.count < Self.maxParameters || parameters[name] != nil { parameters[name] = value }
+                if name.utf8.count + value.utf8.count > Self.maxParameterBytes {
+                    parameters[name] = nil  // its last value is out of date, and this one too long to keep
+                } else if parameters.count < Self.maxParameters || parameters[name] != nil {
+                    parameters[name] = value
+                }
             case .notificationResponse(let notification):
                 if notifications.count == Self.maxPendingNotifications { notifications.removeFirst(Self.maxPendingNotifications / 2) }
                 notifications.append(notification)

@@ -150,6 +150,23 @@ import Testing
         #expect(try connection.waitForNotifications(timeout: .milliseconds(1)).isEmpty)
     }
 
+    /// A setting longer than PostgreSQL's ever are is not remembered: a server could send 64
+    /// of 64 MiB each, held for the connection's life.
+    @Test func aSettingTooLongIsNotRemembered() throws {
+        let (server, connection) = try Self.connected()
+        let long = String(repeating: "x", count: 2_000)
+        try server.say(
+            Wire.message("1", []) + Wire.message("2", []) + Wire.parameterStatus("TimeZone", "UTC")
+                + Wire.parameterStatus("long_setting", long) + Wire.parameterStatus(long, "x")
+                + Wire.parameterStatus("TimeZone", long) + Wire.message("n", []) + Wire.commandComplete("SET")
+                + Wire.readyForQuery())
+        _ = try connection.query("SET a = 1")
+        #expect(connection.parameters["long_setting"] == nil)
+        #expect(connection.parameters[long] == nil)
+        #expect(connection.parameters["TimeZone"] == nil, "its last value is out of date")
+        #expect(connection.isOpen)
+    }
+
     /// A server sending notifications to a connection that never asks for them, or new
     /// setting names, without end, is not remembered past a bound: the newest notifications.
     @Test func floodsOfNotificationsAndSettingsAreBounded() throws {
