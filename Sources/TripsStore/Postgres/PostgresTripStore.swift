@@ -414,12 +414,15 @@ package final class PostgresTripStore: Sendable {
                     batchOf: batch.count, lockWait: .seconds(timing.seconds(in: .lock)), replayed: timing.replayed, limit: batchPatience)
             }
             guard let listener = state.listener else { return state.tables.list }
+            let revision = state.tables.list.revision
             if let events = state.tables.history.events(after: seen) {
                 for event in events { listener(event) }
             } else {
                 log.warning(
-                    "\(state.tables.list.revision - seen) changes arrived at once, more than the history holds: the change feed says reset")
-                listener(.reset(revision: state.tables.list.revision))
+                    revision > seen
+                        ? "\(revision - seen) changes arrived at once, more than the history holds: the change feed says reset"
+                        : "the tables went back from revision \(seen) to \(revision): the change feed says reset")
+                listener(.reset(revision: revision))
             }
             return state.tables.list
         }

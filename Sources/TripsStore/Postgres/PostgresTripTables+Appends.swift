@@ -165,6 +165,9 @@ extension PostgresTripTables {
         phases.add(.commit, from: replaying.end, to: committed)
 
         let (base, lastID) = try Self.revisionAndLastID(answers[changesRead - 1])
+        guard base >= seen else {
+            throw .damaged("the append transaction began at revision \(base), behind the \(seen) already read")
+        }
         let keyRows = answers[changesRead + 1].rows
         guard keyRows.count == 1, keyRows[0].count == 1, let position = keyRows[0][0].flatMap({ Int64($0) }) else {
             throw .damaged("the append transaction's last key does not read")
@@ -273,6 +276,11 @@ extension PostgresTripTables {
         do {
             return try connection.pipeline(statements, eachRowOf: index, eachRow, thenHandingAnswersTo: answered)
         } catch {
+            if connection.answeredStatements == statements.count {
+                // `COMMIT` answered, and an error after it: PostgreSQL never says that, so the
+                // server is not to be believed either way; never made again.
+                throw .commitOutcomeUnknown(error)
+            }
             if !error.leavesConnectionUsable {
                 guard case .server = error, connection.answeredStatements < statements.count - 1 else {
                     throw .commitOutcomeUnknown(error)

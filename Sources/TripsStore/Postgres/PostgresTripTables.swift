@@ -382,9 +382,12 @@ package final class PostgresTripTables {
         do throws(PostgresStoreError) {
             let value = try body()
             execute("COMMIT", prepared: true)
+            let sending = queued.count
             do throws(PostgresStoreError) {
                 try flush()
-            } catch .database(let error) where !error.leavesConnectionUsable {
+            } catch .database(let error) where !error.leavesConnectionUsable || connection.answeredStatements == sending {
+                // The session ended with `COMMIT` in flight, or an error came after `COMMIT`
+                // answered (PostgreSQL never sends one there): either way it may have committed.
                 throw .commitOutcomeUnknown(error)
             }
             return value

@@ -105,6 +105,68 @@ import TripsDomain
         #expect(state.list == TripList.samples, "nothing of it taken")
     }
 
+    /// An error after `COMMIT` answered, which PostgreSQL never sends (its errors come before
+    /// the statement's CommandComplete): the transaction may stand, so it is never made again,
+    /// on either path. (Taken for a lost race, an append was made twice and a delete answered 404.)
+    @Test(arguments: [false, true])
+    func anErrorAfterCommitAnsweredHasAnUnknownOutcome(appends: Bool) throws {
+        let (server, connection) = try PostgresConnectionTests.connected()
+        let tables = PostgresTripTables(connection: connection)
+        let writes =
+            appends
+            ? Self.rows(["revision", "last_issued_id", "pg_notify"], [[String(TripList.samples.revision), "6", ""]])
+                + Self.rows(["revision", "record", "positions", "event", "data"], []) + Self.rows(["position"], [["393216"]])
+            : Self.finished("UPDATE 1")
+        try server.say(
+            Self.finished("BEGIN") + writes + Self.finished("COMMIT") + Wire.error("40001", "could not serialize access")
+                + Wire.readyForQuery("E") + Wire.message("C", Wire.cString("ROLLBACK")) + Wire.readyForQuery())
+        var state = Self.state(at: TripList.samples.revision)
+        let error = try #require(throws: PostgresStoreError.self) {
+            if appends {
+                _ = try tables.commit([ChangeRequest(plan: { _ in .add(storageDraft("Faro")) }, readsNoList: true)], to: &state)
+            } else {
+                try tables.transaction("BEGIN") { () throws(PostgresStoreError) in
+                    tables.execute("UPDATE trips_state SET revision = 2")
+                }
+            }
+        }
+        guard case .commitOutcomeUnknown = error else {
+            Issue.record("expected an unknown outcome, got \(error)")
+            return
+        }
+        #expect(error.handling == .unavailable, "answered 503, not run again")
+        #expect(state.list == Self.state(at: TripList.samples.revision).list, "nothing of it taken")
+    }
+
+    /// A database whose state row answers a revision behind what this instance already read
+    /// (a hostile server, or tables restored from an older backup) is damage, not a crash, even
+    /// when the changes it sends do not follow on either.
+    @Test func anAppendTransactionBehindTheRevisionReadIsDamage() throws {
+        let (server, connection) = try PostgresConnectionTests.connected()
+        let tables = PostgresTripTables(connection: connection)
+        var state = Self.state(at: 10)
+        let stray = [["3", #"{"revision":3,"add":[]}"#, "", "created", #"{"revision":3}"#]]
+        try server.say(
+            Self.finished("BEGIN") + Self.rows(["revision", "last_issued_id", "pg_notify"], [["0", "6", ""]])
+                + Self.rows(["revision", "record", "positions", "event", "data"], stray) + Self.rows(["position"], [["393216"]])
+                + Self.finished("COMMIT") + Wire.readyForQuery())
+        let error = try #require(throws: PostgresStoreError.self) {
+            try tables.commit([ChangeRequest(plan: { _ in .add(storageDraft("Faro")) }, readsNoList: true)], to: &state)
+        }
+        guard case .damaged(let damage) = error else {
+            Issue.record("expected damage, got \(error)")
+            return
+        }
+        #expect(damage.contains("behind"), "\(damage)")
+    }
+
+    /// A state at `revision` holding the samples.
+    static func state(at revision: UInt64) -> PostgresTripTables.State {
+        PostgresTripTables.State(
+            list: TripList(trips: Trip.samples, revision: revision), history: ChangeHistory(capacity: 10, revision: revision),
+            ledger: IdempotencyLedger(), keys: nil)
+    }
+
     /// What the server says to a named statement's first run that answers `rows`: ParseComplete,
     /// BindComplete, RowDescription, the DataRows, CommandComplete.
     static func rows(_ columns: [String], _ rows: [[String?]]) -> [UInt8] {
