@@ -23,6 +23,7 @@ extension PostgresConnection {
         var stage = firstStage(of: 0)
         var columns: [String] = []
         var rows: [[String?]] = []
+        var held = HeldRows(limit: configuration.maxHeldRowBytes)
         var failure: PostgresServerError?
         func take(_ row: PostgresRowValues) throws(PostgresConnectionError) {
             guard stage == .rows, failure == nil, row.count == columns.count else { throw .unexpectedMessage(.dataRow) }
@@ -30,6 +31,7 @@ extension PostgresConnection {
                 streaming.eachRow(row)
                 return
             }
+            try held.add(row)
             rows.append(try row.texts())
         }
         while true {
@@ -97,9 +99,11 @@ extension PostgresConnection {
         var results: [PostgresRows] = []
         var columns: [String]?
         var rows: [[String?]] = []
+        var held = HeldRows(limit: configuration.maxHeldRowBytes)
         var failure: PostgresServerError?
         func take(_ row: PostgresRowValues) throws(PostgresConnectionError) {
             guard let columns, failure == nil, row.count == columns.count else { throw .unexpectedMessage(.dataRow) }
+            try held.add(row)
             rows.append(try row.texts())
         }
         while true {
@@ -128,5 +132,20 @@ extension PostgresConnection {
                 throw .unexpectedMessage(message.kind)
             }
         }
+    }
+}
+
+/// The bytes of the rows one call holds for its results, up to a limit.
+private struct HeldRows {
+    let limit: Int
+    private var bytes = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    mutating func add(_ row: PostgresRowValues) throws(PostgresConnectionError) {
+        bytes += row.messageByteCount
+        guard bytes <= limit else { throw .wire(.resultTooLong(limit: limit)) }
     }
 }

@@ -333,7 +333,7 @@ package final class PostgresConnection {
                     throw .wire(error)
                 }
                 guard let consumed else { return nil }
-                try sink(PostgresRowValues(message: input, bounds: rowBounds))
+                try sink(PostgresRowValues(message: UnsafeRawBufferPointer(rebasing: input[..<consumed]), bounds: rowBounds))
                 return consumed
             }
         }

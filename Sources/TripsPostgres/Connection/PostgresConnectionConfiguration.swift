@@ -20,6 +20,11 @@ package struct PostgresConnectionConfiguration: Sendable {
     /// The longest message accepted from the server (`BackendMessageDecoder.maxMessageLength`).
     /// Past it: `.wire(.messageTooLong)`. Default: 64 MiB.
     package var maxMessageLength = BackendMessageDecoder.defaultMaxMessageLength
+    /// The most bytes of DataRows a `pipeline` or `simpleQuery` holds for its results (rows
+    /// streamed to a body are not held). Past it: `.wire(.resultTooLong)`, and the connection
+    /// is closed. Without it a server sending rows without end would fill memory until the
+    /// query's timeout. Default: 64 MiB, the longest message, so one row of any length fits.
+    package var maxHeldRowBytes = BackendMessageDecoder.defaultMaxMessageLength
     /// The ways of logging in the server may ask for (`require_auth`); nil: the default,
     /// SCRAM-SHA-256, and no authentication only without a password (`allowedAuthentication`).
     package var requiredAuthentication: PostgresRequiredAuthentication?

@@ -24,6 +24,9 @@ package struct PostgresRowValues {
     /// How many values the row has: one per column.
     package var count: Int { bounds.count }
 
+    /// The bytes of the DataRow message the values are in: what holding the row costs, about.
+    var messageByteCount: Int { message.count }
+
     /// The bytes of the value in `column` (counted from 0); nil for NULL.
     package subscript(column: Int) -> UnsafeRawBufferPointer? {
         bounds[column].map { UnsafeRawBufferPointer(rebasing: message[$0]) }
@@ -31,7 +34,7 @@ package struct PostgresRowValues {
 
     /// Every value as text, as `PostgresRows` keeps them; nil for NULL. A value that is not
     /// UTF-8 is a wire error: the session's client encoding is UTF8.
-    func texts() throws(PostgresConnectionError) -> [String?] {
+    package func texts() throws(PostgresConnectionError) -> [String?] {
         var texts: [String?] = []
         texts.reserveCapacity(count)
         for column in 0..<count {

@@ -31,6 +31,9 @@ package enum PostgresWireError: Error, Hashable, Sendable {
     case missingDiagnosticField(BackendMessage.Kind, code: UInt8)
     /// An SQLSTATE that is not five digits or capital letters.
     case invalidSQLState(String)
+    /// More rows than a result held whole may take (`maxHeldRowBytes`): a server that never
+    /// stops sending, since the answers that grow with the data are read row by row.
+    case resultTooLong(limit: Int)
 }
 
 extension PostgresWireError: CustomStringConvertible {
@@ -49,6 +52,7 @@ extension PostgresWireError: CustomStringConvertible {
         case .invalidTransactionStatus(let status): "ReadyForQuery with the status \(Self.show(status))"
         case .missingDiagnosticField(let kind, let code): "\(kind) without its \(Self.show(code)) field"
         case .invalidSQLState(let state): "the invalid SQLSTATE \"\(state)\""
+        case .resultTooLong(let limit): "rows of more than \(limit) bytes for a result held whole"
         }
     }
 

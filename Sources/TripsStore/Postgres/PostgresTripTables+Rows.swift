@@ -7,13 +7,11 @@ import TripsPostgres
 /// Reading rows: the text PostgreSQL answers with, checked and turned into values; a row that
 /// does not read is `.damaged`.
 extension PostgresTripTables {
-    package func positions(_ rows: PostgresRows) throws(PostgresStoreError) -> [(id: Trip.ID, key: Int64)] {
-        try rows.rows.map { (row) throws(PostgresStoreError) in
-            guard row.count == 2, let id = row[0].flatMap({ Int($0) }), let key = row[1].flatMap({ Int64($0) }) else {
-                throw .damaged("a position row reads \(Self.describe(row))")
-            }
-            return (id, key)
+    static func position(_ row: [String?]) throws(PostgresStoreError) -> (id: Trip.ID, key: Int64) {
+        guard row.count == 2, let id = row[0].flatMap({ Int($0) }), let key = row[1].flatMap({ Int64($0) }) else {
+            throw .damaged("a position row reads \(Self.describe(row))")
         }
+        return (id, key)
     }
 
     /// A `trips` row, read in place (`tripsInOrder`): id, version, city, country, nights,

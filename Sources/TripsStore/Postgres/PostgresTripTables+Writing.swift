@@ -251,7 +251,10 @@ extension PostgresTripTables {
     /// known (`State.keys`), with the state row locked. A row of a trip `list` lacks is damage
     /// (and would cost a page of the keys' table for nothing).
     package func readKeys(of list: TripList) throws(PostgresStoreError) -> TripPositionKeys {
-        let rows = try positions(query(PostgresStatement("SELECT id, position FROM trips", prepared: true)))
+        var rows: [(id: Trip.ID, key: Int64)] = []
+        try forEachRow(of: PostgresStatement("SELECT id, position FROM trips", prepared: true)) { (row) throws(PostgresStoreError) in
+            rows.append(try Self.position(row))
+        }
         if let stray = rows.first(where: { !list.contains($0.id) }) {
             throw .damaged("a position row names trip \(stray.id), which the list lacks")
         }

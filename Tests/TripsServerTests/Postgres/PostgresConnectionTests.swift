@@ -183,6 +183,40 @@ import Testing
         #expect(kept.last == "2999")
     }
 
+    /// A server that never stops sending rows for a result held whole is cut off at the
+    /// rows' byte limit, long before the query's timeout: memory, not only time, is bounded.
+    /// Rows streamed to a body are not counted.
+    @Test func rowsWithoutEndForAResultHeldWholeStopAtTheLimit() throws {
+        let (server, connection) = try Self.connected(holdingRowsUpTo: 64 * 1024)
+        try server.say(Wire.message("1", []) + Wire.message("2", []) + Wire.rowDescription(["revision"]))
+        try server.keepSaying(Wire.dataRow(["12345678"]), for: .seconds(5))
+        let error = try #require(throws: PostgresConnectionError.self) { try connection.query("SELECT revision FROM trips_state") }
+        guard case .wire(.resultTooLong(limit: 64 * 1024)) = error else {
+            Issue.record("expected a result too long, got \(error)")
+            return
+        }
+        #expect(!connection.isOpen)
+
+        let (streamingServer, streaming) = try Self.connected(holdingRowsUpTo: 64 * 1024)
+        let rows = Array(repeating: ["12345678"], count: 10_000)
+        try streamingServer.sayOnItsOwnThread(rowsAnswer(["revision"], rows, tag: "SELECT 10000"))
+        var count = 0
+        _ = try streaming.pipeline([PostgresStatement("SELECT revision FROM trip_changes")], eachRowOfLast: { _ in count += 1 })
+        #expect(count == 10_000, "about 190 KB streamed past a limit that would hold 64 KB")
+    }
+
+    /// A scripted server, and a connection through a trust startup that holds at most `limit`
+    /// bytes of rows for a result.
+    static func connected(holdingRowsUpTo limit: Int) throws -> (ScriptedPostgresServer, PostgresConnection) {
+        let server = try ScriptedPostgresServer()
+        try server.sayTrustStartup()
+        var configuration = scriptedConfiguration()
+        configuration.maxHeldRowBytes = limit
+        let connection = try server.connect(configuration)
+        _ = server.heard()
+        return (server, connection)
+    }
+
     /// A row of megabytes grows the read buffer; the pooled connection lets that go at its next
     /// read, not holding the largest row it ever read for good.
     @Test func aBufferGrownByALongRowIsLetGoAtTheNextRead() throws {
