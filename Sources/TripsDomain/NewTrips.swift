@@ -15,7 +15,7 @@ public struct NewTrips: Sendable, Hashable {
     }
 
     /// Reads a draft object, or an array of them; every rule every draft breaks is reported,
-    /// each under its index (`[1].nights`).
+    /// each under its index (`[1].nights`), up to `BrokenRules.limit`.
     public init(json: JSONValue) throws(TripsError) {
         guard case .array(let elements) = json else {
             self.init(drafts: [try TripDraft(json: json)], isList: false)
@@ -23,15 +23,16 @@ public struct NewTrips: Sendable, Hashable {
         }
         guard !elements.isEmpty else { throw .invalidBody("a list of new trips must hold at least one trip") }
         var drafts: [TripDraft] = []
-        var errors: [TripsError] = []
+        var broken = BrokenRules()
         for (index, element) in elements.enumerated() {
+            guard broken.checksMore() else { break }
             do throws(TripsError) {
                 drafts.append(try TripDraft(json: element))
             } catch {
-                errors.append(.inElement(index, error))
+                broken.add(.inElement(index, error))
             }
         }
-        if let error = TripsError.combining(errors) { throw error }
+        if let error = TripsError.combining(broken.errors) { throw error }
         self.init(drafts: drafts, isList: true)
     }
 
@@ -45,19 +46,20 @@ public struct NewTrips: Sendable, Hashable {
 
     /// Reads one sentence per line, in `language` or (nil) each line in whichever language it
     /// is in; blank lines are skipped. Every line that is not a sentence, or breaks a rule,
-    /// is reported with its number (counting from 1).
+    /// is reported with its number (counting from 1), up to `BrokenRules.limit`.
     public init(text: String, language: Language? = nil) throws(TripsError) {
         var drafts: [TripDraft] = []
-        var errors: [TripsError] = []
+        var broken = BrokenRules()
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            guard broken.checksMore() else { break }
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             do throws(TripsError) {
                 drafts.append(try TripDraft(sentence: String(line), language: language))
             } catch {
-                errors.append(.onLine(index + 1, error))
+                broken.add(.onLine(index + 1, error))
             }
         }
-        if let error = TripsError.combining(errors) { throw error }
+        if let error = TripsError.combining(broken.errors) { throw error }
         guard !drafts.isEmpty else { throw .unreadableSentence(text) }
         self.init(drafts: drafts, isList: drafts.count > 1)
     }

@@ -30,6 +30,9 @@ public indirect enum TripsError: Error, Sendable, Hashable {
     case onLine(Int, TripsError)
     /// An error in one element of a JSON array body, counting from 0.
     case inElement(Int, TripsError)
+    /// The rest of a body went unchecked once it had broken this many rules
+    /// (`BrokenRules.limit`): its first errors are told, not every one.
+    case checkingStopped(afterRules: Int)
 }
 
 extension TripsError {
@@ -79,6 +82,7 @@ extension TripsError: CustomStringConvertible {
         case .several(let errors): errors.map(\.description).joined(separator: "; ")
         case .onLine(let line, let error): "line \(line): \(error)"
         case .inElement(let index, let error): "[\(index)]: \(error)"
+        case .checkingStopped(let rules): "the rest was not checked after \(rules) broken rules"
         }
     }
 }

@@ -41,9 +41,14 @@ struct APIError: Error, Sendable {
         var detail: String
     }
 
+    /// The most broken rules a 422 lists, in `errors` and in `detail`; those past them are
+    /// counted. A body of new trips stops being checked after `BrokenRules.limit` (100), but
+    /// a list of valid drafts can still break a few rules each (their lengths in code points).
+    static let maxListedFaults = 200
+
     /// A domain refusal: 400 when the body cannot be read at all, 422 when it can but
-    /// breaks rules (every one listed in `errors`, the first also in `member` or `line`),
-    /// and 404 when the one trip the path names is gone.
+    /// breaks rules (listed in `errors`, up to `maxListedFaults`, the first also in `member`
+    /// or `line`), and 404 when the one trip the path names is gone.
     init(_ error: TripsError, pathID: Int? = nil) {
         let faults = error.flattened
         let first = faults[0]
@@ -58,9 +63,14 @@ struct APIError: Error, Sendable {
                 case .unknownTrips, .unknownDestination: true
                 default: false
                 }
-            self.init(.unprocessableContent, error.description, type: namesUnknownTrips ? .unknownIDs : .invalidDraft)
+            let listed = faults.prefix(Self.maxListedFaults)
+            let unlisted = faults.count - listed.count
+            let detail =
+                unlisted == 0
+                ? error.description : listed.map(\.description).joined(separator: "; ") + "; and \(unlisted) more"
+            self.init(.unprocessableContent, detail, type: namesUnknownTrips ? .unknownIDs : .invalidDraft)
             ids = first.innermost.namedIDs
-            errors = faults.map(\.fault)
+            errors = listed.map(\.fault)
             member = errors?.first?.member
             line = errors?.first?.line
         }
