@@ -87,6 +87,9 @@ package enum MutationError: Error, Sendable {
     case rejected(TripsError)
     /// The request's precondition (`If-Match`) does not hold against the newest list.
     case preconditionFailed
+    /// The request's `If-None-Match` names a representation of the newest list (or is `*`,
+    /// and the resource exists): the change is not made.
+    case representationExists
     /// The change could not be made durable; nothing changed.
     case storage(StorageError)
     /// The idempotency key was used for a different request.

@@ -52,13 +52,18 @@ extension TripsAPI {
     static let defaultCompressedOnTheLoop = 256 << 10
 
     /// 304 when `If-None-Match` names `current`, in either coding; nil to go on with the full
-    /// answer. `fields` are those the 304 repeats besides `ETag`.
+    /// answer. `fields` are those the 304 repeats besides `ETag`. Before that, 412 when
+    /// `If-Match` names no current representation: RFC 9110 §13.1.1 has a server evaluate it
+    /// for every method, GET included (a client that reads only the version it saw).
     ///
     /// A 304 carries the ETag a 200 would (RFC 9110 §15.4.5), which it cannot know without
     /// making the content (a small one is never compressed): it names the coding the client's
     /// own tag named when the client still takes that coding, identity otherwise. An unchanged
     /// representation compressed before compresses again, so that is the 200's tag.
-    func notModified(_ request: HTTPRequest, current: EntityTag, compressible: Bool, fields: HTTPFields) -> HTTPResponse? {
+    func notModified(_ request: HTTPRequest, current: EntityTag, compressible: Bool, fields: HTTPFields) throws(APIError)
+        -> HTTPResponse?
+    {
+        try Self.checkIfMatch(request, current: current)
         guard let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)),
             let named = condition.weakMatch(current)
         else { return nil }
@@ -67,5 +72,12 @@ extension TripsAPI {
         fields[.etag] = current.coded(coding).headerValue
         if compressible { ResponseCompression.addVary(to: &fields) }
         return HTTPResponse(status: .notModified, headerFields: fields)
+    }
+
+    /// Throws 412 when the request's `If-Match` names no representation `current` is.
+    static func checkIfMatch(_ request: HTTPRequest, current: EntityTag) throws(APIError) {
+        if let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifMatch)), !condition.matchesStrongly([current]) {
+            throw .preconditionFailed
+        }
     }
 }

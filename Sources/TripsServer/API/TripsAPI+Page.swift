@@ -50,7 +50,9 @@ extension TripsAPI {
         _ = try choosePosition(for: request) { [asset.mediaType] }
         let fields: HTTPFields = [.cacheControl: "no-cache"]
         let compressible = ResponseCompression.isCompressible(asset.mediaType)
-        if let notModified = notModified(request, current: asset.etag, compressible: compressible, fields: fields) { return notModified }
+        if let notModified = try notModified(request, current: asset.etag, compressible: compressible, fields: fields) {
+            return notModified
+        }
         return cache.asset(asset, coding: ResponseCompression.coding(for: request)) {
             var fields = fields
             fields[.etag] = asset.etag.headerValue

@@ -107,6 +107,7 @@ extension TripsAPI {
             }
         }
         guard var response = whole else { throw .notFound(request.path) }
+        try Self.checkIfMatch(request, current: etag)
         if let condition = EntityTagCondition.parse(request.headerFields.values(for: .ifNoneMatch)), condition.matchesWeakly(etag) {
             var fields = response.headerFields
             fields[.contentType] = nil

@@ -15,7 +15,8 @@ extension TripsAPI {
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         let isPrivate = caching.isPrivate(request)
-        if let notModified = notModified(request, current: etag, language: form.language, isPrivate: isPrivate, isPaged: asked.isPaged) {
+        if let notModified = try notModified(request, current: etag, language: form.language, isPrivate: isPrivate, isPaged: asked.isPaged)
+        {
             return notModified
         }
         // Made only when the answer is: a hit of the whole list's cached one needs none of it.
@@ -54,7 +55,8 @@ extension TripsAPI {
         let list = store.list
         let etag = EntityTag.list(revision: list.revision, form.mediaType, form.language)
         let isPrivate = caching.isPrivate(request)
-        if let notModified = notModified(request, current: etag, language: form.language, isPrivate: isPrivate, isPaged: asked.isPaged) {
+        if let notModified = try notModified(request, current: etag, language: form.language, isPrivate: isPrivate, isPaged: asked.isPaged)
+        {
             return notModified
         }
         let query = TripQuery(filter: .favorites)
@@ -126,9 +128,9 @@ extension TripsAPI {
         // The trip itself is copied out of the store only on a cache miss: a hit needs its
         // version alone, and copying a trip (four strings) costs more than the rest of a hit.
         guard let version = store.read({ list in list.version(of: id) }) else { throw .notFound(request.path) }
-        if request.headerFields.contains(.ifNoneMatch) {
+        if request.headerFields.contains(.ifNoneMatch) || request.headerFields.contains(.ifMatch) {
             let etag = EntityTag.trip(id, version: version, chosen.mediaType, chosen.language)
-            if let notModified = notModified(request, current: etag, language: chosen.language, isPrivate: isPrivate) {
+            if let notModified = try notModified(request, current: etag, language: chosen.language, isPrivate: isPrivate) {
                 return notModified
             }
         }
@@ -158,7 +160,7 @@ extension TripsAPI {
         guard let revision = store.read({ list in list.version(of: id).map { _ in list.revision } }) else {
             throw .notFound(request.path)
         }
-        if let notModified = notModified(
+        if let notModified = try notModified(
             request, current: EntityTag.tripPage(id, revision: revision, language), language: language, isPrivate: isPrivate)
         {
             return notModified

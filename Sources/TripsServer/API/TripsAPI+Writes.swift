@@ -15,12 +15,12 @@ extension TripsAPI {
     func createTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let new = try RequestBody.decode(request, as: NewTrips.self)
         let before = try insertionPoint(request.queryItems)
-        let condition = ifMatch(request)
+        let preconditions = ChangePreconditions(request)
         let plan: @Sendable (TripList) throws(MutationError) -> TripChange = { list throws(MutationError) in
-            try MutationError.check(condition, against: EntityTag.allList(list))
+            try MutationError.check(preconditions, against: EntityTag.allList(list))
             return .add(new.drafts, before: before)
         }
-        let readsNoList = condition == nil && before == nil
+        let readsNoList = preconditions.isEmpty && before == nil
         if new.isList {
             let chosen = try negotiate([Trip].self, for: request)
             return try change(request, readsNoList: readsNoList, plan: plan) { [self] mutation throws(APIError) in
@@ -69,12 +69,12 @@ extension TripsAPI {
 
     /// `DELETE /trips/{id}`: 204.
     func deleteTrip(_ id: Trip.ID, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let condition = ifMatch(request)
+        let preconditions = ChangePreconditions(request)
         return try change(
             request, pathID: id,
             plan: { list throws(MutationError) in
                 try existing(id, in: list)
-                try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
+                try MutationError.check(preconditions, against: EntityTag.allTrip(id, in: list))
                 return .delete([id])
             }
         ) { [self] mutation in
@@ -86,11 +86,11 @@ extension TripsAPI {
     /// `DELETE /trips?ids=1,3`: several trips, all or nothing; 204.
     func deleteTrips(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let ids = try deletionIDs(request.queryItems)
-        let condition = ifMatch(request)
+        let preconditions = ChangePreconditions(request)
         return try change(
             request,
             plan: { list throws(MutationError) in
-                try MutationError.check(condition, against: EntityTag.allList(list))
+                try MutationError.check(preconditions, against: EntityTag.allList(list))
                 return .delete(ids)
             }
         ) { [self] mutation in
@@ -116,12 +116,12 @@ extension TripsAPI {
     func dropFavorites(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         let drop = try RequestBody.decode(request, as: FavoriteDrop.self)
         let chosen = try negotiate(FavoritesChange.self, for: request)
-        let condition = ifMatch(request)
+        let preconditions = ChangePreconditions(request)
         let isMinimal = request.prefersMinimalReturn
         return try change(
             request, returningList: !isMinimal,
             plan: { list throws(MutationError) in
-                try MutationError.check(condition, against: EntityTag.allList(list))
+                try MutationError.check(preconditions, against: EntityTag.allList(list))
                 // The drop's lines were read and folded above, outside the store's lock.
                 return .makeFavorites(try rejecting { () throws(TripsError) in try list.resolve(drop) })
             }
@@ -147,12 +147,12 @@ extension TripsAPI {
         plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
     ) throws(APIError) -> HTTPReply {
         let chosen = try negotiate(Trip.self, for: request)
-        let condition = ifMatch(request)
+        let preconditions = ChangePreconditions(request)
         return try change(
             request, pathID: id, photo: photo,
             plan: { list throws(MutationError) in
                 try existing(id, in: list)
-                try MutationError.check(condition, against: EntityTag.allTrip(id, in: list))
+                try MutationError.check(preconditions, against: EntityTag.allTrip(id, in: list))
                 return try plan(list)
             }
         ) { [self] mutation throws(APIError) in
@@ -168,12 +168,12 @@ extension TripsAPI {
         _ request: HTTPRequest, plan: @escaping @Sendable (TripList) throws(MutationError) -> TripChange
     ) throws(APIError) -> HTTPReply {
         let chosen = try negotiate([Trip].self, for: request)
-        let condition = ifMatch(request)
+        let preconditions = ChangePreconditions(request)
         let isMinimal = request.prefersMinimalReturn
         return try change(
             request, returningList: !isMinimal,
             plan: { list throws(MutationError) in
-                try MutationError.check(condition, against: EntityTag.allList(list))
+                try MutationError.check(preconditions, against: EntityTag.allList(list))
                 return try plan(list)
             }
         ) { [self] mutation throws(APIError) in

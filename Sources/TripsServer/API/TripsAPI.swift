@@ -309,22 +309,17 @@ extension TripsAPI {
         language == nil ? "Accept" : "Accept, Accept-Language"
     }
 
-    /// 304 when `If-None-Match` names the current tag of a read of the list or a trip; nil to
-    /// go on with the full answer.
+    /// 304 when `If-None-Match` names the current tag of a read of the list or a trip, 412 when
+    /// `If-Match` names none; nil to go on with the full answer.
     func notModified(
         _ request: HTTPRequest, current: @autoclosure () -> EntityTag, language: Language?, isPrivate: Bool, isPaged: Bool = false
-    ) -> HTTPResponse? {
+    ) throws(APIError) -> HTTPResponse? {
         // Only `Cache-Control` and `Vary` of the 200's fields: a 304 repeats no other
         // metadata (RFC 9110 §15.4.5). The tag is spelled out only for a request that asks.
-        guard request.headerFields.contains(.ifNoneMatch) else { return nil }
+        guard request.headerFields.contains(.ifNoneMatch) || request.headerFields.contains(.ifMatch) else { return nil }
         var fields: HTTPFields = [:]
         caching.describe(&fields, language: language, isPrivate: isPrivate, isPaged: isPaged)
-        return notModified(request, current: current(), compressible: true, fields: fields)
-    }
-
-    /// The request's `If-Match`, parsed; checked later against the newest list, inside the change.
-    func ifMatch(_ request: HTTPRequest) -> EntityTagCondition? {
-        EntityTagCondition.parse(request.headerFields.values(for: .ifMatch))
+        return try notModified(request, current: current(), compressible: true, fields: fields)
     }
 
     /// Runs a change through the store and answers once it is durable (or refused).
@@ -410,6 +405,10 @@ extension APIError {
             self.init(refusal, pathID: pathID)
         case .preconditionFailed:
             self = .preconditionFailed
+        case .representationExists:
+            self.init(
+                .preconditionFailed,
+                "If-None-Match names a current representation (or is *, and the resource exists): the change was not made.")
         case .idempotencyConflict:
             self.init(.unprocessableContent, "This Idempotency-Key was used for a different request; use a new key for a new request.")
             member = "Idempotency-Key"
@@ -436,8 +435,12 @@ extension APIError {
 }
 
 extension MutationError {
-    /// Refuses a change whose `If-Match` names none of `current`.
-    static func check(_ condition: EntityTagCondition?, against current: @autoclosure () -> [EntityTag]) throws(MutationError) {
-        if let condition, !condition.matchesStrongly(current()) { throw .preconditionFailed }
+    /// Refuses a change whose `If-Match` names none of `current`, or whose `If-None-Match`
+    /// names one (`*`: any), as RFC 9110 §13.2.2 evaluates them for a method other than GET.
+    static func check(_ preconditions: ChangePreconditions, against current: @autoclosure () -> [EntityTag]) throws(MutationError) {
+        if let ifMatch = preconditions.ifMatch, !ifMatch.matchesStrongly(current()) { throw .preconditionFailed }
+        if let ifNoneMatch = preconditions.ifNoneMatch, current().contains(where: ifNoneMatch.matchesWeakly) {
+            throw .representationExists
+        }
     }
 }
