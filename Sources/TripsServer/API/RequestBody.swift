@@ -6,10 +6,11 @@ import TripsHTTP
 /// as a drop destination takes only the types it lists.
 enum RequestBody {
     /// The one of `accepted` whose media type the request's `Content-Type` names (UTF-8 only);
-    /// 415 naming what would work otherwise.
+    /// 415 naming what would work otherwise, and for content in a coding (`refuseContentCoding`).
     static func choose<Representation>(
         _ accepted: [Representation], by mediaType: (Representation) -> MediaType, for request: HTTPRequest
     ) throws(APIError) -> Representation {
+        try refuseContentCoding(request)
         if let value = request.headerFields[.contentType] {
             // Most requests name a type bare and in lowercase, as the list spells it: no parsing.
             if let chosen = accepted.first(where: { mediaType($0).isSpelled(exactlyBy: value) }) { return chosen }
@@ -27,6 +28,18 @@ enum RequestBody {
         error.available = accepted.map { mediaType($0).description }
         if request.method == .post { error.headerFields[.acceptPost] = names }
         if request.method == .patch { error.headerFields[.acceptPatch] = names }
+        throw error
+    }
+
+    /// 415 with `Accept-Encoding: identity` when `Content-Encoding` names a coding other than
+    /// identity (RFC 9110 §8.4): no body is decoded here, and compressed bytes read as they are
+    /// would be refused as text that is not UTF-8 at best, stored as a trip at worst.
+    static func refuseContentCoding(_ request: HTTPRequest) throws(APIError) {
+        guard request.headerFields.contains(.contentEncoding) else { return }
+        let codings = request.headerFields.values(for: .contentEncoding).lazy.flatMap { splitList($0) }
+        guard let coding = codings.first(where: { $0.lowercased() != "identity" }) else { return }
+        var error = APIError(.unsupportedMediaType, "Content-Encoding \(coding) is not read here; send the content without a coding.")
+        error.headerFields[.acceptEncoding] = "identity"
         throw error
     }
 

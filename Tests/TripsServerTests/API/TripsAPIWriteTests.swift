@@ -67,6 +67,28 @@ import TripsDomain
         #expect(api.store.list == SampleTrips.list)
     }
 
+    /// Content in a coding (`Content-Encoding`) is 415 with `Accept-Encoding: identity`, on
+    /// every operation that reads a body: no body is decoded, and one read as it is was stored
+    /// as a trip (found from outside). `identity` is no coding.
+    @Test func contentInACodingIs415AndChangesNothing() async throws {
+        let api = try await APIServer()
+        defer { api.stop() }
+        let sentence = "Oslo, Norway: 2 nights from June 1, 2027"
+        for (method, target, type, coding) in [
+            ("POST", "/trips", "text/plain", "br"), ("POST", "/trips", "text/plain", "gzip"),
+            ("PATCH", "/trips/2", "application/merge-patch+json", "identity, deflate"),
+            ("PUT", "/trips/2/photo", "image/png", "gzip"), ("POST", "/session", "application/x-www-form-urlencoded", "gzip"),
+        ] {
+            let response = try await api.request(
+                method, target, headers: ["Content-Type": type, "Content-Encoding": coding], body: sentence)
+            #expect(response.status == 415, "\(method) \(target) \(coding)")
+            #expect(response.field("Accept-Encoding") == "identity", "\(method) \(target)")
+        }
+        #expect(api.store.list == SampleTrips.list)
+        let plain = ["Content-Type": "text/plain", "Content-Encoding": "identity"]
+        #expect(try await api.request("POST", "/trips", headers: plain, body: sentence).status == 201)
+    }
+
     @Test(arguments: TestStore.all) func anUnacceptableAnswerRefusesTheChangeUpFront(store: TestStore) async throws {
         let api = try await APIServer(on: store)
         defer { api.stop() }
