@@ -75,6 +75,12 @@
         return isOnly ? fields[first].value : nil
     }
 
+    /// Whether more than one field has `name`: a test of a bit when none has it.
+    @inlinable package func isRepeated(_ name: HTTPField.Name) -> Bool {
+        guard mayHold(name), let first = fields.firstIndex(where: { $0.name == name }) else { return false }
+        return fields[(first + 1)...].contains { $0.name == name }
+    }
+
     @inlinable package func contains(_ name: HTTPField.Name) -> Bool {
         name.index == 0 ? fields.contains { $0.name == name } : indexed & Self.bit(name) != 0
     }

@@ -26,6 +26,7 @@ struct AccessPolicy: Sendable {
         if traits.contains(.needsNoCredentials) { return nil }
         let needsCredentials = !request.method.onlyReads || (isPrivate && request.method != .options)
         if let credentials = request.headerFields[.authorization] {
+            try request.refuseRepeated(.authorization)
             // `Bearer TOKEN`, the scheme in any case (RFC 9110 §11.1).
             let parts = credentials.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
             if parts.count == 2, parts[0].lowercased() == "bearer" {

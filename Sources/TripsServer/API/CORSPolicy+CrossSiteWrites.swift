@@ -13,7 +13,10 @@ extension CORSPolicy {
     ///
     /// https://fetch.spec.whatwg.org/#origin-header, https://www.w3.org/TR/fetch-metadata/
     func refuseCrossSiteWrite(_ request: HTTPRequest) throws(APIError) {
-        guard !request.method.onlyReads, allowedOrigin(for: request) == nil else { return }
+        guard !request.method.onlyReads else { return }
+        try request.refuseRepeated(.origin)
+        try request.refuseRepeated(.secFetchSite)
+        guard allowedOrigin(for: request) == nil else { return }
         if let origin = request.headerFields[.origin], !Self.isOwnOrigin(origin, host: request.headerFields[.host]) {
             throw .crossSiteWrite
         }

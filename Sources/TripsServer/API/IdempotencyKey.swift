@@ -17,6 +17,7 @@ enum IdempotencyKey {
         _ request: HTTPRequest, tokenName: String?, answer: @escaping @Sendable (Mutation) -> StoredAnswer?
     ) throws(APIError) -> IdempotencyRequest? {
         guard let key = request.headerFields[.idempotencyKey] else { return nil }
+        try request.refuseRepeated(.idempotencyKey)
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw APIError(.badRequest, "Idempotency-Key: must be 1 to 255 visible characters")
         }

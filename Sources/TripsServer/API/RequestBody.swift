@@ -11,6 +11,7 @@ enum RequestBody {
         _ accepted: [Representation], by mediaType: (Representation) -> MediaType, for request: HTTPRequest
     ) throws(APIError) -> Representation {
         try refuseContentCoding(request)
+        try request.refuseRepeated(.contentType)
         if let value = request.headerFields[.contentType] {
             // Most requests name a type bare and in lowercase, as the list spells it: no parsing.
             if let chosen = accepted.first(where: { mediaType($0).isSpelled(exactlyBy: value) }) { return chosen }
