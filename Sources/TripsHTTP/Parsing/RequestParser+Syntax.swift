@@ -19,6 +19,17 @@ extension RequestParser {
         startsCaseInsensitive(bytes, with: "http://") || startsCaseInsensitive(bytes, with: "https://")
     }
 
+    /// The authority of an absolute-form target (`http://` or `https://` up to the first `/`,
+    /// `?` or `#`), perhaps empty.
+    static func authority(ofAbsoluteTarget target: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let start = startsCaseInsensitive(target, with: "https://") ? 8 : 7
+        var end = start
+        while end < target.count, target[end] != UInt8(ascii: "/"), target[end] != UInt8(ascii: "?"), target[end] != UInt8(ascii: "#") {
+            end += 1
+        }
+        return UnsafeRawBufferPointer(rebasing: target[start..<end])
+    }
+
     /// Rejects early a request line whose method already holds a byte no method can hold
     /// (a TLS handshake sent to this port, say), instead of waiting for a line end.
     static func checkPartialMethod(_ input: UnsafeRawBufferPointer, from offset: Int) -> HTTPParseError? {

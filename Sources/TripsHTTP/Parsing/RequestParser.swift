@@ -62,6 +62,8 @@ package struct RequestParser {
         var hasInvalidHost = false
         /// The (valid) `Host` names this machine; a second `Host` field is refused anyway.
         var namesLoopbackHost = false
+        /// An absolute-form target's authority, which stands for `Host` (`takeTargetAuthority`).
+        var targetAuthority: (host: String, isLoopback: Bool)?
         var contentLength: Int?
         var contentLengthError: HTTPParseError?
         var hasTransferEncoding = false
@@ -286,11 +288,23 @@ package struct RequestParser {
         } else if method == .connect {
             head.path = target  // authority-form
         } else if Self.hasHTTPScheme(targetBytes) {
+            guard takeTargetAuthority(targetBytes) else { return .invalidTarget }
             (head.path, head.query) = HTTPRequest.split(target: target)
         } else {
             return .invalidTarget
         }
         return nil
+    }
+
+    /// Takes an absolute-form target's authority for the request's host, which a server must
+    /// use instead of `Host` (RFC 9112 §3.2.2; `finishHead` puts it in its place, for every
+    /// rule that reads `Host`). False for no valid host: empty (RFC 9110 §4.2.1), with user
+    /// information (§4.2.4), or not `uri-host [ ":" port ]`.
+    private mutating func takeTargetAuthority(_ target: UnsafeRawBufferPointer) -> Bool {
+        let authority = Self.authority(ofAbsoluteTarget: target)
+        guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")), let host = hosts.validated(authority) else { return false }
+        head.targetAuthority = (host, hosts.lastValidIsLoopback)
+        return true
     }
 
     // MARK: - Fields
@@ -372,6 +386,10 @@ package struct RequestParser {
         if head.hostCount > 1 { return fail(.multipleHost, offset) }
         if head.hostCount == 0 && head.version == .http1_1 { return fail(.missingHost, offset) }
         if head.hasInvalidHost { return fail(.invalidHost, offset) }
+        if let authority = head.targetAuthority {
+            head.fields[.host] = authority.host
+            head.namesLoopbackHost = authority.isLoopback
+        }
         if let error = head.contentLengthError { return fail(error, offset) }
         if head.hasTransferEncoding {
             if head.version == .http1_0 { return fail(.transferEncodingInHTTP1_0, offset) }

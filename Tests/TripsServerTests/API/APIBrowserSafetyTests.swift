@@ -12,6 +12,16 @@ private let sentence = "Oslo, Norway: 2 nights from June 1, 2027"
 /// The `Host` allow-list, against DNS rebinding: a page whose name is made to resolve to
 /// 127.0.0.1 reaches the server with its own name in `Host`. Over a live socket.
 @Suite struct APIHostTests {
+    /// An absolute-form target names the host the server checks, whatever `Host` says
+    /// (RFC 9112 §3.2.2): a proxy that forwards one is not fooled by a `Host` it did not check.
+    @Test func anAbsoluteFormTargetsHostIsTheOneChecked() async throws {
+        let api = try await APIServer(mode: .live)
+        defer { api.stop() }
+        #expect(try await api.request("GET", "http://attacker.example/trips/2").status == 421)
+        #expect(try await api.request("GET", "http://localhost/trips/2", headers: ["Host": "attacker.example"]).status == 200)
+        #expect(try await api.request("GET", "http:///trips/2").status == 400)
+    }
+
     @Test func aHostTheServerDoesNotAnswerForIs421AndNothingHappens() async throws {
         let api = try await APIServer(mode: .live)
         defer { api.stop() }

@@ -255,6 +255,33 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(request.query == "x=1")
     }
 
+    /// An absolute-form target's authority stands for `Host` (RFC 9112 §3.2.2): the server
+    /// ignores the field and uses the target's, so the names it answers for are checked
+    /// against the authority the request names; one that is empty, has user information or
+    /// is not a host is 400.
+    @Test func anAbsoluteFormTargetsAuthorityStandsForHost() throws {
+        for (target, host, loopback) in [
+            ("http://evil.example/trips/2", "localhost", false), ("HTTPS://localhost:8443/trips", "evil.example", true),
+            ("http://127.0.0.1?x=1", "evil.example", true),
+        ] {
+            let events = parseEvents("GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            guard case .request(let request) = try #require(events.first) else {
+                Issue.record("\(target): \(events)")
+                continue
+            }
+            #expect(request.headerFields.values(for: .host) == [String(target.split(separator: "/")[1].split(separator: "?")[0])])
+            #expect(request.namesLoopbackHost == loopback, "\(target)")
+        }
+        for target in ["http:///trips/2", "http://u@localhost/trips/2", "http://localhost:99999/trips/2", "https://?x"] {
+            let events = parseEvents("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            guard case .failure(let error) = try #require(events.first) else {
+                Issue.record("\(target): \(events)")
+                continue
+            }
+            #expect(error == .invalidTarget, "\(target)")
+        }
+    }
+
     // MARK: - Split points
 
     static let chunkedSample = bytes(
