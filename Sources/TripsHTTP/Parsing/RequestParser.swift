@@ -270,7 +270,9 @@ package struct RequestParser {
         case .success(let version): head.version = version
         case .failure(let error): return error
         }
-        guard let method = HTTPMethod.known(methodBytes) else { return .methodNotImplemented }
+        // CONNECT asks for a tunnel, which an origin server never makes: 501, not a 404 for
+        // its authority taken as a path (RFC 9110 §9.3.6).
+        guard let method = HTTPMethod.known(methodBytes), method != .connect else { return .methodNotImplemented }
         head.method = method
 
         let target = String(decoding: targetBytes, as: UTF8.self)
@@ -285,8 +287,6 @@ package struct RequestParser {
         } else if targetBytes.count == 1, targetBytes[0] == UInt8(ascii: "*") {
             guard method == .options else { return .invalidTarget }
             head.path = target
-        } else if method == .connect {
-            head.path = target  // authority-form
         } else if Self.hasHTTPScheme(targetBytes) {
             guard takeTargetAuthority(targetBytes) else { return .invalidTarget }
             (head.path, head.query) = HTTPRequest.split(target: target)

@@ -38,7 +38,9 @@ struct SessionForm: Sendable {
                     throw .invalidForm(
                         "next", "next is a path of this server, such as /trips, of up to \(Self.maxNextLength) visible ASCII characters.")
                 }
-                next = item.value
+                // As a URI reference may hold it: a raw `"` or `<` would end the `Location` or
+                // `href` it is copied into.
+                next = HTTPRequest.uriEncodedQuery(item.value)
             default:
                 continue  // a field some page adds (a button's name) is none of ours
             }

@@ -77,6 +77,11 @@ private let browser = ["Accept": "text/html,application/xhtml+xml,application/xm
         #expect(answer.status == 303)
         #expect(answer.field("Location") == "/trips/2?x=1")
         #expect(answer.field("Set-Cookie")?.hasPrefix("trips-session=") == true)
+        // A character no URI holds is percent-encoded, not copied raw into `Location`.
+        let quoted = try await api.request(
+            "POST", "/session", headers: form.merging(ownPage) { $1 }, body: "token=\(alice)&next=%2Ftrips%3Fq%3D%22%3C%3E%7B")
+        #expect(quoted.status == 303)
+        #expect(quoted.field("Location") == "/trips?q=%22%3C%3E%7B")
     }
 
     @Test func aPrivateListIsReadWithTheCookieAndNotWithout() async throws {

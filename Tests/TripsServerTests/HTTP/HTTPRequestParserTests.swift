@@ -255,6 +255,12 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         #expect(request.query == "x=1")
     }
 
+    /// CONNECT asks for a tunnel, which this origin server never makes: 501.
+    @Test func connectIsNotImplemented() throws {
+        let events = parseEvents("CONNECT localhost:80 HTTP/1.1\r\nHost: localhost:80\r\n\r\n")
+        #expect(events.first == .failure(.methodNotImplemented), "\(events)")
+    }
+
     /// An absolute-form target's authority stands for `Host` (RFC 9112 §3.2.2): the server
     /// ignores the field and uses the target's, so the names it answers for are checked
     /// against the authority the request names; one that is empty, has user information or
