@@ -17,7 +17,7 @@ extension TripsAPI {
         let before = try insertionPoint(request.queryItems)
         let preconditions = ChangePreconditions(request)
         let plan: @Sendable (TripList) throws(MutationError) -> TripChange = { list throws(MutationError) in
-            try MutationError.check(preconditions, against: EntityTag.allList(list))
+            try preconditions.check(against: EntityTag.allList(list))
             return .add(new.drafts, before: before)
         }
         let readsNoList = preconditions.isEmpty && before == nil
@@ -74,7 +74,7 @@ extension TripsAPI {
             request, pathID: id,
             plan: { list throws(MutationError) in
                 try existing(id, in: list)
-                try MutationError.check(preconditions, against: EntityTag.allTrip(id, in: list))
+                try preconditions.check(against: EntityTag.allTrip(id, in: list))
                 return .delete([id])
             }
         ) { [self] mutation in
@@ -90,7 +90,7 @@ extension TripsAPI {
         return try change(
             request,
             plan: { list throws(MutationError) in
-                try MutationError.check(preconditions, against: EntityTag.allList(list))
+                try preconditions.check(against: EntityTag.allList(list))
                 return .delete(ids)
             }
         ) { [self] mutation in
@@ -121,7 +121,7 @@ extension TripsAPI {
         return try change(
             request, returningList: !isMinimal,
             plan: { list throws(MutationError) in
-                try MutationError.check(preconditions, against: EntityTag.allList(list))
+                try preconditions.check(against: EntityTag.allList(list))
                 // The drop's lines were read and folded above, outside the store's lock.
                 return .makeFavorites(try rejecting { () throws(TripsError) in try list.resolve(drop) })
             }
@@ -152,7 +152,7 @@ extension TripsAPI {
             request, pathID: id, photo: photo,
             plan: { list throws(MutationError) in
                 try existing(id, in: list)
-                try MutationError.check(preconditions, against: EntityTag.allTrip(id, in: list))
+                try preconditions.check(against: EntityTag.allTrip(id, in: list))
                 return try plan(list)
             }
         ) { [self] mutation throws(APIError) in
@@ -173,7 +173,7 @@ extension TripsAPI {
         return try change(
             request, returningList: !isMinimal,
             plan: { list throws(MutationError) in
-                try MutationError.check(preconditions, against: EntityTag.allList(list))
+                try preconditions.check(against: EntityTag.allList(list))
                 return try plan(list)
             }
         ) { [self] mutation throws(APIError) in

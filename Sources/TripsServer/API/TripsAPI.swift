@@ -433,14 +433,3 @@ extension APIError {
         }
     }
 }
-
-extension MutationError {
-    /// Refuses a change whose `If-Match` names none of `current`, or whose `If-None-Match`
-    /// names one (`*`: any), as RFC 9110 §13.2.2 evaluates them for a method other than GET.
-    static func check(_ preconditions: ChangePreconditions, against current: @autoclosure () -> [EntityTag]) throws(MutationError) {
-        if let ifMatch = preconditions.ifMatch, !ifMatch.matchesStrongly(current()) { throw .preconditionFailed }
-        if let ifNoneMatch = preconditions.ifNoneMatch, current().contains(where: ifNoneMatch.matchesWeakly) {
-            throw .representationExists
-        }
-    }
-}

@@ -51,11 +51,7 @@ import TripsDomain
                 tables.execute("UPDATE trips_state SET revision = 2")
             }
         }
-        guard case .commitOutcomeUnknown = error else {
-            Issue.record("expected an unknown outcome, got \(error)")
-            return
-        }
-        #expect(error.handling == .unavailable, "answered 503, not run again")
+        Self.expectUnknownOutcome(error)
         #expect(error.description.contains("may have been made"))
     }
 
@@ -95,10 +91,7 @@ import TripsDomain
             try tables.commit([ChangeRequest(plan: { _ in .add(storageDraft("Faro")) }, readsNoList: true)], to: &state)
         }
         if answeredAllButCommit {
-            guard case .commitOutcomeUnknown = error else {
-                Issue.record("expected an unknown outcome, got \(error)")
-                return
-            }
+            Self.expectUnknownOutcome(error)
         } else {
             #expect(error.handling == .reconnect, "\(error)")
         }
@@ -130,11 +123,7 @@ import TripsDomain
                 }
             }
         }
-        guard case .commitOutcomeUnknown = error else {
-            Issue.record("expected an unknown outcome, got \(error)")
-            return
-        }
-        #expect(error.handling == .unavailable, "answered 503, not run again")
+        Self.expectUnknownOutcome(error)
         #expect(state.list == Self.state(at: TripList.samples.revision).list, "nothing of it taken")
     }
 
@@ -158,6 +147,15 @@ import TripsDomain
             return
         }
         #expect(damage.contains("behind"), "\(damage)")
+    }
+
+    /// Records an issue unless `error` is an unknown outcome: answered 503, never made again.
+    static func expectUnknownOutcome(_ error: PostgresStoreError, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .commitOutcomeUnknown = error else {
+            Issue.record("expected an unknown outcome, got \(error)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(error.handling == .unavailable, "answered 503, not run again", sourceLocation: sourceLocation)
     }
 
     /// A state at `revision` holding the samples.
