@@ -199,6 +199,16 @@ final class StreamingSession: Sendable {
             dataTask.cancel()
         }
 
+        /// Follows no redirect: this API answers none, and one to another origin would carry
+        /// the token and the idempotency key there (a POST's body left behind). The 3xx is
+        /// the answer, which the client refuses as one it did not expect.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             flow(task)?.continuation.finish(throwing: error)
         }

@@ -37,9 +37,13 @@ public enum TripChangeEvent: Sendable, Hashable {
         }
     }
 
+    /// The events this client reads; any other (a newer server's) is skipped.
+    private static let names: Set<String> = ["created", "updated", "deleted", "reordered", "sorted", "favorites", "reset"]
+
     /// Reads an event's name and its one line of JSON; nil for an event this client does not
     /// know (a newer server's), which a follower skips.
     public init?(name: String, data: [UInt8]) throws(TripsClientError) {
+        guard Self.names.contains(name) else { return nil }  // whatever its data holds
         guard case .object(var members) = try? JSONValue(parsing: data),
             case .number(let literal)? = members.removeValue(forKey: "revision"),
             let revision = UInt64(literal)

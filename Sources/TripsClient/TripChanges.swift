@@ -60,6 +60,10 @@ public struct TripChanges: AsyncSequence, Sendable {
         private var failures = 0
         /// Connections in a row that ended on a too large event.
         private var oversized = 0
+        /// Whether this connection has delivered an event: one that overflowed before any did
+        /// made no progress (a server faster than the parser with an event longer than the
+        /// buffer), and is made again only after a backoff, not at once and without end.
+        private var delivered = false
 
         init(client: TripsClient, lastEventID: String?) {
             self.client = client
@@ -89,7 +93,8 @@ public struct TripChanges: AsyncSequence, Sendable {
                     drop()
                     throw error
                 } catch is StreamingSession.Overflow {
-                    drop()  // every event that arrived was read: resume from the last one
+                    // Every event that arrived was read: resume from the last one.
+                    if delivered { drop() } else { try await backOff() }
                 } catch is EventTooLarge {
                     oversized += 1
                     guard oversized < client.retry.maxAttempts else {
@@ -118,6 +123,7 @@ public struct TripChanges: AsyncSequence, Sendable {
             if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
             parser = ServerSentEventParser(maxEventBytes: limits.maxEventBytes)
             refusal = nil
+            delivered = false
             let answer = streaming.start(request, maxBuffered: limits.maxBufferedBytes, silence: (limits.feedSilence, limits.sleep))
             connection = answer
             parts = answer.parts.makeAsyncIterator()
@@ -156,6 +162,7 @@ public struct TripChanges: AsyncSequence, Sendable {
                 oversized = 0
             }
             ready = decoded.reversed()
+            if !events.isEmpty { delivered = true }
             if parser.isTooLarge { throw EventTooLarge() }
         }
 

@@ -25,6 +25,11 @@ public struct TripPages: AsyncSequence, Sendable {
         public mutating func next() async throws -> Trip? {
             if buffered.isEmpty && !isLastPage {
                 let (trips, hasMore) = try await pages.client.page(pages.query, limit: pages.pageSize, after: lastID)
+                // A page that holds the trip it was to follow would be asked for again without
+                // end (a hostile server's, found from outside).
+                if let lastID, trips.contains(where: { $0.id == lastID }) {
+                    throw TripsClientError.invalidAnswer("the page after trip \(lastID) holds it again")
+                }
                 buffered = trips.reversed()
                 lastID = trips.last?.id ?? lastID
                 isLastPage = !hasMore || trips.isEmpty

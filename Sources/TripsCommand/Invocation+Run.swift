@@ -11,13 +11,13 @@ extension Invocation {
             try await perform(command, client, printer)
             return 0
         } catch let error as TripsClientError {
-            FileHandle.standardError.write(Data("trips: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("trips: \(TerminalText.shown("\(error)"))\n".utf8))
             return 1
         } catch let error as UsageError {
             FileHandle.standardError.write(Data(Usage.error(error).utf8))
             return 2
         } catch {
-            FileHandle.standardError.write(Data("trips: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("trips: \(TerminalText.shown("\(error)"))\n".utf8))
             return 1
         }
     }

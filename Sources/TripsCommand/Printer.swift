@@ -70,7 +70,7 @@ struct Printer {
     }
 
     private func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data(((json ? text : TerminalText.shown(text)) + "\n").utf8))
     }
 }
 

@@ -39,6 +39,32 @@ import TripsTestSupport
         }
     }
 
+    /// Text from the server reaches the terminal with its control sequences written out: a
+    /// trip's notes clearing the screen, a problem's detail writing the clipboard (OSC 52), a
+    /// city turned around (U+202E). Found from outside: all were printed raw.
+    @Test func controlSequencesFromTheServerAreWrittenOut() async throws {
+        let trip =
+            #"{"id":1,"city":"Oslo\u202E","country":"Norway","nights":2,"isFavorite":false,"imageName":"","price":1,"#
+            + #""start":"2027-06-01T00:00:00Z","notes":"\u001b[2Jgone"}"#
+        let problem = #"{"type":"about:blank","title":"Not Found","status":404,"detail":"\u001b]52;c;aGk=\u0007"}"#
+        let server = try HostileServer { _, head, connection in
+            let (status, body) = head.hasPrefix("GET /trips/1 ") ? ("200 OK", trip) : ("404 Not Found", problem)
+            let type = status.hasPrefix("200") ? "application/json" : "application/problem+json"
+            connection.write(
+                "HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nETag: \"trip-1-v1-json\"\r\nTrips-Revision: 1\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        }
+        defer { server.stop() }
+        let shown = try await trips(["show", "1", "--server", server.url.absoluteString])
+        #expect(shown.status == 0, "\(shown.errors)")
+        #expect(!shown.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E }, "\(shown.output.debugDescription)")
+        #expect(shown.output.contains(#"\u{1B}[2Jgone"#) && shown.output.contains(#"Oslo\u{202E}"#), "\(shown.output)")
+        let refused = try await trips(["show", "2", "--server", server.url.absoluteString])
+        #expect(refused.status == 1)
+        #expect(!refused.errors.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(refused.errors.debugDescription)")
+        #expect(refused.errors.contains(#"\u{1B}]52;c;aGk=\u{7}"#), "\(refused.errors)")
+    }
+
     @Test func exitCodesSayWhatWentWrong() async throws {
         try await ClientTestServer.with(.memory) { server in
             let url = server.url.absoluteString
