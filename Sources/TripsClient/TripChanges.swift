@@ -89,6 +89,9 @@ public struct TripChanges: AsyncSequence, Sendable {
                         continue
                     }
                     try take(part)
+                    // A refusal is read to its end, or to as much of it as is kept: a body that
+                    // never ends had held the feed forever.
+                    if let refusal, refusal.body.count >= Self.maxRefusalBytes { try await connectionEnded() }
                 } catch let error as TripsClientError {
                     drop()
                     throw error
@@ -144,7 +147,7 @@ public struct TripChanges: AsyncSequence, Sendable {
             case .head(let response):
                 refusal = (response.statusCode, [])
             case .bytes(let data) where refusal != nil:
-                if let body = refusal?.body, body.count < 64 << 10 { refusal?.body = body + data }
+                if let body = refusal?.body { refusal?.body = body + data.prefix(Self.maxRefusalBytes - body.count) }
             case .bytes(let data):
                 try parse(data)
             }
@@ -165,6 +168,9 @@ public struct TripChanges: AsyncSequence, Sendable {
             if !events.isEmpty { delivered = true }
             if parser.isTooLarge { throw EventTooLarge() }
         }
+
+        /// The most of a refusal's body kept (its problem document).
+        private static let maxRefusalBytes = 64 << 10
 
         /// A line or an event of the stream passed `ClientLimits.maxEventBytes`.
         private struct EventTooLarge: Error {}

@@ -77,6 +77,29 @@ import TripsDomain
         #expect(server.heads.count == 2)
     }
 
+    /// A refusal of the feed whose body never ends is thrown once the part of it kept has
+    /// arrived, not held until the connection ends (`watch` had hung forever).
+    @Test func aRefusalWithoutEndIsThrownOnceItsProblemIsRead() async throws {
+        let server = try HostileServer { _, _, connection in
+            connection.write("HTTP/1.1 401 Unauthorized\r\nContent-Type: application/problem+json\r\n\r\n{\"status\":401,\"detail\":\"")
+            while connection.write(String(repeating: "x", count: 1 << 16)) {}
+        }
+        defer { server.stop() }
+        let client = TripsClient(baseURL: server.url, retry: RetryPolicy { _ in })
+        let outcome = try await within(seconds: 60) { () -> String in
+            do {
+                var feed = client.changes().makeAsyncIterator()
+                _ = try await feed.next()
+                return "no refusal"
+            } catch let error as TripsClientError {
+                // Not by the bound's cancelling (which also ends the connection).
+                return Task.isCancelled ? "held until cancelled" : error.problem.map { "\($0.status)" } ?? "\(error)"
+            }
+        }
+        #expect(outcome == "401")
+        #expect(server.heads.count == 1)
+    }
+
     @Test func anEventOfAnUnknownNameIsSkippedWhateverItsData() async throws {
         let server = try HostileServer { _, _, connection in
             connection.write(
