@@ -276,19 +276,18 @@ extension PostgresTripTables {
         do {
             return try connection.pipeline(statements, eachRowOf: index, eachRow, thenHandingAnswersTo: answered)
         } catch {
-            if connection.answeredStatements == statements.count {
-                // `COMMIT` answered, and an error after it: PostgreSQL never says that, so the
-                // server is not to be believed either way; never made again.
-                throw .commitOutcomeUnknown(error)
-            }
+            // `COMMIT` answered, and an error after it: PostgreSQL never says that, so the
+            // server is not to be believed either way; never made again.
+            let commitAnswered = connection.answeredStatements == statements.count
             if !error.leavesConnectionUsable {
-                guard case .server = error, connection.answeredStatements < statements.count - 1 else {
+                guard !commitAnswered, case .server = error, connection.answeredStatements < statements.count - 1 else {
                     throw .commitOutcomeUnknown(error)
                 }
             } else if connection.isOpen, connection.transactionStatus != .idle {
+                // Also after an error that followed `COMMIT`: the session must not stay failed.
                 _ = try? connection.simpleQuery("ROLLBACK")  // already failing; the error says why
             }
-            throw .database(error)
+            throw commitAnswered ? .commitOutcomeUnknown(error) : .database(error)
         }
     }
 

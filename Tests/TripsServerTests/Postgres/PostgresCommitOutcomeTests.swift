@@ -125,6 +125,7 @@ import TripsDomain
         }
         Self.expectUnknownOutcome(error)
         #expect(state.list == Self.state(at: TripList.samples.revision).list, "nothing of it taken")
+        #expect(connection.transactionStatus == .idle, "rolled back, not left failed for the next transaction")
     }
 
     /// A database whose state row answers a revision behind what this instance already read
