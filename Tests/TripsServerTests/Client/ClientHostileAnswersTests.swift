@@ -8,6 +8,17 @@ import TripsDomain
 /// a redirect to another origin, which carried the token there, and an event of a name it does
 /// not know, which ended the feed.
 @Suite struct ClientHostileAnswersTests {
+    /// What `body` answered, or the error it threw as text, within the tests' bound.
+    private func outcome(_ body: @escaping @Sendable () async throws -> String) async throws -> String {
+        try await within(seconds: 60) {
+            do {
+                return try await body()
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
+
     @Test func aRedirectIsNotFollowedAndTheTokenStaysHome() async throws {
         let elsewhere = try HostileServer { _, _, connection in
             connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]")
@@ -18,13 +29,9 @@ import TripsDomain
         }
         defer { server.stop() }
         let client = TripsClient(baseURL: server.url, token: "SECRET-TOKEN-0123456789", retry: RetryPolicy { _ in })
-        let outcome = try await within(seconds: 60) { () -> String in
-            do {
-                _ = try await client.list()
-                return "answered"
-            } catch {
-                return "\(error)"
-            }
+        let outcome = try await outcome {
+            _ = try await client.list()
+            return "answered"
         }
         #expect(outcome != "answered")
         #expect(elsewhere.heads.isEmpty, "the other origin was asked: \(elsewhere.heads)")
@@ -64,14 +71,10 @@ import TripsDomain
         }
         defer { server.stop() }
         let client = TripsClient(baseURL: server.url, retry: RetryPolicy { _ in })
-        let outcome = try await within(seconds: 60) { () -> String in
-            do {
-                var count = 0
-                for try await _ in client.trips(TripQuery(), pageSize: 1) { count += 1 }
-                return "ended after \(count)"
-            } catch {
-                return "\(error)"
-            }
+        let outcome = try await outcome {
+            var count = 0
+            for try await _ in client.trips(TripQuery(), pageSize: 1) { count += 1 }
+            return "ended after \(count)"
         }
         #expect(outcome.contains("holds it again"), "\(outcome)")
         #expect(server.heads.count == 2)
